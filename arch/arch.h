@@ -1,0 +1,62 @@
+/*
+ * arch.h - the one interface every architecture backend implements.
+ *
+ * A backend is freestanding: inline asm and plain C, no libc, no allocation,
+ * no I/O, so that the same object code can run inside primcost, inside the
+ * ring-0 guest image and inside the freestanding probe runner.
+ *
+ * Method: each probe's run function times `iters` iterations of a loop whose
+ * body is the primitive repeated PC_UNROLL_HI times, or PC_UNROLL_LO times.
+ * The harness subtracts the two: loop control, timer reads and everything
+ * else that is not the primitive cancels, and
+ *     ticks per op = (T_hi - T_lo) / (iters * PC_UNROLL_DIFF).
+ */
+#ifndef PC_ARCH_H
+#define PC_ARCH_H
+
+#include <stdint.h>
+#include "probes/probes.h"
+#include "timer.h"	/* arch/<arch>/timer.h: static inline pc_timer_read() */
+
+#define PC_UNROLL_LO 16
+#define PC_UNROLL_HI 80
+#define PC_UNROLL_DIFF (PC_UNROLL_HI - PC_UNROLL_LO)
+
+/*
+ * What a primitive works on: one cache line of memory and a few registers,
+ * in machine words (32 bits on i386, 64 elsewhere).
+ */
+#define PC_STATE_WORDS (64 / sizeof(unsigned long))
+struct pc_probe_state {
+	unsigned long mem[PC_STATE_WORDS];	/* mem[0]: the word operated on */
+	unsigned long reg[4];		/* register values: initial in, final out */
+} __attribute__((aligned(64)));
+
+struct pc_arch_probe {
+	/* Time `iters` iterations of the loop unrolled PC_UNROLL_HI (hi != 0)
+	 * or PC_UNROLL_LO times. Starts from *st, leaves the final state
+	 * there; returns elapsed timer ticks. */
+	uint64_t (*run)(struct pc_probe_state *st, uint64_t iters, int hi);
+	/* Puts the initial state the run and the check expect. */
+	void (*init)(struct pc_probe_state *st);
+	/* Is `after` what `ops` operations must leave, starting at `before`?
+	 * NULL when it is, else a description of what is wrong. */
+	const char *(*check)(const struct pc_probe_state *before,
+			     const struct pc_probe_state *after, uint64_t ops);
+	/* Optional: exercises the primitive with changing operands (the
+	 * timed loop may reuse one value). NULL result when right. */
+	const char *(*semantics)(struct pc_probe_state *scratch);
+	/* The exact instruction sequence one operation executes. */
+	const char *sequence;
+};
+
+/* Each backend defines these. A row with run == NULL is unsupported. */
+extern const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT];
+extern const char pc_arch_name[];		/* "x86_64", "i386", ... */
+extern const char pc_arch_timer_name[];	/* "tsc", "cntvct_el0", ... */
+
+/* The timer's frequency in Hz when the hardware states it, else 0 (the
+ * harness then measures it against the OS clock). */
+uint64_t pc_arch_timer_hz(void);
+
+#endif

@@ -1,0 +1,515 @@
+/*
+ * x86 probe bodies, shared by x86-64 and i386: one function per row of
+ * probes/probes.def, each the instruction sequence the Linux kernel uses for
+ * that API (arch/x86/include/asm/{cmpxchg,atomic,barrier,irqflags,preempt}.h).
+ * Operands are machine words; the assembler picks q or l from the register.
+ *
+ * Freestanding: no libc, no globals but the const table at the end.
+ */
+#include "arch/arch.h"
+#include "loop.h"
+#include "x86.h"
+
+#define X86_FLAGS_CF	0x0001UL
+#define X86_FLAGS_ONE	0x0002UL	/* bit 1 always reads 1 */
+#define X86_FLAGS_IF	0x0200UL
+#define X86_FLAGS_DF	0x0400UL
+#define X86_FLAGS_IOPL	0x3000UL
+/* The flags an instruction sequence must not disturb by accident. */
+#define X86_FLAGS_SYSTEM (X86_FLAGS_ONE | X86_FLAGS_IF | X86_FLAGS_DF | X86_FLAGS_IOPL)
+
+/* Kernel's PREEMPT_NEED_RESCHED is folded into the count, inverted: the
+ * bit set means "no reschedule needed", so the count never decrements to 0. */
+#define X86_PREEMPT_ENABLED 0x80000000UL
+
+static const char *same_state(const struct pc_probe_state *a,
+			      const struct pc_probe_state *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < PC_STATE_WORDS; i++)
+		if (a->mem[i] != b->mem[i])
+			return "memory changed by a sequence that must not write it";
+	for (i = 0; i < 4; i++)
+		if (a->reg[i] != b->reg[i])
+			return "register changed by a sequence that must not write it";
+	return 0;
+}
+
+static const char *check_unchanged(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	(void)ops;
+	return same_state(before, after);
+}
+
+/* ---- baseline and calibration ---------------------------------------- */
+
+static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	(void)st;
+	PC_X86_TIMED(t, iters, hi, "", "", "", (), ());
+	return t;
+}
+
+static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = st->reg[0];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, "", "add $1, %[a]", "", (, [a] "+r"(a)), ());
+	st->reg[0] = a;
+	return t;
+}
+
+static const char *check_add_chain(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	if (after->reg[0] != before->reg[0] + (unsigned long)ops)
+		return "accumulator is not start + number of adds";
+	return 0;
+}
+
+static void init_mul_chain(struct pc_probe_state *st)
+{
+	st->reg[0] = 1;
+	st->reg[1] = 3;		/* multiplier: the product changes every step */
+}
+
+static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = st->reg[0];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, "", "imul %[k], %[a]", "",
+		     (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
+	st->reg[0] = a;
+	return t;
+}
+
+static unsigned long word_pow(unsigned long base, uint64_t exp)
+{
+	unsigned long r = 1;
+
+	for (; exp; exp >>= 1, base *= base)
+		if (exp & 1)
+			r *= base;
+	return r;
+}
+
+static const char *check_mul_chain(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	if (after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops))
+		return "product is not start * k^ops (mod word size)";
+	return 0;
+}
+
+/* ---- timer ------------------------------------------------------------ */
+
+static void init_get_cycles(struct pc_probe_state *st)
+{
+	uint64_t now = pc_timer_read();
+
+	st->reg[0] = (unsigned long)(uint32_t)now;
+	st->reg[1] = (unsigned long)(now >> 32);
+}
+
+/* get_cycles() is a bare rdtsc: unordered, unlike the harness's reads. */
+static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long lo = st->reg[0], hi32 = st->reg[1];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, "", "rdtsc", "", (, "+a"(lo), "+d"(hi32)), ());
+	st->reg[0] = lo;
+	st->reg[1] = hi32;
+	return t;
+}
+
+static const char *check_get_cycles(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	uint64_t t0 = ((uint64_t)before->reg[1] << 32) | (uint32_t)before->reg[0];
+	uint64_t t1 = ((uint64_t)after->reg[1] << 32) | (uint32_t)after->reg[0];
+
+	(void)ops;
+	if (t1 <= t0)
+		return "time-stamp counter did not advance";
+	return 0;
+}
+
+/* ---- cmpxchg ---------------------------------------------------------- */
+
+/*
+ * The timed loop repeats cmpxchg(&v, V, V): it always succeeds and leaves V,
+ * as in the 2007 measurements, so the loop needs no extra instructions.
+ * semantics_cmpxchg*() runs the very same instruction with old != new.
+ */
+static void init_cmpxchg(struct pc_probe_state *st)
+{
+	st->mem[0] = 0x5a5aUL;
+	st->reg[0] = 0x5a5aUL;	/* expected (rax) */
+	st->reg[1] = 0x5a5aUL;	/* new */
+}
+
+#define X86_RUN_CMPXCHG(fn, insn)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long a = st->reg[0];					\
+	uint64_t t;							\
+									\
+	PC_X86_TIMED(t, iters, hi, "", insn, "",			\
+		     (, "+a"(a), [m] "+m"(st->mem[0])), ([d] "r"(st->reg[1]))); \
+	st->reg[0] = a;							\
+	return t;							\
+}
+
+X86_RUN_CMPXCHG(run_cmpxchg, PC_X86_CMPXCHG)
+X86_RUN_CMPXCHG(run_cmpxchg_local, PC_X86_CMPXCHG_LOCAL)
+
+static const char *check_cmpxchg(const struct pc_probe_state *before,
+				 const struct pc_probe_state *after,
+				 uint64_t ops)
+{
+	(void)ops;
+	if (after->mem[0] != before->reg[1])
+		return "memory does not hold the new value";
+	if (after->reg[0] != before->reg[0])
+		return "a cmpxchg that must succeed reported failure";
+	return 0;
+}
+
+#define X86_SEMANTICS_CMPXCHG(fn, prim)					\
+static const char *fn(struct pc_probe_state *s)				\
+{									\
+	unsigned long i;						\
+									\
+	s->mem[0] = 0;							\
+	for (i = 0; i < 100; i++)					\
+		if (prim(&s->mem[0], i, i + 1) != i)			\
+			return "cmpxchg(v, old, new) did not return old"; \
+	if (s->mem[0] != 100)						\
+		return "100 successful cmpxchg did not leave 100";	\
+	if (prim(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)		\
+		return "a failing cmpxchg wrote memory or hid the value"; \
+	return 0;							\
+}
+
+X86_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_x86_cmpxchg)
+X86_SEMANTICS_CMPXCHG(semantics_cmpxchg_local, pc_x86_cmpxchg_local)
+
+/* ---- add_return: i + xadd(&v, i), as arch_atomic_add_return() ---------- */
+
+static void init_add_return(struct pc_probe_state *st)
+{
+	st->mem[0] = 1000;
+	st->reg[0] = 0;		/* last value returned */
+	st->reg[1] = 1;		/* i */
+}
+
+#define X86_RUN_ADD_RETURN(fn, xadd)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long r = st->reg[0];					\
+	uint64_t t;							\
+									\
+	PC_X86_TIMED(t, iters, hi, "",					\
+		     "mov %[i], %[r]\n\t" xadd " %[r], %[m]\n\tadd %[i], %[r]", \
+		     "", (, [r] "+r"(r), [m] "+m"(st->mem[0])),		\
+		     ([i] "r"(st->reg[1])));				\
+	st->reg[0] = r;							\
+	return t;							\
+}
+
+X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd")
+X86_RUN_ADD_RETURN(run_local_add_return, "xadd")
+
+static const char *check_add_return(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	if (after->mem[0] != before->mem[0] + (unsigned long)ops * before->reg[1])
+		return "counter is not start + ops * i";
+	if (after->reg[0] != after->mem[0])
+		return "the last add_return did not return the new value";
+	return 0;
+}
+
+/* ---- xchg: implicitly locked ------------------------------------------ */
+
+static void init_xchg(struct pc_probe_state *st)
+{
+	st->mem[0] = 0x1111;
+	st->reg[0] = 0x2222;
+}
+
+static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long r = st->reg[0];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, "", "xchg %[r], %[m]", "",
+		     (, [r] "+r"(r), [m] "+m"(st->mem[0])), ());
+	st->reg[0] = r;
+	return t;
+}
+
+static const char *check_xchg(const struct pc_probe_state *before,
+			      const struct pc_probe_state *after, uint64_t ops)
+{
+	int odd = (int)(ops & 1);
+	unsigned long want_mem = odd ? before->reg[0] : before->mem[0];
+	unsigned long want_reg = odd ? before->mem[0] : before->reg[0];
+
+	if (after->mem[0] != want_mem || after->reg[0] != want_reg)
+		return "values are not swapped once per xchg";
+	return 0;
+}
+
+/* ---- barriers --------------------------------------------------------- */
+
+#define X86_RUN_BARE(fn, insn)						\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	uint64_t t;							\
+									\
+	PC_X86_TIMED(t, iters, hi, "", insn, "", (, [m] "+m"(st->mem[0])), ()); \
+	return t;							\
+}
+
+X86_RUN_BARE(run_mb, "mfence")
+X86_RUN_BARE(run_rmb, "lfence")
+X86_RUN_BARE(run_wmb, "sfence")
+/* Since 4.15 the kernel orders cacheable memory with a locked no-op add on
+ * the stack rather than mfence: cheaper, and enough for smp_mb(). */
+X86_RUN_BARE(run_smp_mb, "lock addl $0, -4(" PC_X86_SP ")")
+/* x86 is TSO: smp_rmb()/smp_wmb() are compiler barriers, no instruction. */
+X86_RUN_BARE(run_compiler_barrier, "")
+
+/* ---- flags: the ring-3 halves of local_irq_save/restore ---------------- */
+
+static void init_flags(struct pc_probe_state *st)
+{
+	st->reg[0] = pc_x86_flags();	/* value written by flags_restore */
+	st->reg[1] = st->reg[0];	/* flags read back after the loop */
+	st->reg[2] = st->reg[0];	/* flags as they were at the start */
+}
+
+static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long f = st->reg[0];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpop %[f]",
+		     PC_X86_STACK_LEAVE, (, [f] "+r"(f)), ());
+	st->reg[0] = f;
+	return t;
+}
+
+static const char *check_flags_save(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	(void)ops;
+	if ((after->reg[0] & X86_FLAGS_SYSTEM) != (before->reg[2] & X86_FLAGS_SYSTEM))
+		return "the value read is not the flags register";
+	return 0;
+}
+
+#define X86_FLAGS_READBACK "pushf\n\tpop %[g]\n\t"
+
+static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long g = st->reg[1];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "push %[f]\n\tpopf",
+		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE,
+		     (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
+	st->reg[1] = g;
+	return t;
+}
+
+static uint64_t run_flags_save_restore(struct pc_probe_state *st,
+				       uint64_t iters, int hi)
+{
+	unsigned long g = st->reg[1];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpopf",
+		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE, (, [g] "+r"(g)), ());
+	st->reg[1] = g;
+	return t;
+}
+
+static const char *check_flags_kept(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	(void)ops;
+	if ((after->reg[1] & X86_FLAGS_SYSTEM) != (before->reg[2] & X86_FLAGS_SYSTEM))
+		return "writing the flags back changed IF, DF or IOPL";
+	return 0;
+}
+
+/* ---- preempt_disable(); preempt_enable() --------------------------------- */
+
+static void init_preempt(struct pc_probe_state *st)
+{
+	st->mem[0] = X86_PREEMPT_ENABLED;
+	st->reg[0] = 0;		/* set when the reschedule branch is taken */
+}
+
+/*
+ * incl/decl on the per-CPU count (%gs-relative in the kernel, plain memory
+ * here); preempt_enable() branches to __preempt_schedule() when the count
+ * reaches zero, which the folded NEED_RESCHED bit prevents. A taken branch
+ * leaves the loop and is reported by the check.
+ */
+static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long taken = st->reg[0];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, "", "incl %[m]\n\tdecl %[m]\n\tjz 9f",
+		     "jmp 8f\n9:\n\tmov $1, %[taken]\n8:\n\t",
+		     (, [m] "+m"(st->mem[0]), [taken] "+r"(taken)), ());
+	st->reg[0] = taken;
+	return t;
+}
+
+static const char *check_preempt(const struct pc_probe_state *before,
+				 const struct pc_probe_state *after,
+				 uint64_t ops)
+{
+	(void)ops;
+	if (after->reg[0])
+		return "preempt_enable() took the reschedule branch";
+	if (after->mem[0] != before->mem[0])
+		return "the preempt count did not return to its start value";
+	return 0;
+}
+
+/* ---- interrupt flag: ring 0 only (cli/sti fault in user mode) ---------- */
+
+static void init_irq(struct pc_probe_state *st)
+{
+	unsigned long f = pc_x86_flags();
+
+	st->reg[0] = f | X86_FLAGS_IF;	/* saved flags: interrupts were on */
+	st->reg[1] = f;			/* flags read back after the loop */
+	st->reg[2] = f;
+}
+
+#define X86_RUN_IRQ(fn, body)						\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long f = st->reg[0], g = st->reg[1];			\
+	uint64_t t;							\
+									\
+	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, body,		\
+		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE,		\
+		     (, [f] "+r"(f), [g] "+r"(g)), ());			\
+	st->reg[0] = f;							\
+	st->reg[1] = g;							\
+	return t;							\
+}
+
+/* Today's arch_local_irq_restore(): sti only when the saved IF was set. */
+#define X86_IRQ_RESTORE "test $0x200, %[f]\n\tjz 2f\n\tsti\n2:"
+
+X86_RUN_IRQ(run_irq_disable, "cli")
+X86_RUN_IRQ(run_irq_enable, "sti")
+X86_RUN_IRQ(run_irq_save, "pushf\n\tpop %[f]\n\tcli")
+X86_RUN_IRQ(run_irq_restore, X86_IRQ_RESTORE)
+X86_RUN_IRQ(run_irq_save_restore, "pushf\n\tpop %[f]\n\tcli\n\t" X86_IRQ_RESTORE)
+
+static const char *check_irq_off(const struct pc_probe_state *before,
+				 const struct pc_probe_state *after,
+				 uint64_t ops)
+{
+	(void)before;
+	(void)ops;
+	if (after->reg[1] & X86_FLAGS_IF)
+		return "interrupts are still enabled (IF set)";
+	return 0;
+}
+
+static const char *check_irq_on(const struct pc_probe_state *before,
+				const struct pc_probe_state *after,
+				uint64_t ops)
+{
+	(void)before;
+	(void)ops;
+	if (!(after->reg[1] & X86_FLAGS_IF))
+		return "interrupts are not enabled (IF clear)";
+	return 0;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
+	[PC_PROBE_baseline] = { run_baseline, 0, check_unchanged, 0,
+		"(empty)" },
+	[PC_PROBE_calib_add_chain] = { run_add_chain, 0, check_add_chain, 0,
+		"add $1, %reg" },
+	[PC_PROBE_calib_mul_chain] = { run_mul_chain, init_mul_chain,
+		check_mul_chain, 0, "imul %k, %reg" },
+	[PC_PROBE_get_cycles] = { run_get_cycles, init_get_cycles,
+		check_get_cycles, 0, "rdtsc" },
+	[PC_PROBE_cmpxchg] = { run_cmpxchg, init_cmpxchg, check_cmpxchg,
+		semantics_cmpxchg, "lock cmpxchg %new, (v)   [%ax == (v): succeeds]" },
+	[PC_PROBE_cmpxchg_local] = { run_cmpxchg_local, init_cmpxchg,
+		check_cmpxchg, semantics_cmpxchg_local,
+		"cmpxchg %new, (v)   [no lock prefix; succeeds]" },
+	[PC_PROBE_atomic_add_return] = { run_atomic_add_return, init_add_return,
+		check_add_return, 0, "mov %i, %r; lock xadd %r, (v); add %i, %r" },
+	[PC_PROBE_local_add_return] = { run_local_add_return, init_add_return,
+		check_add_return, 0, "mov %i, %r; xadd %r, (v); add %i, %r" },
+	[PC_PROBE_xchg] = { run_xchg, init_xchg, check_xchg, 0,
+		"xchg %r, (v)   [implicitly locked]" },
+	[PC_PROBE_mb] = { run_mb, 0, check_unchanged, 0, "mfence" },
+	[PC_PROBE_rmb] = { run_rmb, 0, check_unchanged, 0, "lfence" },
+	[PC_PROBE_wmb] = { run_wmb, 0, check_unchanged, 0, "sfence" },
+	[PC_PROBE_smp_mb] = { run_smp_mb, 0, check_unchanged, 0,
+		"lock addl $0, -4(%sp)" },
+	[PC_PROBE_smp_rmb] = { run_compiler_barrier, 0, check_unchanged, 0,
+		"(compiler barrier only: no instruction)" },
+	[PC_PROBE_smp_wmb] = { run_compiler_barrier, 0, check_unchanged, 0,
+		"(compiler barrier only: no instruction)" },
+	[PC_PROBE_flags_save] = { run_flags_save, init_flags, check_flags_save, 0,
+		"pushf; pop %r" },
+	[PC_PROBE_flags_restore] = { run_flags_restore, init_flags,
+		check_flags_kept, 0, "push %r; popf   [IF unchanged]" },
+	[PC_PROBE_flags_save_restore] = { run_flags_save_restore, init_flags,
+		check_flags_kept, 0, "pushf; popf" },
+	[PC_PROBE_preempt_disable_enable] = { run_preempt, init_preempt,
+		check_preempt, 0, "incl (count); decl (count); jz <resched>" },
+	[PC_PROBE_local_irq_disable] = { run_irq_disable, init_irq,
+		check_irq_off, 0, "cli" },
+	[PC_PROBE_local_irq_enable] = { run_irq_enable, init_irq,
+		check_irq_on, 0, "sti" },
+	[PC_PROBE_local_irq_save] = { run_irq_save, init_irq, check_irq_off, 0,
+		"pushf; pop %r; cli" },
+	[PC_PROBE_local_irq_restore] = { run_irq_restore, init_irq,
+		check_irq_on, 0, "test $0x200, %r; jz 1f; sti; 1:" },
+	[PC_PROBE_local_irq_save_restore] = { run_irq_save_restore, init_irq,
+		check_irq_on, 0,
+		"pushf; pop %r; cli; test $0x200, %r; jz 1f; sti; 1:" },
+};
+
+const char pc_arch_timer_name[] = "tsc";
+
+/* The TSC's rate is not architecturally visible without cpuid leaf 0x15,
+ * which many CPUs leave empty: the harness measures it. */
+uint64_t pc_arch_timer_hz(void)
+{
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* x86 primitives shared by the timed loops and their semantic checks. */
+#ifndef PC_X86_H
+#define PC_X86_H
+
+#include "loop.h"
+
+/* The one instruction each cmpxchg row times; the helpers below run the
+ * same text so the semantic checks prove the timed instruction. */
+#define PC_X86_CMPXCHG		"lock cmpxchg %[d], %[m]"
+#define PC_X86_CMPXCHG_LOCAL	"cmpxchg %[d], %[m]"
+
+static inline unsigned long pc_x86_cmpxchg(unsigned long *p, unsigned long old,
+					   unsigned long new_val)
+{
+	__asm__ volatile(PC_X86_CMPXCHG
+			 : "+a"(old), [m] "+m"(*p)
+			 : [d] "r"(new_val)
+			 : "cc", "memory");
+	return old;
+}
+
+static inline unsigned long pc_x86_cmpxchg_local(unsigned long *p,
+						 unsigned long old,
+						 unsigned long new_val)
+{
+	__asm__ volatile(PC_X86_CMPXCHG_LOCAL
+			 : "+a"(old), [m] "+m"(*p)
+			 : [d] "r"(new_val)
+			 : "cc", "memory");
+	return old;
+}
+
+static inline unsigned long pc_x86_flags(void)
+{
+	unsigned long f;
+
+	__asm__ volatile(PC_X86_STACK_ENTER "pushf\n\tpop %0\n\t" PC_X86_STACK_LEAVE
+			 : "=r"(f) : : "memory");
+	return f;
+}
+
+#endif

@@ -1,0 +1,34 @@
+/* probes.c - the rows of probes.def as data, and the portable bodies' table. */
+#include "probes.h"
+#include "portable.h"
+
+const struct pc_probe_row pc_probe_rows[PC_PROBE_COUNT] = {
+#define PC_PROBE(id, name, group, ring, api, desc) \
+	[PC_PROBE_##id] = { name, group, ring, api, desc },
+#include "probes.def"
+#undef PC_PROBE
+};
+
+static const char *const group_names[PC_GROUP_COUNT] = {
+	[PC_GROUP_BASELINE] = "baseline",
+	[PC_GROUP_CALIBRATION] = "calibration",
+	[PC_GROUP_TIMER] = "timer",
+	[PC_GROUP_CMPXCHG] = "cmpxchg",
+	[PC_GROUP_ADD_RETURN] = "add_return",
+	[PC_GROUP_XCHG] = "xchg",
+	[PC_GROUP_BARRIER] = "barriers",
+	[PC_GROUP_RING3_ANALOG] = "ring3",
+	[PC_GROUP_IRQ] = "irq",
+};
+
+const char *pc_group_name(enum pc_group g)
+{
+	return (unsigned)g < PC_GROUP_COUNT ? group_names[g] : "?";
+}
+
+/* Rows whose body needs libc are the same on every architecture. */
+const struct pc_arch_probe pc_portable_probes[PC_PROBE_COUNT] = {
+	[PC_PROBE_sigprocmask] = { pc_run_sigprocmask, pc_init_sigprocmask,
+		pc_check_sigprocmask, 0,
+		"sigprocmask(SIG_BLOCK, all, &old); sigprocmask(SIG_SETMASK, &old, &seen)" },
+};

@@ -1,0 +1,25 @@
+/* cmd_run.h - primcost run's options (parsed apart from the core, testable). */
+#ifndef PC_CMD_RUN_H
+#define PC_CMD_RUN_H
+
+#include "primcost.h"
+#include "report.h"
+
+struct pc_run_options {
+	const char *probes;
+	bool selected[PC_PROBE_COUNT];
+	int cpu;			/* -1: the CPU we start on */
+	unsigned samples;
+	unsigned sample_us;
+	bool keep_samples;
+	const char *output;		/* "-" = stdout */
+	enum pc_format format;
+	bool pmu;
+	bool quiet;
+};
+
+/* 0: run; 1: --help asked; -1: error in err. */
+int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
+			 char *err, size_t errlen);
+
+#endif

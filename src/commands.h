@@ -1,0 +1,22 @@
+/* commands.h - one entry point per subcommand (src/cmd_*.c, main.c). */
+#ifndef PC_COMMANDS_H
+#define PC_COMMANDS_H
+
+#include "primcost.h"
+
+struct pc_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+/* Parses a non-negative integer option value in [lo, hi]; -1 if bad. */
+long pc_parse_long(const char *s, long lo, long hi);
+
+#endif

@@ -1,0 +1,94 @@
+/* main.c - subcommand dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "config.h"
+
+static const struct pc_command commands[] = {
+	{ "run", cmd_run, "measure the probes on this CPU and save the results" },
+	{ "list", cmd_list, "list the probes and what this build can run" },
+	{ "info", cmd_info, "show what primcost detects about this machine" },
+	{ "help", cmd_help, "show the help of a command" },
+	{ "version", cmd_version, "print the version" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: primcost [--version] [--help] COMMAND [ARGS]\n\n"
+		"What low-level primitives cost on this CPU, in core cycles and ns.\n\n"
+		"commands:\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'primcost help COMMAND' or 'man primcost-COMMAND' for details.\n");
+}
+
+static const struct pc_command *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "primcost: version: takes no arguments\n");
+		return PC_EXIT_USAGE;
+	}
+	printf("primcost %s\n", PACKAGE_VERSION);
+	return PC_EXIT_OK;
+}
+
+int cmd_help(int argc, char **argv)
+{
+	const struct pc_command *c;
+	char *args[] = { NULL, (char *)"--help", NULL };
+
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return PC_EXIT_OK;
+	}
+	c = find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "primcost: help: no command '%s'\n", argv[1]);
+		return PC_EXIT_USAGE;
+	}
+	if (c->fn == cmd_help || c->fn == cmd_version) {
+		usage(stdout);
+		return PC_EXIT_OK;
+	}
+	args[0] = (char *)c->name;
+	return c->fn(2, args);
+}
+
+int main(int argc, char **argv)
+{
+	const struct pc_command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return PC_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return PC_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
+		return cmd_version(1, argv + 1);
+	c = find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "primcost: no command '%s' (see primcost --help)\n",
+			argv[1]);
+		return PC_EXIT_USAGE;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

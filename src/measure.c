@@ -1,0 +1,491 @@
+/*
+ * measure.c - the harness: pinning, self-checks, sizing, warm-up,
+ * differential timing, per-sample calibration, rounds.
+ *
+ * One sample is a pair of timed loops with the same iteration count, the
+ * body unrolled PC_UNROLL_HI and PC_UNROLL_LO times; their difference is
+ * iters * PC_UNROLL_DIFF operations and nothing else (loop control, timer
+ * reads, the call: all cancel). The order of the pair alternates so that a
+ * slow drift cannot bias one side.
+ */
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "primcost.h"
+
+#define WARMUP_BATCH 15
+#define WARMUP_MAX_BATCHES 20
+#define LINEARITY_SAMPLES 31
+#define LINEARITY_TOLERANCE 0.10	/* D(2N)/D(N) within 2 +- 10 % */
+#define LINEARITY_FLOOR_TICKS 0.05	/* per op: below this D is noise */
+#define PC_ROUNDS 10			/* rounds the samples are spread over */
+
+const char *pc_status_name(enum pc_status s)
+{
+	static const char *const names[] = { "ok", "skipped", "unsupported", "failed" };
+
+	return (unsigned)s < 4 ? names[s] : "?";
+}
+
+const struct pc_arch_probe *pc_probe_impl(enum pc_probe_id id)
+{
+	if ((unsigned)id >= PC_PROBE_COUNT)
+		return NULL;
+	if (pc_arch_probes[id].run)
+		return &pc_arch_probes[id];
+	if (pc_portable_probes[id].run)
+		return &pc_portable_probes[id];
+	return NULL;
+}
+
+int pc_probe_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < PC_PROBE_COUNT; i++)
+		if (strcmp(pc_probe_rows[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int pc_pin_cpu(int cpu, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	if (cpu < 0 || cpu >= CPU_SETSIZE) {
+		snprintf(err, errlen, "no such CPU: %d", cpu);
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+		snprintf(err, errlen, "cannot pin to CPU %d: %m", cpu);
+		return -1;
+	}
+	return cpu;
+}
+
+/* ---- self-check -------------------------------------------------------- */
+
+const char *pc_selfcheck(const struct pc_arch_probe *p, char *buf, size_t len)
+{
+	static const uint64_t iters_list[] = { 1, 3 };
+	struct pc_probe_state before, st;
+	const char *why;
+	unsigned i;
+	int hi;
+
+	for (hi = 0; hi <= 1; hi++) {
+		for (i = 0; i < sizeof(iters_list) / sizeof(iters_list[0]); i++) {
+			uint64_t ops = iters_list[i] *
+				       (uint64_t)(hi ? PC_UNROLL_HI : PC_UNROLL_LO);
+
+			memset(&st, 0, sizeof(st));
+			if (p->init)
+				p->init(&st);
+			before = st;
+			p->run(&st, iters_list[i], hi);
+			why = p->check(&before, &st, ops);
+			if (why) {
+				snprintf(buf, len, "self-check failed after %llu "
+					 "operations: %s", (unsigned long long)ops, why);
+				return buf;
+			}
+		}
+	}
+	if (p->semantics) {
+		memset(&st, 0, sizeof(st));
+		why = p->semantics(&st);
+		if (why) {
+			snprintf(buf, len, "self-check failed: %s", why);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* ---- sampling ------------------------------------------------------------ */
+
+struct sampler {
+	const struct pc_arch_probe *p;
+	const struct pc_clock *clk;
+	struct pc_probe_state st;
+	uint64_t iters;
+	unsigned flip;
+};
+
+static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycles)
+{
+	uint64_t c0 = 0, t;
+
+	if (s->clk->pmu_fd >= 0)
+		c0 = pc_clock_pmu_read(s->clk);
+	t = s->p->run(&s->st, iters, hi);
+	if (s->clk->pmu_fd >= 0)
+		*cycles = pc_clock_pmu_read(s->clk) - c0;
+	return t;
+}
+
+/* One differential sample: total ticks (and PMU cycles) of iters*DIFF ops. */
+static void sample_pair(struct sampler *s, uint64_t iters, double *dticks,
+			double *dcycles)
+{
+	uint64_t thi, tlo, chi = 0, clo = 0;
+
+	if (s->flip++ & 1) {
+		thi = timed(s, iters, 1, &chi);
+		tlo = timed(s, iters, 0, &clo);
+	} else {
+		tlo = timed(s, iters, 0, &clo);
+		thi = timed(s, iters, 1, &chi);
+	}
+	*dticks = (double)thi - (double)tlo;
+	if (dcycles)
+		*dcycles = (double)chi - (double)clo;
+}
+
+static double median_per_op(struct sampler *s, uint64_t iters, unsigned n)
+{
+	double *d = malloc(n * sizeof(*d)), m;
+	unsigned i;
+
+	if (!d)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		sample_pair(s, iters, &d[i], NULL);
+		d[i] /= (double)(iters * PC_UNROLL_DIFF);
+	}
+	m = pc_median(d, n);
+	free(d);
+	return m;
+}
+
+/* Smallest iteration count whose hi loop lasts about target_ticks. */
+static uint64_t size_sample(struct sampler *s, double target_ticks)
+{
+	uint64_t iters = 1, c;
+
+	for (;;) {
+		double t[3];
+		int i;
+
+		for (i = 0; i < 3; i++)
+			t[i] = (double)timed(s, iters, 1, &c);
+		double med = pc_median(t, 3);
+
+		if (med >= 0.9 * target_ticks || iters >= (1ULL << 32))
+			return iters;
+		double grow = med > 1 ? target_ticks / med : 16;
+
+		if (grow > 16)
+			grow = 16;
+		if (grow < 1.25)
+			grow = 1.25;
+		iters = (uint64_t)ceil((double)iters * grow);
+	}
+}
+
+/* Runs batches until two consecutive batch medians agree. */
+static void warm_up(struct sampler *s)
+{
+	double prev = NAN;
+	int b;
+
+	for (b = 0; b < WARMUP_MAX_BATCHES; b++) {
+		double m = median_per_op(s, s->iters, WARMUP_BATCH);
+
+		if (!isnan(prev) && fabs(m - prev) <= 0.01 * fabs(m) + 0.005)
+			return;
+		prev = m;
+	}
+}
+
+int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
+		 double *cycles_per_tick, char *err, size_t errlen)
+{
+	struct sampler s;
+	double ticks_per_add;
+
+	memset(&s, 0, sizeof(s));
+	s.p = &pc_arch_probes[PC_PROBE_calib_add_chain];
+	s.clk = clk;
+	if (!s.p->run) {
+		snprintf(err, errlen, "this backend has no add chain to calibrate with");
+		return -1;
+	}
+	s.iters = size_sample(&s, sample_s * clk->tick_hz);
+	median_per_op(&s, s.iters, WARMUP_BATCH);
+	ticks_per_add = median_per_op(&s, s.iters, samples);
+	if (!(ticks_per_add > 0)) {
+		snprintf(err, errlen, "add-chain calibration read %.4f ticks per add",
+			 ticks_per_add);
+		return -1;
+	}
+	*cycles_per_tick = 1.0 / ticks_per_add;
+	return 0;
+}
+
+/*
+ * A probe being measured. Without a PMU, every probe sample is paired with
+ * an add-chain sample taken right after it: the sample's cycles are its
+ * ticks per op divided by the add chain's ticks per add at that moment, so a
+ * host that changes the core clock during the run moves both together.
+ */
+struct job {
+	struct pc_probe_result *r;
+	struct sampler s, cal;
+	uint64_t ops, cal_ops;
+	double *dt, *dc, *cpt;	/* per-op ticks, per-op cycles, cycles per tick */
+	unsigned n;		/* samples taken so far */
+	bool pmu;
+};
+
+static int job_prepare(struct job *j, const struct pc_arch_probe *p,
+		       const struct pc_measure_config *cfg, const struct pc_clock *clk)
+{
+	j->pmu = clk->pmu_fd >= 0;
+	j->s.p = p;
+	j->s.clk = clk;
+	if (p->init)
+		p->init(&j->s.st);
+	j->s.iters = size_sample(&j->s, cfg->sample_s * clk->tick_hz);
+	j->ops = j->s.iters * PC_UNROLL_DIFF;
+	warm_up(&j->s);
+	if (!j->pmu) {
+		j->cal.p = &pc_arch_probes[PC_PROBE_calib_add_chain];
+		j->cal.clk = clk;
+		j->cal.iters = size_sample(&j->cal, 0.5 * cfg->sample_s * clk->tick_hz);
+		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
+	}
+	j->dt = calloc(cfg->samples, sizeof(*j->dt));
+	j->dc = calloc(cfg->samples, sizeof(*j->dc));
+	j->cpt = calloc(cfg->samples, sizeof(*j->cpt));
+	return j->dt && j->dc && j->cpt ? 0 : -1;
+}
+
+static void job_sample(struct job *j, unsigned count)
+{
+	for (; count; count--, j->n++) {
+		double *dt = &j->dt[j->n], *dc = &j->dc[j->n];
+
+		sample_pair(&j->s, j->s.iters, dt, j->pmu ? dc : NULL);
+		*dt /= (double)j->ops;
+		if (j->pmu) {
+			*dc /= (double)j->ops;
+		} else {
+			double add_ticks;
+
+			sample_pair(&j->cal, j->cal.iters, &add_ticks, NULL);
+			j->cpt[j->n] = (double)j->cal_ops / add_ticks;
+			*dc = *dt * j->cpt[j->n];
+		}
+	}
+}
+
+static void job_finish(struct job *j, const struct pc_measure_config *cfg,
+		       const struct pc_clock *clk)
+{
+	struct pc_probe_result *r = j->r;
+	double lin_n[LINEARITY_SAMPLES], lin_2n[LINEARITY_SAMPLES], dn, d2n;
+	unsigned i;
+
+	/* Linearity: doubling the work must double the difference. */
+	for (i = 0; i < LINEARITY_SAMPLES; i++) {
+		sample_pair(&j->s, j->s.iters, &lin_n[i], NULL);
+		sample_pair(&j->s, 2 * j->s.iters, &lin_2n[i], NULL);
+	}
+	dn = pc_median(lin_n, LINEARITY_SAMPLES);
+	d2n = pc_median(lin_2n, LINEARITY_SAMPLES);
+	r->linearity = NAN;
+	if (dn / (double)j->ops >= LINEARITY_FLOOR_TICKS) {
+		r->linearity = d2n / dn;
+		r->nonlinear = fabs(r->linearity - 2.0) > 2.0 * LINEARITY_TOLERANCE;
+	}
+	if (r->nonlinear)
+		snprintf(r->reason, sizeof(r->reason), "not linear: doubling the "
+			 "iterations scaled the difference by %.2f, not 2",
+			 r->linearity);
+
+	r->iters = j->s.iters;
+	r->ops_per_sample = j->ops;
+	r->samples = j->n;
+	r->cycles_source = j->pmu ? PC_CYCLES_PMU : PC_CYCLES_CALIBRATED;
+	pc_summarize(j->dt, j->n, &r->ticks);
+	pc_summarize(j->dc, j->n, &r->cycles);
+	r->ns = pc_summary_scale(&r->ticks, 1e9 / clk->tick_hz);
+	r->cycles_per_tick = j->pmu ? r->cycles.median / r->ticks.median :
+			     pc_median(j->cpt, j->n);
+	if (cfg->keep_samples) {
+		r->raw_ticks = j->dt;
+		r->raw_cycles = j->dc;
+		j->dt = j->dc = NULL;
+	}
+}
+
+static void job_free(struct job *j)
+{
+	free(j->dt);
+	free(j->dc);
+	free(j->cpt);
+}
+
+static void progress(const struct pc_measure_config *cfg, const char *what,
+		     size_t k, size_t n, const char *name)
+{
+	if (!cfg->progress)
+		return;
+	if (name)
+		fprintf(stderr, "\rprimcost: %s [%2zu/%zu] %-28s", what, k, n, name);
+	else
+		fprintf(stderr, "\r%-70s\r", "");
+	fflush(stderr);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Status of a row before any timing: NULL implementation, ring, self-check. */
+static const struct pc_arch_probe *admit(struct pc_probe_result *r)
+{
+	const struct pc_probe_row *row = &pc_probe_rows[r->id];
+	const struct pc_arch_probe *impl = pc_probe_impl(r->id);
+	char why[256];
+
+	if (!impl) {
+		r->status = PC_STATUS_UNSUPPORTED;
+		snprintf(r->reason, sizeof(r->reason),
+			 "no %s implementation of this probe", pc_arch_name);
+		return NULL;
+	}
+	if (row->ring == 0) {
+		r->status = PC_STATUS_SKIPPED;
+		snprintf(r->reason, sizeof(r->reason), "needs ring 0 (this "
+			 "instruction faults in user mode) and this build has no "
+			 "ring-0 backend");
+		return NULL;
+	}
+	if (pc_selfcheck(impl, why, sizeof(why))) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "%s", why);
+		return NULL;
+	}
+	return impl;
+}
+
+/*
+ * Probes are measured in rounds: each round takes a share of every probe's
+ * samples in turn. A disturbance of the host lasting some milliseconds (a
+ * busy sibling hyperthread, another guest) then touches a little of every
+ * probe instead of all of one, and the medians stay put from run to run.
+ */
+int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
+		   const struct pc_clock *clk, struct pc_profile *prof,
+		   char *err, size_t errlen)
+{
+	struct job *jobs;
+	double *calib, t_start = now_s();
+	size_t n = 0, k = 0, njobs = 0, ncal = 0, i;
+	unsigned rounds = cfg->samples < PC_ROUNDS ? cfg->samples : PC_ROUNDS, round;
+	int id;
+
+	memset(prof, 0, sizeof(*prof));
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		n += selected[id];
+	prof->probes = calloc(n ? n : 1, sizeof(*prof->probes));
+	jobs = calloc(n ? n : 1, sizeof(*jobs));
+	calib = calloc(n ? n : 1, sizeof(*calib));
+	if (!prof->probes || !jobs || !calib)
+		goto oom;
+	prof->nprobes = n;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		struct pc_probe_result *r;
+		const struct pc_arch_probe *impl;
+
+		if (!selected[id])
+			continue;
+		r = &prof->probes[k++];
+		r->id = (enum pc_probe_id)id;
+		r->ring = pc_probe_rows[id].ring;
+		r->linearity = NAN;
+		r->cycles_source = clk->source;
+		progress(cfg, "warm-up", k, n, pc_probe_rows[id].name);
+		impl = admit(r);
+		if (!impl)
+			continue;
+		jobs[njobs].r = r;
+		if (job_prepare(&jobs[njobs++], impl, cfg, clk) < 0)
+			goto oom;
+	}
+	for (round = 0; round < rounds; round++) {
+		/* Spread the samples evenly: round r takes its share. */
+		unsigned share = cfg->samples * (round + 1) / rounds -
+				 cfg->samples * round / rounds;
+
+		for (i = 0; i < njobs; i++) {
+			progress(cfg, "round", round + 1, rounds,
+				 pc_probe_rows[jobs[i].r->id].name);
+			job_sample(&jobs[i], share);
+		}
+	}
+	for (i = 0; i < njobs; i++) {
+		job_finish(&jobs[i], cfg, clk);
+		if (jobs[i].r->cycles_per_tick > 0 && isfinite(jobs[i].r->cycles_per_tick))
+			calib[ncal++] = jobs[i].r->cycles_per_tick;
+		job_free(&jobs[i]);
+	}
+	free(jobs);
+	progress(cfg, NULL, 0, 0, NULL);
+
+	/* How far the core clock moved during the run, across probes. */
+	if (ncal) {
+		prof->cycles_per_tick = pc_median(calib, ncal);
+		prof->calib_drift = (calib[ncal - 1] - calib[0]) / prof->cycles_per_tick;
+	}
+	free(calib);
+
+	/* Emulators and broken timers give calibrations no core can have. */
+	double core_hz = prof->cycles_per_tick * clk->tick_hz;
+
+	if (ncal && clk->source == PC_CYCLES_CALIBRATED &&
+	    (!(core_hz > 2e8 && core_hz < 1e10) || prof->calib_drift > 0.10)) {
+		prof->unreliable = true;
+		snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
+			 "calibration makes no sense: core clock %.0f MHz, moving "
+			 "%.0f %% during the run (an emulator, or a timer that does "
+			 "not count time?)", core_hz / 1e6, prof->calib_drift * 100);
+	}
+	prof->wall_s = now_s() - t_start;
+	return 0;
+oom:
+	for (i = 0; jobs && i < njobs; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+	free(calib);
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+void pc_profile_free(struct pc_profile *prof)
+{
+	size_t i;
+
+	for (i = 0; i < prof->nprobes; i++) {
+		free(prof->probes[i].raw_ticks);
+		free(prof->probes[i].raw_cycles);
+	}
+	free(prof->probes);
+	memset(prof, 0, sizeof(*prof));
+}

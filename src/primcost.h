@@ -1,0 +1,157 @@
+/* primcost.h - the core's types and functions, shared by the subcommands. */
+#ifndef PRIMCOST_H
+#define PRIMCOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "probes/portable.h"
+
+#define PC_SCHEMA_NAME "primcost-result"
+#define PC_SCHEMA_VERSION 1
+
+/* Exit status, documented in primcost(1). */
+enum {
+	PC_EXIT_OK = 0,
+	PC_EXIT_FAILURE = 1,	/* a probe failed, or compare found a regression */
+	PC_EXIT_USAGE = 2,	/* bad option, bad input file, cannot write output */
+};
+
+#define PC_ERRLEN 512
+
+/* ---- stats.c ------------------------------------------------------------ */
+
+struct pc_summary {
+	double min, q1, median, q3, max, mad, mean;
+	size_t n;
+};
+
+/* Summarises x[0..n) (n > 0) into *s; returns -1 when out of memory. */
+int pc_summarize(const double *x, size_t n, struct pc_summary *s);
+/* Quantile p (0..1) of sorted[0..n), linear between closest ranks. */
+double pc_quantile_sorted(const double *sorted, size_t n, double p);
+/* The same summary with every statistic multiplied by k (k > 0). */
+struct pc_summary pc_summary_scale(const struct pc_summary *s, double k);
+double pc_median(double *x, size_t n);	/* sorts x in place */
+
+/* ---- cpu.c ---------------------------------------------------------------- */
+
+struct pc_cpu_info {
+	char arch[16];
+	char vendor[32];	/* "AuthenticAMD", "GenuineIntel", ... */
+	char brand[128];
+	char codename[64];	/* libcpuid's name for the core */
+	char pmu[64];		/* libpfm4's most specific core PMU, "" if none */
+	char pmu_desc[128];
+	int family, model, stepping;	/* as /proc/cpuinfo shows them */
+	int cores, threads;
+	int l1d_kb, l1i_kb, l2_kb, l3_kb;
+	bool virtualized;
+	char hypervisor[32];	/* "kvm", "vmware", ... or "" */
+	char kernel[160];
+	char host[128];
+	char key[256];		/* the model key: same CPU model -> same key */
+};
+
+int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen);
+/* Builds the model key from the identity fields into ci->key. */
+void pc_cpu_make_key(struct pc_cpu_info *ci);
+
+/* ---- clock.c -------------------------------------------------------------- */
+
+enum pc_cycles_source {
+	PC_CYCLES_CALIBRATED,	/* ticks scaled by the dependent add chain */
+	PC_CYCLES_PMU,		/* the PMU's core-cycles counter */
+};
+
+struct pc_clock {
+	const char *timer;		/* the arch timer's name */
+	double tick_hz;			/* timer ticks per second */
+	bool tick_hz_measured;		/* measured against CLOCK_MONOTONIC_RAW */
+	enum pc_cycles_source source;
+	int pmu_fd;			/* perf event fd counting cycles, or -1 */
+	char pmu_reason[256];		/* why the PMU is not the source */
+};
+
+const char *pc_cycles_source_name(enum pc_cycles_source s);
+/* Finds the timer's rate and whether the PMU can count core cycles. */
+int pc_clock_init(struct pc_clock *c, bool want_pmu, char *err, size_t errlen);
+void pc_clock_close(struct pc_clock *c);
+/* Reads the PMU cycles counter (c->pmu_fd must be open). */
+uint64_t pc_clock_pmu_read(const struct pc_clock *c);
+
+/* ---- measure.c ------------------------------------------------------------ */
+
+enum pc_status { PC_STATUS_OK, PC_STATUS_SKIPPED, PC_STATUS_UNSUPPORTED,
+		 PC_STATUS_FAILED };
+
+const char *pc_status_name(enum pc_status s);
+
+struct pc_measure_config {
+	unsigned samples;		/* differential samples per probe */
+	double sample_s;		/* target duration of one hi loop */
+	bool keep_samples;
+	bool progress;			/* progress line on stderr */
+	int cpu;			/* pinned CPU */
+};
+
+struct pc_probe_result {
+	enum pc_probe_id id;
+	enum pc_status status;
+	char reason[256];
+	int ring;
+	struct pc_summary ticks, cycles, ns;	/* per operation */
+	size_t samples;
+	uint64_t iters;			/* loop iterations per sample */
+	uint64_t ops_per_sample;	/* iters * PC_UNROLL_DIFF */
+	double linearity;		/* D(2N)/D(N); NAN when D is ~0 */
+	bool nonlinear;
+	enum pc_cycles_source cycles_source;
+	double cycles_per_tick;
+	double *raw_ticks;		/* per-op ticks of every sample, or NULL */
+	double *raw_cycles;
+};
+
+struct pc_profile {
+	struct pc_probe_result *probes;
+	size_t nprobes;
+	double cycles_per_tick;		/* median calibration of the run */
+	double calib_drift;		/* (max - min) / median of calibrations */
+	double wall_s;
+	bool unreliable;		/* calibration makes no sense (emulator) */
+	char unreliable_reason[256];
+};
+
+/* The implementation of a row on this build: backend first, then portable
+ * C bodies; NULL when nothing implements it. */
+const struct pc_arch_probe *pc_probe_impl(enum pc_probe_id id);
+/* Finds a probe id by exact name; -1 when none. */
+int pc_probe_find(const char *name);
+
+/* Runs a probe's functional self-check. NULL when right, else the reason
+ * in buf. */
+const char *pc_selfcheck(const struct pc_arch_probe *p, char *buf, size_t len);
+
+/* Measures the selected probes (selected[id] true) in table order. */
+int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
+		   const struct pc_clock *clk, struct pc_profile *prof,
+		   char *err, size_t errlen);
+void pc_profile_free(struct pc_profile *prof);
+
+/* Pins the calling thread to cpu (-1: the one it runs on); returns the CPU
+ * or -1 with err filled. */
+int pc_pin_cpu(int cpu, char *err, size_t errlen);
+
+/* Calibrates core cycles per timer tick with the dependent add chain. */
+int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
+		 double *cycles_per_tick, char *err, size_t errlen);
+
+/* ---- select.c -------------------------------------------------------------- */
+
+/* Marks in selected[] the probes named by a comma-separated list of names
+ * and shell globs. Each element must match at least one probe. */
+int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen);
+
+#endif

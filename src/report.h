@@ -1,0 +1,13 @@
+/* report.h - rendering result documents for people. */
+#ifndef PC_REPORT_H
+#define PC_REPORT_H
+
+#include "results.h"
+
+enum pc_format { PC_FORMAT_TABLE, PC_FORMAT_JSON, PC_FORMAT_CSV, PC_FORMAT_MARKDOWN };
+
+int pc_format_parse(const char *s, enum pc_format *f);
+/* Renders every CPU of doc. */
+int pc_report(FILE *f, json_t *doc, enum pc_format fmt);
+
+#endif

@@ -1,0 +1,561 @@
+/*
+ * results.c - the result file: build it, merge runs into it, validate it,
+ * read it and write it atomically. data/schema.json is the contract; this
+ * file is its C reading.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results.h"
+
+/*
+ * Figures carry 7 significant digits: far beyond what a measurement can
+ * resolve, and short enough to read. They are rounded when the document is
+ * built, so that what is written and read back equals what was built.
+ */
+#define REAL_DIGITS 7
+#define DUMP_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(REAL_DIGITS))
+
+static json_t *real(double x)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*g", REAL_DIGITS, x);
+	return json_real(strtod(buf, NULL));
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+json_t *pc_doc_new(void)
+{
+	char schema[64];
+
+	snprintf(schema, sizeof(schema), "%s/%d", PC_SCHEMA_NAME, PC_SCHEMA_VERSION);
+	return json_pack("{s:s, s:{}}", "schema", schema, "cpus");
+}
+
+json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
+		    double cycles_per_tick)
+{
+	json_t *cpu = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}",
+				"arch", ci->arch, "vendor", ci->vendor,
+				"brand", ci->brand, "family", ci->family,
+				"model", ci->model, "stepping", ci->stepping);
+
+	if (!cpu)
+		return NULL;
+	if (ci->codename[0])
+		json_object_set_new(cpu, "codename", json_string(ci->codename));
+	if (ci->pmu[0])
+		json_object_set_new(cpu, "pmu", json_string(ci->pmu));
+	if (ci->cores)
+		json_object_set_new(cpu, "cores", json_integer(ci->cores));
+	if (ci->threads)
+		json_object_set_new(cpu, "threads", json_integer(ci->threads));
+	json_object_set_new(cpu, "caches_kb",
+			    json_pack("{s:i, s:i, s:i, s:i}", "l1d", ci->l1d_kb,
+				      "l1i", ci->l1i_kb, "l2", ci->l2_kb,
+				      "l3", ci->l3_kb));
+	json_object_set_new(cpu, "virtualized", json_boolean(ci->virtualized));
+	if (ci->hypervisor[0])
+		json_object_set_new(cpu, "hypervisor", json_string(ci->hypervisor));
+	if (clk) {
+		json_object_set_new(cpu, "timer",
+				    json_pack("{s:s, s:o, s:b}", "name", clk->timer,
+					      "hz", real(clk->tick_hz), "measured",
+					      clk->tick_hz_measured));
+		if (cycles_per_tick > 0)
+			json_object_set_new(cpu, "core_hz_estimate",
+					    real(clk->tick_hz * cycles_per_tick));
+	}
+	return cpu;
+}
+
+static json_t *summary_json(const struct pc_summary *s)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "min", real(s->min),
+			 "q1", real(s->q1), "median", real(s->median), "q3", real(s->q3),
+			 "max", real(s->max), "mad", real(s->mad));
+}
+
+static json_t *array_of(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, real(v[i]));
+	return a;
+}
+
+json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *clk)
+{
+	const struct pc_probe_row *row = &pc_probe_rows[r->id];
+	json_t *p = json_pack("{s:s, s:i, s:s}", "status", pc_status_name(r->status),
+			      "ring", r->ring, "group", pc_group_name(row->group));
+
+	if (!p)
+		return NULL;
+	if (r->reason[0])
+		json_object_set_new(p, "reason", json_string(r->reason));
+	if (r->status != PC_STATUS_OK)
+		return p;
+	json_object_set_new(p, "cycles_source",
+			    json_string(pc_cycles_source_name(r->cycles_source)));
+	json_object_set_new(p, "cycles_per_tick", real(r->cycles_per_tick));
+	json_object_set_new(p, "samples", json_integer((json_int_t)r->samples));
+	json_object_set_new(p, "iters", json_integer((json_int_t)r->iters));
+	json_object_set_new(p, "ops_per_sample",
+			    json_integer((json_int_t)r->ops_per_sample));
+	json_object_set_new(p, "linearity",
+			    isnan(r->linearity) ? json_null() : real(r->linearity));
+	json_object_set_new(p, "ticks", summary_json(&r->ticks));
+	json_object_set_new(p, "cycles", summary_json(&r->cycles));
+	json_object_set_new(p, "ns", summary_json(&r->ns));
+	if (r->raw_ticks) {
+		json_t *raw = json_object();
+
+		json_object_set_new(raw, "ticks", array_of(r->raw_ticks, r->samples));
+		if (r->raw_cycles)
+			json_object_set_new(raw, "cycles",
+					    array_of(r->raw_cycles, r->samples));
+		json_object_set_new(p, "raw", raw);
+	}
+	(void)clk;
+	return p;
+}
+
+json_t *pc_json_probes(const struct pc_profile *prof, const struct pc_clock *clk)
+{
+	json_t *probes = json_object();
+	size_t i;
+
+	for (i = 0; probes && i < prof->nprobes; i++)
+		json_object_set_new(probes, pc_probe_rows[prof->probes[i].id].name,
+				    pc_json_probe(&prof->probes[i], clk));
+	return probes;
+}
+
+json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
+		    const struct pc_profile *prof, json_t *options)
+{
+	char date[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	json_t *run;
+
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b}",
+			"date", date, "host", ci->host, "kernel", ci->kernel,
+			"primcost_version", PACKAGE_VERSION,
+			"cycles_source", pc_cycles_source_name(clk->source),
+			"cycles_per_tick", real(prof->cycles_per_tick),
+			"calibration_drift", real(prof->calib_drift),
+			"wall_s", real(prof->wall_s), "unreliable", prof->unreliable);
+	if (!run)
+		return NULL;
+	if (clk->source != PC_CYCLES_PMU && clk->pmu_reason[0])
+		json_object_set_new(run, "pmu_reason", json_string(clk->pmu_reason));
+	if (prof->unreliable)
+		json_object_set_new(run, "unreliable_reason",
+				    json_string(prof->unreliable_reason));
+	json_object_set_new(run, "options", options ? options : json_object());
+	return run;
+}
+
+/*
+ * Files a run under its model key. Same key again: the run is appended to
+ * runs[], the cpu description is replaced by the newer one, each probe the
+ * run measured becomes current, and the entry it replaces moves into the
+ * probes of the run that produced it (runs[k].probes): nothing is lost, and
+ * cpus.KEY.probes always holds the newest figure of every probe.
+ */
+int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
+		   json_t *probes, char *err, size_t errlen)
+{
+	json_t *cpus = json_object_get(doc, "cpus"), *entry, *runs, *cur;
+	const char *name;
+	json_t *p;
+	size_t k;
+
+	if (!json_is_object(cpus)) {
+		snprintf(err, errlen, "document has no \"cpus\" object");
+		goto fail;
+	}
+	entry = json_object_get(cpus, key);
+	if (!entry) {
+		entry = json_object();
+		json_object_set_new(entry, "cpu", cpu);
+		json_object_set_new(entry, "runs", json_array());
+		json_object_set_new(entry, "probes", json_object());
+		json_object_set_new(cpus, key, entry);
+	} else {
+		json_object_set_new(entry, "cpu", cpu);
+	}
+	runs = json_object_get(entry, "runs");
+	cur = json_object_get(entry, "probes");
+	k = json_array_size(runs);
+	json_array_append_new(runs, run);
+	json_object_foreach(probes, name, p) {
+		json_t *old = json_object_get(cur, name);
+
+		if (old) {
+			json_t *oldrun = json_array_get(runs, (size_t)json_integer_value(
+						json_object_get(old, "run")));
+			json_t *hist;
+
+			if (oldrun) {
+				hist = json_object_get(oldrun, "probes");
+				if (!hist) {
+					hist = json_object();
+					json_object_set_new(oldrun, "probes", hist);
+				}
+				json_object_set(hist, name, old);
+				json_object_del(json_object_get(hist, name), "run");
+			}
+		}
+		json_object_set_new(p, "run", json_integer((json_int_t)k));
+		json_object_set(cur, name, p);
+	}
+	json_decref(probes);
+	return 0;
+fail:
+	json_decref(cpu);
+	json_decref(run);
+	json_decref(probes);
+	return -1;
+}
+
+/* ---- validation -------------------------------------------------------- */
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+static int check_summary(json_t *s, const char *where, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "min", "q1", "median", "q3", "max", "mad" };
+	size_t i;
+
+	if (!json_is_object(s))
+		FAIL("%s: not an object", where);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *v = json_object_get(s, keys[i]);
+		double x;
+
+		if (!json_is_number(v))
+			FAIL("%s.%s: missing or not a number", where, keys[i]);
+		x = json_number_value(v);
+		if (!isfinite(x) || fabs(x) > PC_LIMIT_ABS_VALUE)
+			FAIL("%s.%s: absurd value %g", where, keys[i], x);
+	}
+	if (json_number_value(json_object_get(s, "min")) >
+	    json_number_value(json_object_get(s, "median")) ||
+	    json_number_value(json_object_get(s, "median")) >
+	    json_number_value(json_object_get(s, "max")))
+		FAIL("%s: min <= median <= max does not hold", where);
+	if (json_number_value(json_object_get(s, "mad")) < 0)
+		FAIL("%s.mad: negative", where);
+	return 0;
+}
+
+static int check_raw(json_t *raw, const char *where, char *err, size_t errlen)
+{
+	const char *k;
+	json_t *a;
+
+	if (!json_is_object(raw))
+		FAIL("%s: not an object", where);
+	json_object_foreach(raw, k, a) {
+		size_t i, n;
+
+		if (!json_is_array(a))
+			FAIL("%s.%s: not an array", where, k);
+		n = json_array_size(a);
+		if (n > PC_LIMIT_SAMPLES)
+			FAIL("%s.%s: %zu samples (limit %d)", where, k, n,
+			     PC_LIMIT_SAMPLES);
+		for (i = 0; i < n; i++) {
+			json_t *v = json_array_get(a, i);
+
+			if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+			    fabs(json_number_value(v)) > PC_LIMIT_ABS_VALUE)
+				FAIL("%s.%s[%zu]: not a sane number", where, k, i);
+		}
+	}
+	return 0;
+}
+
+int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
+{
+	static const char *const statuses[] = { "ok", "skipped", "unsupported", "failed" };
+	static const char *const metrics[] = { "ticks", "cycles", "ns" };
+	json_t *st, *v;
+	char sub[PC_ERRLEN];
+	size_t i;
+	int known = 0;
+
+	if (!json_is_object(p))
+		FAIL("%s: not an object", where);
+	st = json_object_get(p, "status");
+	if (!json_is_string(st))
+		FAIL("%s.status: missing or not a string", where);
+	for (i = 0; i < 4; i++)
+		known |= strcmp(json_string_value(st), statuses[i]) == 0;
+	if (!known)
+		FAIL("%s.status: unknown status \"%.40s\"", where, json_string_value(st));
+	v = json_object_get(p, "reason");
+	if (v && !json_is_string(v))
+		FAIL("%s.reason: not a string", where);
+	v = json_object_get(p, "ring");
+	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		  json_integer_value(v) > 3))
+		FAIL("%s.ring: not 0..3", where);
+	if (strcmp(json_string_value(st), "ok") != 0)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		snprintf(sub, sizeof(sub), "%s.%s", where, metrics[i]);
+		if (check_summary(json_object_get(p, metrics[i]), sub, err, errlen) < 0)
+			return -1;
+	}
+	v = json_object_get(p, "samples");
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > PC_LIMIT_SAMPLES)
+		FAIL("%s.samples: missing or not 1..%d", where, PC_LIMIT_SAMPLES);
+	v = json_object_get(p, "cycles_source");
+	if (!json_is_string(v))
+		FAIL("%s.cycles_source: missing or not a string", where);
+	v = json_object_get(p, "raw");
+	if (v) {
+		snprintf(sub, sizeof(sub), "%s.raw", where);
+		if (check_raw(v, sub, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int pc_doc_validate(json_t *doc, char *err, size_t errlen)
+{
+	json_t *schema, *cpus, *entry;
+	const char *key;
+	char expect[64];
+
+	if (!json_is_object(doc))
+		FAIL("not a primcost result (not a JSON object)");
+	schema = json_object_get(doc, "schema");
+	if (!schema)
+		FAIL("not a primcost result (no \"schema\" key)");
+	snprintf(expect, sizeof(expect), "%s/%d", PC_SCHEMA_NAME, PC_SCHEMA_VERSION);
+	if (!json_is_string(schema))
+		FAIL("\"schema\" is not a string");
+	if (strcmp(json_string_value(schema), expect) != 0) {
+		size_t n = strlen(PC_SCHEMA_NAME);
+
+		if (strncmp(json_string_value(schema), PC_SCHEMA_NAME, n) == 0 &&
+		    json_string_value(schema)[n] == '/')
+			FAIL("unsupported schema version \"%.40s\" (this primcost "
+			     "reads %s)", json_string_value(schema), expect);
+		FAIL("not a primcost result (schema \"%.40s\")",
+		     json_string_value(schema));
+	}
+	cpus = json_object_get(doc, "cpus");
+	if (!json_is_object(cpus))
+		FAIL("\"cpus\" is missing or not an object");
+	if (json_object_size(cpus) > PC_LIMIT_CPUS)
+		FAIL("%zu CPUs (limit %d)", json_object_size(cpus), PC_LIMIT_CPUS);
+	json_object_foreach(cpus, key, entry) {
+		json_t *cpu, *runs, *probes, *p, *run;
+		const char *pname;
+		char where[PC_ERRLEN];
+		size_t i;
+
+		if (!*key || strlen(key) > 191)
+			FAIL("cpus: a model key is empty or longer than 191 bytes");
+		if (!json_is_object(entry))
+			FAIL("cpus.%s: not an object", key);
+		cpu = json_object_get(entry, "cpu");
+		if (!json_is_object(cpu) ||
+		    !json_is_string(json_object_get(cpu, "arch")))
+			FAIL("cpus.%s.cpu: missing, or has no \"arch\" string", key);
+		runs = json_object_get(entry, "runs");
+		if (!json_is_array(runs))
+			FAIL("cpus.%s.runs: missing or not an array", key);
+		json_array_foreach(runs, i, run) {
+			json_t *hist;
+
+			if (!json_is_object(run) ||
+			    !json_is_string(json_object_get(run, "date")))
+				FAIL("cpus.%s.runs[%zu]: not an object with a \"date\"",
+				     key, i);
+			hist = json_object_get(run, "probes");
+			if (!hist)
+				continue;
+			if (!json_is_object(hist))
+				FAIL("cpus.%s.runs[%zu].probes: not an object", key, i);
+			json_object_foreach(hist, pname, p) {
+				snprintf(where, sizeof(where), "cpus.%s.runs[%zu].probes.%s",
+					 key, i, pname);
+				if (pc_validate_probe(p, where, err, errlen) < 0)
+					return -1;
+			}
+		}
+		probes = json_object_get(entry, "probes");
+		if (!json_is_object(probes))
+			FAIL("cpus.%s.probes: missing or not an object", key);
+		if (json_object_size(probes) > PC_LIMIT_PROBES)
+			FAIL("cpus.%s.probes: %zu probes (limit %d)", key,
+			     json_object_size(probes), PC_LIMIT_PROBES);
+		json_object_foreach(probes, pname, p) {
+			json_t *r;
+
+			snprintf(where, sizeof(where), "cpus.%s.probes.%s", key, pname);
+			if (pc_validate_probe(p, where, err, errlen) < 0)
+				return -1;
+			r = json_object_get(p, "run");
+			if (r && (!json_is_integer(r) || json_integer_value(r) < 0 ||
+				  (size_t)json_integer_value(r) >= json_array_size(runs)))
+				FAIL("%s.run: not an index into runs", where);
+		}
+	}
+	return 0;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	struct stat sb;
+	json_t *doc;
+	char why[PC_ERRLEN];
+
+	if (missing)
+		*missing = 0;
+	if (stat(path, &sb) != 0) {
+		if (errno == ENOENT && missing)
+			*missing = 1;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return NULL;
+	}
+	if (sb.st_size > PC_LIMIT_FILE_BYTES) {
+		snprintf(err, errlen, "%s: %lld bytes (limit %d MiB)", path,
+			 (long long)sb.st_size, PC_LIMIT_FILE_BYTES >> 20);
+		return NULL;
+	}
+	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc) {
+		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", path,
+			 jerr.text, jerr.line);
+		return NULL;
+	}
+	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+int pc_doc_dump(json_t *doc, FILE *f)
+{
+	if (json_dumpf(doc, f, DUMP_FLAGS) < 0 || fputc('\n', f) == EOF)
+		return -1;
+	return 0;
+}
+
+int pc_check_writable(const char *path, char *err, size_t errlen)
+{
+	char *copy = strdup(path), *dir;
+	int rc = 0;
+
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	dir = dirname(copy);
+	if (access(dir, W_OK | X_OK) != 0) {
+		snprintf(err, errlen, "cannot write %s: directory %s: %s", path, dir,
+			 strerror(errno));
+		rc = -1;
+	} else if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+/*
+ * Writes doc to path through a temporary file in the same directory:
+ * fsync, then rename over the old file, so that a reader (or a crash) sees
+ * either the old file whole or the new one whole.
+ */
+int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	char *tmp = NULL, *copy, *dir;
+	FILE *f = NULL;
+	int fd = -1, dfd;
+
+	if (strcmp(path, "-") == 0) {
+		if (pc_doc_dump(doc, stdout) < 0 || fflush(stdout) != 0) {
+			snprintf(err, errlen, "cannot write to standard output: %s",
+				 strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f || pc_doc_dump(doc, f) < 0 || fflush(f) != 0 || fsync(fd) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	/* Make the rename itself durable. */
+	copy = strdup(path);
+	if (copy) {
+		dir = dirname(copy);
+		dfd = open(dir, O_RDONLY | O_DIRECTORY);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(copy);
+	}
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* results.h - the JSON result document (jansson). */
+#ifndef PC_RESULTS_H
+#define PC_RESULTS_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "config.h"
+#include "primcost.h"
+
+/* Limits on what a reader accepts (documented in primcost(1)). */
+#define PC_LIMIT_FILE_BYTES (64 << 20)
+#define PC_LIMIT_CPUS 10000
+#define PC_LIMIT_PROBES 1000
+#define PC_LIMIT_SAMPLES 1000000
+#define PC_LIMIT_ABS_VALUE 1e12
+
+json_t *pc_doc_new(void);
+json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
+		    double cycles_per_tick);
+json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *clk);
+json_t *pc_json_probes(const struct pc_profile *prof, const struct pc_clock *clk);
+/* Takes ownership of options. */
+json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
+		    const struct pc_profile *prof, json_t *options);
+/* Takes ownership of cpu, run and probes. */
+int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
+		   json_t *probes, char *err, size_t errlen);
+
+int pc_doc_validate(json_t *doc, char *err, size_t errlen);
+int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen);
+/* Reads and validates a result file; *missing set when it does not exist. */
+json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen);
+
+int pc_doc_dump(json_t *doc, FILE *f);
+/* Can path be created or replaced? */
+int pc_check_writable(const char *path, char *err, size_t errlen);
+/* Atomic write (temp file, fsync, rename); "-" writes to stdout. */
+int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen);
+
+#endif

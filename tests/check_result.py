@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""TAP checks of one `primcost run` result file.
+
+usage: check_result.py RESULT.json SCHEMA.json PROBES.def [--emulated]
+
+The calibrated cycles come from the dependent add chain, so calib.add_chain
+reads 1.00 by construction and only shows the calibration is stable; the
+independent checks of the method are baseline (0.00: the differential
+cancels everything but the body) and calib.mul_chain (3.00: another
+instruction, whose latency nobody calibrated).
+"""
+import json
+import re
+import sys
+
+n = 0
+failed = 0
+
+
+def ok(cond, desc, detail=None):
+    global n, failed
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, desc))
+    if not cond:
+        failed += 1
+        if detail:
+            print("#   " + detail)
+
+
+def skip(reason, desc):
+    global n
+    n += 1
+    print("ok %d - %s # SKIP %s" % (n, desc, reason))
+
+
+path, schema_path, defs = sys.argv[1:4]
+emulated = "--emulated" in sys.argv
+doc = json.load(open(path))
+schema = json.load(open(schema_path))
+
+try:
+    import jsonschema
+except ImportError:
+    jsonschema = None
+if jsonschema is None:
+    skip("python3-jsonschema is not installed", "result validates against data/schema.json")
+else:
+    errors = list(jsonschema.Draft7Validator(schema).iter_errors(doc))
+    ok(not errors, "result validates against data/schema.json (jsonschema %s)"
+       % jsonschema.__version__, errors[0].message if errors else None)
+
+ok(len(doc["cpus"]) == 1, "a fresh run holds one CPU")
+(key, entry), = doc["cpus"].items()
+probes = entry["probes"]
+rows = re.findall(r'^PC_PROBE\(\w+, "([^"]+)"', open(defs).read(), re.M)
+ok(sorted(probes) == sorted(rows), "every row of probes.def is in the result, and nothing else")
+for name in [r for r in rows if r.startswith("local_irq_")]:
+    p = probes[name]
+    ok(p["status"] in ("skipped", "unsupported") and p.get("reason"),
+       "%s is %s with a reason, not absent" % (name, p["status"]))
+failed_probes = [k for k, v in probes.items() if v["status"] == "failed"]
+ok(not failed_probes, "no probe failed", ", ".join(failed_probes))
+
+run = entry["runs"][-1]
+if emulated or run.get("unreliable"):
+    why = "emulated" if emulated else run.get("unreliable_reason", "unreliable")
+    for d in ("baseline reads 0.00 +- 0.05 cycles", "calib.add_chain reads 1.00 +- 0.03 cycles",
+              "calib.mul_chain reads 3.00 +- 0.10 cycles"):
+        skip("timings mean nothing here: " + why, d)
+else:
+    def med(name):
+        return probes[name]["cycles"]["median"]
+    b, a, m = med("baseline"), med("calib.add_chain"), med("calib.mul_chain")
+    ok(abs(b) <= 0.05, "baseline reads 0.00 +- 0.05 cycles (independent check: %.4f)" % b)
+    ok(abs(a - 1) <= 0.03, "calib.add_chain reads 1.00 +- 0.03 cycles (by construction; %.4f)" % a)
+    ok(abs(m - 3) <= 0.10, "calib.mul_chain reads 3.00 +- 0.10 cycles (independent check: %.4f)" % m)
+    lin = probes["calib.add_chain"].get("linearity")
+    ok(lin is not None and abs(lin - 2) <= 0.2, "doubling the add chain doubles its time (%s)" % lin)
+    ok(probes["cmpxchg"]["cycles"]["median"] > probes["calib.add_chain"]["cycles"]["median"],
+       "a locked cmpxchg costs more than an add")
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

@@ -1,0 +1,113 @@
+#!/bin/sh
+# The command line: help, version, errors and their exit codes, the
+# result file's safety (atomic, merge keeps other CPUs, no clobbering).
+. "${PC_SRCDIR}/tests/lib.sh"
+
+pc --version
+ok $(test $pc_rc -eq 0 && grep -q '^primcost [0-9]' "$pc_tmp/out"; echo $?) "--version prints the version"
+pc --help
+ok $(test $pc_rc -eq 0 && grep -q 'run' "$pc_tmp/out"; echo $?) "--help lists the commands"
+pc
+ok $(test $pc_rc -eq 2; echo $?) "no command: usage and exit 2"
+pc nosuch
+ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "unknown command: one-line error, exit 2"
+for c in run list info; do
+	pc $c --help
+	ok $(test $pc_rc -eq 0 && grep -q "usage: primcost $c" "$pc_tmp/out"; echo $?) "$c --help"
+	pc help $c
+	ok $(test $pc_rc -eq 0 && grep -q "usage: primcost $c" "$pc_tmp/out"; echo $?) "help $c"
+done
+
+pc run --probes 'nosuch*' -o "$pc_tmp/x.json"
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q "nosuch\*" "$pc_tmp/err"; echo $?) \
+	"run --probes 'nosuch*': one-line error naming the pattern, exit 2"
+ok $(test ! -e "$pc_tmp/x.json"; echo $?) "... and no file is written"
+pc run --samples 2
+ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "run --samples 2: one-line error, exit 2"
+pc run --bogus
+ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "run --bogus: one-line error, exit 2"
+pc list --format xml
+ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list --format xml: one-line error, exit 2"
+
+# list derives from the probe table: every row, once.
+pc list --format csv
+ok $(test $pc_rc -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | wc -l)" -eq \
+	"$(grep -c '^PC_PROBE(' "$PC_SRCDIR/probes/probes.def")"; echo $?) \
+	"list shows every row of probes.def"
+ok $(grep -q '^local_irq_save,irq,0,' "$pc_tmp/out"; echo $?) \
+	"list keeps the ring-0 rows (local_irq_save)"
+
+# A run writes a valid file; a second CPU's entry survives a merge.
+pc run --probes 'baseline,local_irq_disable' -n 21 -o "$pc_tmp/r.json" -q
+ok $(test $pc_rc -eq 0 && test -s "$pc_tmp/r.json"; echo $?) "run -o FILE writes the file"
+ok $(grep -q '"local_irq_disable"' "$pc_tmp/r.json" && grep -q '"skipped"' "$pc_tmp/r.json"; echo $?) \
+	"a ring-0 row is present in the JSON as skipped"
+"$PYTHON3" - "$pc_tmp/r.json" "$pc_tmp/two.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+(key, entry), = d["cpus"].items()
+other = json.loads(json.dumps(entry))
+other["cpu"]["brand"] = "Other CPU"
+d["cpus"]["x86_64.other.1-2-3.other-cpu"] = other
+json.dump(d, open(sys.argv[2], "w"))
+PY
+pc run --probes baseline -n 21 -o "$pc_tmp/two.json" -q
+ok $(test $pc_rc -eq 0 && grep -q '"x86_64.other.1-2-3.other-cpu"' "$pc_tmp/two.json"; echo $?) \
+	"merging a run into a file keeps another CPU's entry"
+
+# An existing file that is not a result is refused, not overwritten.
+printf '{"not": "primcost"}\n' >"$pc_tmp/foreign.json"
+cp "$pc_tmp/foreign.json" "$pc_tmp/foreign.orig"
+pc run --probes baseline -n 21 -o "$pc_tmp/foreign.json" -q
+ok $(test $pc_rc -eq 2 && one_line_error && cmp -s "$pc_tmp/foreign.json" "$pc_tmp/foreign.orig"; echo $?) \
+	"a foreign JSON file at -o is refused and left untouched"
+
+# A read-only output directory: clear error, existing file untouched.
+mkdir "$pc_tmp/ro"
+cp "$pc_tmp/r.json" "$pc_tmp/ro/primcost.json"
+cp "$pc_tmp/r.json" "$pc_tmp/ro.orig"
+if [ "$(id -u)" -ne 0 ]; then
+	chmod 555 "$pc_tmp/ro"
+	pc run --probes baseline -n 21 -o "$pc_tmp/ro/primcost.json" -q
+	ro_ok=1
+elif unshare -m true 2>/dev/null; then
+	# root ignores permission bits: use a read-only bind mount instead.
+	unshare -m sh -c "mount --bind '$pc_tmp/ro' '$pc_tmp/ro' &&
+		mount -o remount,bind,ro '$pc_tmp/ro' &&
+		exec $PRIMCOST run --probes baseline -n 21 -o '$pc_tmp/ro/primcost.json' -q" \
+		>"$pc_tmp/out" 2>"$pc_tmp/err"
+	pc_rc=$?
+	ro_ok=1
+else
+	ro_ok=0
+fi
+if [ $ro_ok -eq 1 ]; then
+	ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'cannot write' "$pc_tmp/err"; echo $?) \
+		"a read-only output directory: one-line error, exit 2 ($(cat "$pc_tmp/err"))"
+	ok $(cmp -s "$pc_tmp/ro/primcost.json" "$pc_tmp/ro.orig"; echo $?) \
+		"... and the existing file is untouched"
+	ok $(test -z "$(ls "$pc_tmp/ro" | grep -v '^primcost.json$')"; echo $?) \
+		"... and no temporary file is left behind"
+else
+	skip "root without mount namespaces cannot make a read-only directory" "read-only output directory"
+fi
+
+# -o - writes the JSON to stdout and nothing else.
+pc run --probes baseline -n 21 -o -
+ok $(test $pc_rc -eq 0 && "$PYTHON3" -c 'import json,sys; json.load(open(sys.argv[1]))' "$pc_tmp/out"; echo $?) \
+	"run -o - prints valid JSON on stdout"
+
+# Formats.
+for f in csv markdown json; do
+	pc run --probes baseline -n 21 -o "$pc_tmp/f.json" -f $f
+	case $f in
+	csv) check='grep -q "^cpu,probe," "$pc_tmp/out"' ;;
+	markdown) check='grep -q "^| probe |" "$pc_tmp/out"' ;;
+	json) check='"$PYTHON3" -c "import json,sys; json.load(open(sys.argv[1]))" "$pc_tmp/out"' ;;
+	esac
+	ok $(test $pc_rc -eq 0 && eval "$check"; echo $?) "run --format $f"
+done
+
+pc info --format json
+ok $(test $pc_rc -eq 0 && grep -q '"model_key"' "$pc_tmp/out"; echo $?) "info --format json shows the model key"
+done_testing

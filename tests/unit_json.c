@@ -1,0 +1,163 @@
+/* The result document: round trip, validation, merge semantics. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "tap.h"
+
+static void fake_probe(struct pc_probe_result *r, enum pc_probe_id id, double med,
+		       double *raw, size_t n)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->ring = pc_probe_rows[id].ring;
+	r->status = PC_STATUS_OK;
+	r->samples = n;
+	r->iters = 10;
+	r->ops_per_sample = 640;
+	r->linearity = 2.01;
+	r->cycles_per_tick = 1.25;
+	r->cycles_source = PC_CYCLES_CALIBRATED;
+	pc_summarize(raw, n, &r->ticks);
+	r->ticks.median = med;
+	r->cycles = pc_summary_scale(&r->ticks, 1.25);
+	r->ns = pc_summary_scale(&r->ticks, 0.4);
+	r->raw_ticks = raw;
+}
+
+/* doc["k1"]["k2"]... (a numeric string indexes an array); NULL-terminated. */
+static json_t *at(json_t *j, ...)
+{
+	va_list ap;
+	const char *k;
+
+	va_start(ap, j);
+	while (j && (k = va_arg(ap, const char *)))
+		j = json_is_array(j) ? json_array_get(j, (size_t)atoi(k)) :
+				       json_object_get(j, k);
+	va_end(ap);
+	return j;
+}
+
+#define A "x86_64.test.1-2-3.cpu-a"
+
+static json_t *doc_for(const char *key, struct pc_profile *prof, const char *host)
+{
+	struct pc_cpu_info ci;
+	struct pc_clock clk;
+	json_t *doc = pc_doc_new();
+	char err[PC_ERRLEN];
+
+	memset(&ci, 0, sizeof(ci));
+	memset(&clk, 0, sizeof(clk));
+	snprintf(ci.arch, sizeof(ci.arch), "x86_64");
+	snprintf(ci.host, sizeof(ci.host), "%s", host);
+	clk.timer = "tsc";
+	clk.tick_hz = 2.5e9;
+	clk.pmu_fd = -1;
+	pc_doc_add_run(doc, key, pc_json_cpu(&ci, &clk, 1.25),
+		       pc_json_run(&ci, &clk, prof, json_object()),
+		       pc_json_probes(prof, &clk), err, sizeof(err));
+	return doc;
+}
+
+int main(void)
+{
+	double raw[9] = { 7.5, 7.6, 7.4, 7.5, 7.7, 7.5, 7.3, 7.5, 7.6 };
+	struct pc_probe_result res[2];
+	struct pc_profile prof;
+	char err[PC_ERRLEN], path[] = "/tmp/pc-unit-json-XXXXXX";
+	json_t *doc, *back, *other, *entry;
+	int fd, missing;
+
+	memset(&prof, 0, sizeof(prof));
+	fake_probe(&res[0], PC_PROBE_cmpxchg, 7.5, raw, 9);
+	memset(&res[1], 0, sizeof(res[1]));
+	res[1].id = PC_PROBE_local_irq_disable;
+	res[1].status = PC_STATUS_SKIPPED;
+	snprintf(res[1].reason, sizeof(res[1].reason), "needs ring 0");
+	prof.probes = res;
+	prof.nprobes = 2;
+	prof.cycles_per_tick = 1.25;
+
+	doc = doc_for("x86_64.test.1-2-3.cpu-a", &prof, "host-a");
+	ok(pc_doc_validate(doc, err, sizeof(err)) == 0, "a built document validates (%s)",
+	   err);
+
+	fd = mkstemp(path);
+	close(fd);
+	ok(pc_doc_write(doc, path, err, sizeof(err)) == 0, "atomic write succeeds");
+	back = pc_doc_load(path, &missing, err, sizeof(err));
+	ok(back != NULL, "the written file loads and validates");
+	ok(back && json_equal(doc, back), "JSON round trip gives back an equal document");
+	ok(json_array_size(at(back, "cpus", A, "probes", "cmpxchg", "raw", "ticks", NULL)) == 9,
+	   "raw samples survive the round trip");
+
+	/* Merging a second CPU keeps the first. */
+	other = doc_for("x86_64.test.9-9-9.cpu-b", &prof, "host-b");
+	entry = json_object_get(json_object_get(other, "cpus"), "x86_64.test.9-9-9.cpu-b");
+	ok(pc_doc_add_run(back, "x86_64.test.9-9-9.cpu-b",
+			  json_deep_copy(json_object_get(entry, "cpu")),
+			  json_deep_copy(json_array_get(json_object_get(entry, "runs"), 0)),
+			  json_deep_copy(json_object_get(entry, "probes")), err,
+			  sizeof(err)) == 0, "a second CPU merges");
+	ok(json_object_size(json_object_get(back, "cpus")) == 2 &&
+	   at(back, "cpus", A, NULL),
+	   "merging another CPU keeps the first CPU's entry");
+
+	/* A second run of the same CPU: newest current, old kept in history. */
+	res[0].ticks.median = 7.55;
+	json_t *again = doc_for("x86_64.test.1-2-3.cpu-a", &prof, "host-c");
+
+	entry = json_object_get(json_object_get(again, "cpus"), "x86_64.test.1-2-3.cpu-a");
+	pc_doc_add_run(back, "x86_64.test.1-2-3.cpu-a",
+		       json_deep_copy(json_object_get(entry, "cpu")),
+		       json_deep_copy(json_array_get(json_object_get(entry, "runs"), 0)),
+		       json_deep_copy(json_object_get(entry, "probes")), err, sizeof(err));
+	entry = json_object_get(json_object_get(back, "cpus"), "x86_64.test.1-2-3.cpu-a");
+	ok(json_array_size(json_object_get(entry, "runs")) == 2,
+	   "the same CPU again appends a run");
+	ok(json_number_value(at(entry, "probes", "cmpxchg", "ticks", "median", NULL)) == 7.55 &&
+	   json_integer_value(at(entry, "probes", "cmpxchg", "run", NULL)) == 1,
+	   "the newest figure is current and points at run 1");
+	ok(json_number_value(at(entry, "runs", "0", "probes", "cmpxchg", "ticks", "median",
+				NULL)) == 7.5,
+	   "the replaced figure is kept under runs[0].probes");
+	ok(pc_doc_validate(back, err, sizeof(err)) == 0, "the merged document validates (%s)",
+	   err);
+
+	/* Validation refuses what it must. */
+	json_t *bad = json_deep_copy(doc);
+
+	json_object_set_new(bad, "schema", json_string("primcost-result/99"));
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "version"),
+	   "a future schema version is refused: %s", err);
+	json_object_del(bad, "schema");
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "no \"schema\""),
+	   "a document without schema is refused: %s", err);
+	json_decref(bad);
+	bad = json_deep_copy(doc);
+	json_object_set_new(at(bad, "cpus", A, "probes", "cmpxchg", "cycles", NULL),
+			    "median", json_string("fast"));
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "cycles.median"),
+	   "a mistyped figure is refused, naming where: %s", err);
+	json_decref(bad);
+	bad = json_deep_copy(doc);
+	json_object_set_new(at(bad, "cpus", A, "probes", "cmpxchg", NULL), "status",
+			    json_string("great"));
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "unknown status"),
+	   "an unknown status is refused: %s", err);
+	json_decref(bad);
+
+	ok(pc_doc_load("/nonexistent/primcost.json", &missing, err, sizeof(err)) == NULL &&
+	   missing, "a missing file is reported as missing");
+
+	unlink(path);
+	json_decref(again);
+	json_decref(other);
+	json_decref(back);
+	json_decref(doc);
+	return done_testing();
+}

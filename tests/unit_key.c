@@ -1,0 +1,59 @@
+/* The model key: same CPU model on two hosts gives the same key. */
+#include <string.h>
+
+#include "primcost.h"
+#include "tap.h"
+
+static void fill(struct pc_cpu_info *c, const char *vendor, const char *brand,
+		 int fam, int model, int step)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->arch, sizeof(c->arch), "x86_64");
+	snprintf(c->vendor, sizeof(c->vendor), "%s", vendor);
+	snprintf(c->brand, sizeof(c->brand), "%s", brand);
+	c->family = fam;
+	c->model = model;
+	c->stepping = step;
+}
+
+int main(void)
+{
+	struct pc_cpu_info a, b;
+	char err[PC_ERRLEN];
+
+	fill(&a, "AuthenticAMD", "AMD EPYC 9654 96-Core Processor", 25, 17, 1);
+	pc_cpu_make_key(&a);
+	ok(strcmp(a.key, "x86_64.amd.25-17-1.amd-epyc-9654-96-core-processor") == 0,
+	   "key of an EPYC 9654 reads as arch.vendor.fam-model-step.brand (%s)", a.key);
+
+	fill(&b, "AuthenticAMD", "AMD EPYC 9654 96-Core Processor  ", 25, 17, 1);
+	b.cores = 96;
+	b.threads = 192;
+	b.virtualized = true;
+	snprintf(b.host, sizeof(b.host), "other-host");
+	snprintf(b.kernel, sizeof(b.kernel), "Linux 5.10");
+	pc_cpu_make_key(&b);
+	ok(strcmp(a.key, b.key) == 0,
+	   "another host with the same model (other cores, kernel, host name, VM) has the same key");
+
+	fill(&b, "AuthenticAMD", "AMD EPYC 9654 96-Core Processor", 25, 17, 2);
+	pc_cpu_make_key(&b);
+	ok(strcmp(a.key, b.key) != 0, "another stepping has another key");
+
+	fill(&b, "GenuineIntel", "Intel(R) Core(TM)2 Quad CPU    Q9450  @ 2.66GHz", 6, 23, 7);
+	pc_cpu_make_key(&b);
+	ok(strcmp(b.key, "x86_64.intel.6-23-7.intel-r-core-tm-2-quad-cpu-q9450-2-66ghz") == 0,
+	   "punctuation and runs of spaces in a brand collapse to single dashes (%s)", b.key);
+
+	fill(&b, "", "", 0, 0, 0);
+	pc_cpu_make_key(&b);
+	ok(strcmp(b.key, "x86_64.unknown.0-0-0.unknown") == 0,
+	   "an unidentified CPU still gets a well-formed key (%s)", b.key);
+
+	ok(pc_cpu_detect(&a, err, sizeof(err)) == 0, "detects this CPU");
+	pc_cpu_detect(&b, err, sizeof(err));
+	ok(strcmp(a.key, b.key) == 0 && a.key[0], "detection gives a stable key: %s", a.key);
+	ok(strspn(a.key, "abcdefghijklmnopqrstuvwxyz0123456789._-") == strlen(a.key),
+	   "the key uses only [a-z0-9._-]");
+	return done_testing();
+}
