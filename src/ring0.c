@@ -454,7 +454,7 @@ int pc_ring0_validate(struct pc_ring0 *r, const struct pc_clock *clk, double sam
 	}
 	r->measured = true;
 	/* Through KVM the hypervisor decides how guest ring 0 runs: name it. */
-	hv = strcmp(r->be->name, "kvm") == 0 ? r->hypervisor : NULL;
+	hv = strcmp(pc_ring0_backend_name(r), "kvm") == 0 ? r->hypervisor : NULL;
 	r->trusted = pc_ring0_gate(&r->ev, hv, r->gate_reason, sizeof(r->gate_reason));
 	return 0;
 }

@@ -10,6 +10,9 @@
  * Interrupts are saved and restored around it: the probes turn them off and
  * on (cli, sti, popf), and each loop is bounded (PC_RING0_MAX_OPS) so that
  * no command holds the CPU with interrupts off for more than milliseconds.
+ * The probes execute raw cli/sti/popf, as arch_local_irq_*() do, so the
+ * irq-flags tracing of a lockdep kernel does not see the changes between
+ * the save and the restore below.
  */
 #include <linux/fs.h>
 #include <linux/irqflags.h>
