@@ -5,19 +5,26 @@
 
 #include "commands.h"
 #include "results.h"
+#include "ring0.h"
 
 static const char usage_text[] =
 	"usage: primcost info [OPTIONS]\n"
 	"\n"
 	"Show the CPU's identity and model key, the timer and its rate, where\n"
-	"core cycles come from (PMU or calibration) and why.\n"
+	"core cycles come from (PMU or calibration) and why, which hypervisor\n"
+	"serves /dev/kvm, and whether ring-0 timings are trustworthy here.\n"
 	"\n"
 	"  -c, --cpu N           pin to CPU N for the calibration\n"
+	"      --ring0 MODE      way into ring 0 to validate: auto, kvm, kmod or\n"
+	"                        none (default auto)\n"
 	"  -f, --format FMT      text or json (default text)\n"
 	"  -h, --help            this help\n";
 
+enum { OPT_RING0 = 256 };
+
 static const struct option long_options[] = {
 	{ "cpu", required_argument, NULL, 'c' },
+	{ "ring0", required_argument, NULL, OPT_RING0 },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -32,6 +39,10 @@ int cmd_info(int argc, char **argv)
 	int c, cpu = -1, as_json = 0;
 	long v;
 	json_t *out;
+	struct pc_ring0_options r0opt = { PC_RING0_AUTO, PC_RING0_TIMEOUT_DEFAULT_S, NULL };
+	struct pc_ring0 *r0;
+	char kvm_detail[160];
+	const char *kvm_kind;
 
 	optind = 0;
 	opterr = 0;
@@ -45,6 +56,13 @@ int cmd_info(int argc, char **argv)
 				return PC_EXIT_USAGE;
 			}
 			cpu = (int)v;
+			break;
+		case OPT_RING0:
+			if (pc_ring0_mode_parse(optarg, &r0opt.mode) < 0) {
+				fprintf(stderr, "primcost: info: --ring0: want auto, kvm, "
+					"kmod or none, got '%s'\n", optarg);
+				return PC_EXIT_USAGE;
+			}
 			break;
 		case 'f':
 			if (strcmp(optarg, "json") == 0)
@@ -80,6 +98,12 @@ int cmd_info(int argc, char **argv)
 		return PC_EXIT_USAGE;
 	}
 
+	/* Ring 0: which hypervisor serves /dev/kvm, and the validation gate. */
+	kvm_kind = pc_ring0_hypervisor(kvm_detail, sizeof(kvm_detail));
+	r0 = pc_ring0_open(&r0opt);
+	if (r0 && pc_ring0_backend_name(r0))
+		pc_ring0_validate(r0, &clk, 20e-6);
+
 	out = pc_json_cpu(&ci, &clk, cpt);
 	json_object_set_new(out, "model_key", json_string(ci.key));
 	json_object_set_new(out, "kernel", json_string(ci.kernel));
@@ -89,6 +113,8 @@ int cmd_info(int argc, char **argv)
 	json_object_set_new(out, "cycles_per_tick", json_real(cpt));
 	if (clk.source != PC_CYCLES_PMU)
 		json_object_set_new(out, "pmu_reason", json_string(clk.pmu_reason));
+	if (r0)
+		json_object_set_new(out, "ring0", pc_ring0_json(r0));
 	if (as_json) {
 		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
 		putchar('\n');
@@ -113,7 +139,15 @@ int cmd_info(int argc, char **argv)
 		printf("cycles source  %s%s%s\n", pc_cycles_source_name(clk.source),
 		       clk.source == PC_CYCLES_PMU ? "" : ": ",
 		       clk.source == PC_CYCLES_PMU ? "" : clk.pmu_reason);
+		printf("kvm            %s (%s)\n", kvm_kind, kvm_detail);
+		if (!r0 || !pc_ring0_backend_name(r0))
+			printf("ring 0         unavailable: %s\n", pc_ring0_why_none(r0));
+		else
+			printf("ring 0         %s via %s: %s\n",
+			       pc_ring0_trusted(r0) ? "trustworthy" : "NOT trustworthy",
+			       pc_ring0_backend_name(r0), pc_ring0_gate_reason(r0));
 	}
+	pc_ring0_close(r0);
 	json_decref(out);
 	pc_clock_close(&clk);
 	return PC_EXIT_OK;

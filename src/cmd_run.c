@@ -23,10 +23,15 @@ static const char usage_text[] =
 	"  -o, --output FILE     result file (default primcost.json; - = stdout)\n"
 	"  -f, --format FMT      table, json, csv or markdown (default table)\n"
 	"      --no-pmu          scale ticks by calibration even if a PMU exists\n"
+	"      --ring0 MODE      how ring-0 rows run: auto, kvm, kmod or none (default auto)\n"
+	"      --ring0-timeout S time limit of one ring-0 guest call, seconds (default 10)\n"
+	"      --ring0-module FILE  kernel module to load for kmod (default\n"
+	"                        /lib/modules/RELEASE/extra/primcost_ring0.ko)\n"
 	"  -q, --quiet           no table, no progress\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_SAMPLE_US = 256, OPT_NO_PMU };
+enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
+       OPT_RING0_MODULE };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -37,6 +42,9 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "no-pmu", no_argument, NULL, OPT_NO_PMU },
+	{ "ring0", required_argument, NULL, OPT_RING0 },
+	{ "ring0-timeout", required_argument, NULL, OPT_RING0_TIMEOUT },
+	{ "ring0-module", required_argument, NULL, OPT_RING0_MODULE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -47,6 +55,8 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 {
 	int c;
 	long v;
+	double d;
+	char *end;
 
 	memset(o, 0, sizeof(*o));
 	o->probes = "*";
@@ -56,6 +66,8 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 	o->output = "primcost.json";
 	o->format = PC_FORMAT_TABLE;
 	o->pmu = true;
+	o->ring0.mode = PC_RING0_AUTO;
+	o->ring0.timeout_s = PC_RING0_TIMEOUT_DEFAULT_S;
 	optind = 0;	/* full reset: tests parse several argument vectors */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:c:n:ko:f:qh", long_options, NULL)) != -1) {
@@ -109,6 +121,29 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 		case OPT_NO_PMU:
 			o->pmu = false;
 			break;
+		case OPT_RING0:
+			if (pc_ring0_mode_parse(optarg, &o->ring0.mode) < 0) {
+				snprintf(err, errlen, "--ring0: want auto, kvm, kmod or "
+					 "none, got '%s'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_RING0_TIMEOUT:
+			d = strtod(optarg, &end);
+			if (end == optarg || *end || !(d >= 0.01 && d <= 3600)) {
+				snprintf(err, errlen, "--ring0-timeout: want seconds in "
+					 "0.01..3600, got '%s'", optarg);
+				return -1;
+			}
+			o->ring0.timeout_s = d;
+			break;
+		case OPT_RING0_MODULE:
+			if (!*optarg) {
+				snprintf(err, errlen, "--ring0-module: empty file name");
+				return -1;
+			}
+			o->ring0.module_path = optarg;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -133,10 +168,22 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 
 static json_t *options_json(const struct pc_run_options *o, int cpu)
 {
-	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:b}", "probes", o->probes,
+	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f}", "probes", o->probes,
 			 "cpu", cpu, "samples", (int)o->samples, "sample_us",
 			 (int)o->sample_us, "keep_samples", o->keep_samples,
-			 "pmu", o->pmu);
+			 "pmu", o->pmu, "ring0", pc_ring0_mode_name(o->ring0.mode),
+			 "ring0_timeout_s", o->ring0.timeout_s);
+}
+
+/* Is any selected row a ring-0 one? Only then is a way into ring 0 opened. */
+static bool wants_ring0(const struct pc_run_options *o)
+{
+	int id;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		if (o->selected[id] && pc_probe_rows[id].ring == 0)
+			return true;
+	return false;
 }
 
 static int any_failed(const struct pc_profile *prof)
@@ -156,6 +203,7 @@ int cmd_run(int argc, char **argv)
 	struct pc_cpu_info ci;
 	struct pc_clock clk;
 	struct pc_profile prof;
+	struct pc_ring0 *r0 = NULL;
 	json_t *file_doc = NULL, *run_doc = NULL, *cpu, *run, *probes;
 	char err[PC_ERRLEN];
 	int rc, cpu_no, missing = 0, to_stdout;
@@ -206,8 +254,19 @@ int cmd_run(int argc, char **argv)
 	cfg.keep_samples = o.keep_samples;
 	cfg.progress = !o.quiet && isatty(STDERR_FILENO);
 	cfg.cpu = cpu_no;
+	if (wants_ring0(&o)) {
+		r0 = pc_ring0_open(&o.ring0);
+		if (!r0) {
+			fprintf(stderr, "primcost: run: out of memory\n");
+			pc_clock_close(&clk);
+			json_decref(file_doc);
+			return PC_EXIT_USAGE;
+		}
+		cfg.ring0 = r0;
+	}
 	if (pc_profile_run(o.selected, &cfg, &clk, &prof, err, sizeof(err)) < 0) {
 		fprintf(stderr, "primcost: run: %s\n", err);
+		pc_ring0_close(r0);
 		pc_clock_close(&clk);
 		json_decref(file_doc);
 		return PC_EXIT_USAGE;
@@ -215,6 +274,8 @@ int cmd_run(int argc, char **argv)
 
 	cpu = pc_json_cpu(&ci, &clk, prof.cycles_per_tick);
 	run = pc_json_run(&ci, &clk, &prof, options_json(&o, cpu_no));
+	if (run && r0)
+		json_object_set_new(run, "ring0", pc_ring0_json(r0));
 	probes = pc_json_probes(&prof, &clk);
 	run_doc = pc_doc_new();
 	if (!cpu || !run || !probes || !run_doc ||
@@ -253,6 +314,7 @@ int cmd_run(int argc, char **argv)
 			       prof.nprobes, prof.wall_s, ci.key, o.output);
 	}
 out:
+	pc_ring0_close(r0);
 	pc_profile_free(&prof);
 	pc_clock_close(&clk);
 	json_decref(run_doc);

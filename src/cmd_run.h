@@ -4,6 +4,7 @@
 
 #include "primcost.h"
 #include "report.h"
+#include "ring0.h"
 
 struct pc_run_options {
 	const char *probes;
@@ -16,6 +17,7 @@ struct pc_run_options {
 	enum pc_format format;
 	bool pmu;
 	bool quiet;
+	struct pc_ring0_options ring0;	/* --ring0, --ring0-timeout, --ring0-module */
 };
 
 /* 0: run; 1: --help asked; -1: error in err. */

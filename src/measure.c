@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "primcost.h"
+#include "ring0.h"
 
 #define WARMUP_BATCH 15
 #define WARMUP_MAX_BATCHES 20
@@ -119,12 +120,24 @@ struct sampler {
 	struct pc_probe_state st;
 	uint64_t iters;
 	unsigned flip;
+	struct pc_ring0 *r0;	/* the loops run in ring 0 (ring0.c); NULL: here */
+	enum pc_probe_id id;
 };
+
+static void sampler_init(struct sampler *s)
+{
+	if (s->r0)
+		pc_ring0_init_state(s->r0, s->id, &s->st);
+	else if (s->p->init)
+		s->p->init(&s->st);
+}
 
 static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycles)
 {
 	uint64_t c0 = 0, t;
 
+	if (s->r0)
+		return pc_ring0_run(s->r0, s->id, &s->st, iters, hi);
 	if (s->clk->pmu_fd >= 0)
 		c0 = pc_clock_pmu_read(s->clk);
 	t = s->p->run(&s->st, iters, hi);
@@ -207,6 +220,41 @@ static void warm_up(struct sampler *s)
 	}
 }
 
+/* A sampler for others (ring0.c's gate): sized and warmed up. */
+struct pc_sampler {
+	struct sampler s;
+};
+
+struct pc_sampler *pc_sampler_open(struct pc_ring0 *r0, enum pc_probe_id id,
+				   const struct pc_clock *clk, double sample_s)
+{
+	struct pc_sampler *ps;
+
+	if (!pc_probe_impl(id) || !(ps = calloc(1, sizeof(*ps))))
+		return NULL;
+	ps->s.p = pc_probe_impl(id);
+	ps->s.clk = clk;
+	ps->s.r0 = r0;
+	ps->s.id = id;
+	sampler_init(&ps->s);
+	ps->s.iters = size_sample(&ps->s, sample_s * clk->tick_hz);
+	warm_up(&ps->s);
+	return ps;
+}
+
+double pc_sampler_take(struct pc_sampler *ps)
+{
+	double d;
+
+	sample_pair(&ps->s, ps->s.iters, &d, NULL);
+	return d / (double)(ps->s.iters * PC_UNROLL_DIFF);
+}
+
+void pc_sampler_close(struct pc_sampler *ps)
+{
+	free(ps);
+}
+
 int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 		 double *cycles_per_tick, char *err, size_t errlen)
 {
@@ -248,19 +296,24 @@ struct job {
 };
 
 static int job_prepare(struct job *j, const struct pc_arch_probe *p,
-		       const struct pc_measure_config *cfg, const struct pc_clock *clk)
+		       const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		       struct pc_ring0 *r0)
 {
-	j->pmu = clk->pmu_fd >= 0;
+	/* Ring-0 loops are calibrated by the ring-0 add chain, never the PMU. */
+	j->pmu = clk->pmu_fd >= 0 && !r0;
 	j->s.p = p;
 	j->s.clk = clk;
-	if (p->init)
-		p->init(&j->s.st);
+	j->s.r0 = r0;
+	j->s.id = j->r->id;
+	sampler_init(&j->s);
 	j->s.iters = size_sample(&j->s, cfg->sample_s * clk->tick_hz);
 	j->ops = j->s.iters * PC_UNROLL_DIFF;
 	warm_up(&j->s);
 	if (!j->pmu) {
 		j->cal.p = &pc_arch_probes[PC_PROBE_calib_add_chain];
 		j->cal.clk = clk;
+		j->cal.r0 = r0;
+		j->cal.id = PC_PROBE_calib_add_chain;
 		j->cal.iters = size_sample(&j->cal, 0.5 * cfg->sample_s * clk->tick_hz);
 		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
 	}
@@ -322,6 +375,8 @@ static void job_finish(struct job *j, const struct pc_measure_config *cfg,
 	r->ns = pc_summary_scale(&r->ticks, 1e9 / clk->tick_hz);
 	r->cycles_per_tick = j->pmu ? r->cycles.median / r->ticks.median :
 			     pc_median(j->cpt, j->n);
+	if (j->s.r0)
+		pc_ring0_finish(j->s.r0, r);
 	if (cfg->keep_samples) {
 		r->raw_ticks = j->dt;
 		r->raw_cycles = j->dc;
@@ -357,7 +412,9 @@ static double now_s(void)
 }
 
 /* Status of a row before any timing: NULL implementation, ring, self-check. */
-static const struct pc_arch_probe *admit(struct pc_probe_result *r)
+static const struct pc_arch_probe *admit(struct pc_probe_result *r,
+					 const struct pc_measure_config *cfg,
+					 const struct pc_clock *clk)
 {
 	const struct pc_probe_row *row = &pc_probe_rows[r->id];
 	const struct pc_arch_probe *impl = pc_probe_impl(r->id);
@@ -369,13 +426,8 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r)
 			 "no %s implementation of this probe", pc_arch_name);
 		return NULL;
 	}
-	if (row->ring == 0) {
-		r->status = PC_STATUS_SKIPPED;
-		snprintf(r->reason, sizeof(r->reason), "needs ring 0 (this "
-			 "instruction faults in user mode) and this build has no "
-			 "ring-0 backend");
-		return NULL;
-	}
+	if (row->ring == 0)	/* self-check and validation gate in ring 0 */
+		return pc_ring0_admit(cfg->ring0, r, clk, cfg->sample_s) ? impl : NULL;
 	if (pc_selfcheck(impl, why, sizeof(why))) {
 		r->status = PC_STATUS_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "%s", why);
@@ -422,11 +474,12 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 		r->linearity = NAN;
 		r->cycles_source = clk->source;
 		progress(cfg, "warm-up", k, n, pc_probe_rows[id].name);
-		impl = admit(r);
+		impl = admit(r, cfg, clk);
 		if (!impl)
 			continue;
 		jobs[njobs].r = r;
-		if (job_prepare(&jobs[njobs++], impl, cfg, clk) < 0)
+		if (job_prepare(&jobs[njobs++], impl, cfg, clk,
+				r->ring == 0 ? cfg->ring0 : NULL) < 0)
 			goto oom;
 	}
 	for (round = 0; round < rounds; round++) {

@@ -89,12 +89,15 @@ enum pc_status { PC_STATUS_OK, PC_STATUS_SKIPPED, PC_STATUS_UNSUPPORTED,
 
 const char *pc_status_name(enum pc_status s);
 
+struct pc_ring0;
+
 struct pc_measure_config {
 	unsigned samples;		/* differential samples per probe */
 	double sample_s;		/* target duration of one hi loop */
 	bool keep_samples;
 	bool progress;			/* progress line on stderr */
 	int cpu;			/* pinned CPU */
+	struct pc_ring0 *ring0;		/* where ring-0 rows run (ring0.h); NULL: nowhere */
 };
 
 struct pc_probe_result {
@@ -143,6 +146,16 @@ void pc_profile_free(struct pc_profile *prof);
 /* Pins the calling thread to cpu (-1: the one it runs on); returns the CPU
  * or -1 with err filled. */
 int pc_pin_cpu(int cpu, char *err, size_t errlen);
+
+/* A probe's differential samples one at a time, for measurements that
+ * interleave several probes (ring0.c's validation gate): sized to sample_s
+ * and warmed up like any probe; its loops run in ring 0 when r0 is set.
+ * take() returns the ticks per operation of one sample. */
+struct pc_sampler;
+struct pc_sampler *pc_sampler_open(struct pc_ring0 *r0, enum pc_probe_id id,
+				   const struct pc_clock *clk, double sample_s);
+double pc_sampler_take(struct pc_sampler *s);
+void pc_sampler_close(struct pc_sampler *s);
 
 /* Calibrates core cycles per timer tick with the dependent add chain. */
 int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,

@@ -59,5 +59,28 @@ int main(void)
 	ok(parse(2, ARGV("extra"), &o, err) < 0 && strstr(err, "extra"),
 	   "a stray argument is refused: %s", err);
 	ok(parse(3, ARGV("-o", ""), &o, err) < 0, "an empty output name is refused");
+
+	/* Ring 0. */
+	ok(parse(1, none, &o, err) == 0 && o.ring0.mode == PC_RING0_AUTO &&
+	   o.ring0.timeout_s == PC_RING0_TIMEOUT_DEFAULT_S && !o.ring0.module_path,
+	   "ring 0 defaults: --ring0 auto, a %g s time limit, the default module",
+	   PC_RING0_TIMEOUT_DEFAULT_S);
+	{
+		char *r0[] = { "run", "--ring0", "kmod", "--ring0-timeout", "2.5",
+			       "--ring0-module", "m.ko", NULL };
+
+		ok(parse(ARGC(r0), r0, &o, err) == 0 && o.ring0.mode == PC_RING0_KMOD &&
+		   o.ring0.timeout_s == 2.5 && strcmp(o.ring0.module_path, "m.ko") == 0,
+		   "--ring0, --ring0-timeout and --ring0-module land in their fields");
+	}
+	ok(parse(3, ARGV("--ring0", "none"), &o, err) == 0 && o.ring0.mode == PC_RING0_NONE,
+	   "--ring0 none parses");
+	ok(parse(3, ARGV("--ring0", "xen"), &o, err) < 0 && strstr(err, "xen"),
+	   "an unknown --ring0 mode is refused: %s", err);
+	ok(parse(3, ARGV("--ring0-timeout", "0"), &o, err) < 0 &&
+	   parse(3, ARGV("--ring0-timeout", "-1"), &o, err) < 0 &&
+	   parse(3, ARGV("--ring0-timeout", "nan"), &o, err) < 0 &&
+	   parse(3, ARGV("--ring0-timeout", "5s"), &o, err) < 0,
+	   "a time limit that is not 0.01..3600 seconds is refused: %s", err);
 	return done_testing();
 }

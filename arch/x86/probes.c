@@ -430,6 +430,10 @@ X86_RUN_IRQ(run_irq_enable, "sti")
 X86_RUN_IRQ(run_irq_save, "pushf\n\tpop %[f]\n\tcli")
 X86_RUN_IRQ(run_irq_restore, X86_IRQ_RESTORE)
 X86_RUN_IRQ(run_irq_save_restore, "pushf\n\tpop %[f]\n\tcli\n\t" X86_IRQ_RESTORE)
+/* The arch_local_irq_restore() of kernels before commit ab234a260b1f
+ * ("x86/pv: Rework arch_local_irq_restore() to not use popf", 2021): the
+ * saved flags, IF set, written back whole. */
+X86_RUN_IRQ(run_irq_restore_popf, "push %[f]\n\tpopf")
 
 static const char *check_irq_off(const struct pc_probe_state *before,
 				 const struct pc_probe_state *after,
@@ -439,6 +443,17 @@ static const char *check_irq_off(const struct pc_probe_state *before,
 	(void)ops;
 	if (after->reg[1] & X86_FLAGS_IF)
 		return "interrupts are still enabled (IF set)";
+	return 0;
+}
+
+/* local_irq_save(); local_irq_restore() leaves IF as it found it. */
+static const char *check_irq_kept(const struct pc_probe_state *before,
+				  const struct pc_probe_state *after,
+				  uint64_t ops)
+{
+	(void)ops;
+	if ((after->reg[1] ^ before->reg[2]) & X86_FLAGS_IF)
+		return "the interrupt flag is not what it was before the save";
 	return 0;
 }
 
@@ -501,8 +516,10 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_local_irq_restore] = { run_irq_restore, init_irq,
 		check_irq_on, 0, "test $0x200, %r; jz 1f; sti; 1:" },
 	[PC_PROBE_local_irq_save_restore] = { run_irq_save_restore, init_irq,
-		check_irq_on, 0,
+		check_irq_kept, 0,
 		"pushf; pop %r; cli; test $0x200, %r; jz 1f; sti; 1:" },
+	[PC_PROBE_local_irq_restore_popf] = { run_irq_restore_popf, init_irq,
+		check_irq_on, 0, "push %r; popf   [IF set in %r]" },
 };
 
 const char pc_arch_timer_name[] = "tsc";

@@ -1,0 +1,15 @@
+/*
+ * pc_kmod.h - the kernel module's interface: a character device with one
+ * ioctl that executes a struct pc_ring0_cmd (arch/x86_64/ring0/abi.h) on
+ * the calling CPU, preemption off, interrupts restored afterwards.
+ */
+#ifndef PC_KMOD_H
+#define PC_KMOD_H
+
+#include <linux/ioctl.h>
+
+#define PC_KMOD_NAME	"primcost_ring0"
+#define PC_KMOD_DEVICE	"/dev/primcost_ring0"
+#define PC_KMOD_IOC_EXEC _IOWR('p', 0x30, struct pc_ring0_cmd)
+
+#endif

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * primcost_ring0 - primcost's probe code in kernel context.
+ *
+ * A misc character device, /dev/primcost_ring0, with one ioctl that
+ * executes a struct pc_ring0_cmd (arch/x86_64/ring0/abi.h) through
+ * pc_ring0_exec(), the same freestanding code the KVM micro-guest runs, on
+ * the calling CPU: primcost pins itself first, and preemption stays off for
+ * the whole command so that it cannot migrate or be preempted mid-loop.
+ * Interrupts are saved and restored around it: the probes turn them off and
+ * on (cli, sti, popf), and each loop is bounded (PC_RING0_MAX_OPS) so that
+ * no command holds the CPU with interrupts off for more than milliseconds.
+ * The probes execute raw cli/sti/popf, as arch_local_irq_*() do, so the
+ * irq-flags tracing of a lockdep kernel does not see the changes between
+ * the save and the restore below.
+ */
+#include <linux/fs.h>
+#include <linux/irqflags.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "arch/x86_64/ring0/abi.h"
+#include "pc_kmod.h"
+
+static long pc_ring0_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct pc_ring0_cmd *c;
+	unsigned long flags;
+	long rc = 0;
+
+	if (cmd != PC_KMOD_IOC_EXEC)
+		return -ENOTTY;
+	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	if (copy_from_user(c, (void __user *)arg, sizeof(*c))) {
+		rc = -EFAULT;
+		goto out;
+	}
+	/* Probe rows only: the guest's test entries (ud2, a spin) are not
+	 * for a kernel. */
+	if (c->probe >= PC_PROBE_COUNT) {
+		rc = -EINVAL;
+		goto out;
+	}
+	preempt_disable();
+	local_irq_save(flags);
+	pc_ring0_exec(c, NULL, 0);
+	local_irq_restore(flags);
+	preempt_enable();
+	if (copy_to_user((void __user *)arg, c, sizeof(*c)))
+		rc = -EFAULT;
+out:
+	kfree(c);
+	return rc;
+}
+
+static const struct file_operations pc_ring0_fops = {
+	.owner = THIS_MODULE,
+	.unlocked_ioctl = pc_ring0_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice pc_ring0_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = PC_KMOD_NAME,
+	.fops = &pc_ring0_fops,
+	.mode = 0600,
+};
+
+static int __init pc_ring0_init(void)
+{
+	return misc_register(&pc_ring0_dev);
+}
+
+static void __exit pc_ring0_exit(void)
+{
+	misc_deregister(&pc_ring0_dev);
+}
+
+module_init(pc_ring0_init);
+module_exit(pc_ring0_exit);
+MODULE_DESCRIPTION("primcost: probe code in ring 0 (cli, sti, pushf/popf timings)");
+MODULE_LICENSE("GPL");

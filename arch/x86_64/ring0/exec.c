@@ -1,0 +1,133 @@
+/*
+ * exec.c - one ring-0 command on the shared probe bodies (arch/x86/probes.c).
+ *
+ * Linked into the KVM micro-guest and into the kernel module; never into
+ * primcost itself, whose user-mode process would fault on cli/sti.
+ * Freestanding: no libc, no globals but const tables.
+ */
+#include "abi.h"
+
+static void set_if(int on)
+{
+	if (on)
+		__asm__ volatile("sti" : : : "memory");
+	else
+		__asm__ volatile("cli" : : : "memory");
+}
+
+static void zero_state(struct pc_probe_state *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < PC_STATE_WORDS; i++)
+		st->mem[i] = 0;
+	for (i = 0; i < 4; i++)
+		st->reg[i] = 0;
+}
+
+static void copy_reason(char *dst, unsigned long len, const char *src)
+{
+	unsigned long i;
+
+	for (i = 0; i + 1 < len && src[i]; i++)
+		dst[i] = src[i];
+	dst[i] = 0;
+}
+
+/*
+ * The functional self-check of primcost's measure.c, in ring 0, run twice:
+ * once entered with interrupts off and once with them on, so that each
+ * IF check (what pushf reads back after the sequence) sees the sequence
+ * change the flag rather than find it already as promised.
+ */
+static void selfcheck(const struct pc_arch_probe *p, struct pc_ring0_cmd *c)
+{
+	static const uint64_t iters_list[] = { 1, 3 };
+	struct pc_probe_state before, st;
+	const char *why;
+	unsigned int i;
+	int if_on, hi;
+
+	for (if_on = 0; if_on <= 1; if_on++) {
+		for (hi = 0; hi <= 1; hi++) {
+			for (i = 0; i < 2; i++) {
+				uint64_t ops = iters_list[i] *
+					(uint64_t)(hi ? PC_UNROLL_HI : PC_UNROLL_LO);
+
+				set_if(if_on);
+				zero_state(&st);
+				if (p->init)
+					p->init(&st);
+				before = st;
+				p->run(&st, iters_list[i], hi);
+				why = p->check(&before, &st, ops);
+				set_if(0);
+				if (why) {
+					c->status = PC_RING0_CHECK_FAILED;
+					c->ops = ops;
+					c->if_start = (uint32_t)if_on;
+					copy_reason(c->reason, sizeof(c->reason), why);
+					return;
+				}
+			}
+		}
+	}
+	if (p->semantics) {
+		zero_state(&st);
+		why = p->semantics(&st);
+		if (why) {
+			c->status = PC_RING0_CHECK_FAILED;
+			copy_reason(c->reason, sizeof(c->reason), why);
+		}
+	}
+}
+
+void pc_ring0_exec(struct pc_ring0_cmd *c, const struct pc_arch_probe *extra,
+		   unsigned nextra)
+{
+	const struct pc_arch_probe *p = 0;
+
+	c->status = PC_RING0_OK;
+	c->reason[0] = 0;
+	if (c->probe < PC_PROBE_COUNT)
+		p = &pc_arch_probes[c->probe];
+	else if (c->probe - PC_PROBE_COUNT < nextra)
+		p = &extra[c->probe - PC_PROBE_COUNT];
+	if (!p || !p->run) {
+		c->status = PC_RING0_BAD_COMMAND;
+		copy_reason(c->reason, sizeof(c->reason), "no such probe in ring 0");
+		return;
+	}
+	switch (c->op) {
+	case PC_RING0_OP_INIT:
+		zero_state(&c->st);
+		if (p->init)
+			p->init(&c->st);
+		break;
+	case PC_RING0_OP_RUN:
+		if (c->iters < 1 || c->iters > PC_RING0_MAX_OPS / PC_UNROLL_HI) {
+			c->status = PC_RING0_BAD_COMMAND;
+			copy_reason(c->reason, sizeof(c->reason),
+				    "iteration count out of range");
+			return;
+		}
+		/* Entered with interrupts on, as kernel code usually calls
+		 * local_irq_save(): local_irq_save_restore then takes its sti. */
+		set_if(1);
+		c->ticks = p->run(&c->st, c->iters, c->hi != 0);
+		set_if(0);
+		break;
+	case PC_RING0_OP_SELFCHECK:
+		if (!p->check) {
+			c->status = PC_RING0_BAD_COMMAND;
+			copy_reason(c->reason, sizeof(c->reason), "probe has no check");
+			return;
+		}
+		selfcheck(p, c);
+		break;
+	default:
+		c->status = PC_RING0_BAD_COMMAND;
+		copy_reason(c->reason, sizeof(c->reason), "unknown command");
+		break;
+	}
+}

@@ -1,0 +1,565 @@
+/*
+ * ring0.c - ring-0 rows: which way in, the validation gate, and the hooks
+ * measure.c calls to sample a probe there.
+ *
+ * The ways in are backends (ring0_kvm.c, ring0_kmod.c) that execute one
+ * struct pc_ring0_cmd at a time. Everything statistical stays in measure.c:
+ * a ring-0 row is sized, warmed up, sampled in rounds and calibrated exactly
+ * like a ring-3 row, only its timed loops (and the add chain that
+ * calibrates them) run in ring 0.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ring0.h"
+#ifdef __x86_64__
+#include "ring0_backend.h"
+#endif
+
+#define GATE_SAMPLES 51		/* samples behind each figure of the gate */
+#define EMULATED_CYCLES 10.0	/* an add this slow is not executed natively */
+
+int pc_ring0_mode_parse(const char *s, enum pc_ring0_mode *m)
+{
+	static const char *const names[] = { "auto", "kvm", "kmod", "none" };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*m = (enum pc_ring0_mode)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *pc_ring0_mode_name(enum pc_ring0_mode m)
+{
+	static const char *const names[] = { "auto", "kvm", "kmod", "none" };
+
+	return (unsigned)m < 4 ? names[m] : "?";
+}
+
+/* snprintf whose truncation is intended (reasons are one bounded line). */
+static void setf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void setf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- which hypervisor serves /dev/kvm ------------------------------------------ */
+
+const char *pc_ring0_hypervisor(char *detail, size_t len)
+{
+	static const struct { const char *module, *kind; } vendors[] = {
+		{ "kvm_pvm", "pvm" },
+		{ "kvm_intel", "kvm-intel" },
+		{ "kvm_amd", "kvm-amd" },
+	};
+	const char *kind = NULL, *module = NULL, *access_text;
+	char path[64];
+	size_t i;
+	bool dev = access("/dev/kvm", F_OK) == 0;
+
+	for (i = 0; i < sizeof(vendors) / sizeof(vendors[0]) && !kind; i++) {
+		snprintf(path, sizeof(path), "/sys/module/%s", vendors[i].module);
+		if (access(path, F_OK) == 0) {
+			kind = vendors[i].kind;
+			module = vendors[i].module;
+		}
+	}
+	if (!kind)
+		kind = dev ? "kvm" : "none";
+	if (!dev)
+		access_text = "no /dev/kvm";
+	else if (access("/dev/kvm", R_OK | W_OK) == 0)
+		access_text = "/dev/kvm readable and writable";
+	else
+		access_text = "/dev/kvm not accessible (root or its group, usually kvm)";
+	if (detail)
+		setf(detail, len, "%s%s%s%s", module ? "module " : "",
+		     module ? module : "", module ? "; " : "", access_text);
+	return kind;
+}
+
+/* ---- the validation gate ---------------------------------------------------------- */
+
+static const char *figure(char *buf, size_t len, double x)
+{
+	snprintf(buf, len, fabs(x) >= 100 ? "%.0f" : "%.2f", x);
+	return buf;
+}
+
+bool pc_ring0_gate(const struct pc_ring0_evidence *e, const char *hypervisor,
+		   char *why, size_t len)
+{
+	char a[32], c[32], h[32], under[48] = "";
+	double add, cmpxchg, host_cmpxchg;
+	bool add_ok, cmpxchg_ok;
+
+	if (hypervisor && *hypervisor)
+		snprintf(under, sizeof(under), " (%s)", hypervisor);
+	if (!(e->host_add_ticks > 0) || !(e->ring0_add_ticks > 0) ||
+	    !(e->host_cmpxchg_ticks > 0) || !(e->ring0_cmpxchg_ticks > 0) ||
+	    !isfinite(e->host_add_ticks + e->ring0_add_ticks +
+		      e->host_cmpxchg_ticks + e->ring0_cmpxchg_ticks)) {
+		setf(why, len, "ring 0 cannot be validated%s: the add chain or cmpxchg "
+		     "did not give a positive time", under);
+		return false;
+	}
+	/* Cycles as the host's calibration counts them (its add is 1 cycle). */
+	add = e->ring0_add_ticks / e->host_add_ticks;
+	cmpxchg = e->ring0_cmpxchg_ticks / e->host_add_ticks;
+	host_cmpxchg = e->host_cmpxchg_ticks / e->host_add_ticks;
+	add_ok = fabs(add - 1.0) <= PC_RING0_GATE_ADD_TOLERANCE;
+	cmpxchg_ok = fabs(e->ring0_cmpxchg_ticks / e->host_cmpxchg_ticks - 1.0) <=
+		     PC_RING0_GATE_CMPXCHG_TOLERANCE;
+	figure(a, sizeof(a), add);
+	figure(c, sizeof(c), cmpxchg);
+	figure(h, sizeof(h), host_cmpxchg);
+	if (add_ok && cmpxchg_ok) {
+		setf(why, len, "ring 0 validated%s: the ring-0 add chain reads %s "
+		     "cycles per add (host: 1.00), ring-0 cmpxchg %s cycles (host "
+		     "ring 3: %s)", under, a, c, h);
+		return true;
+	}
+	setf(why, len, "%s%s: the ring-0 add chain reads %s cycles per add (host: "
+	     "1.00), ring-0 cmpxchg %s cycles (host ring 3: %s)",
+	     add >= EMULATED_CYCLES ? "ring 0 is emulated" :
+	     "ring-0 timing disagrees with the host", under, a, c, h);
+	return false;
+}
+
+/* ---- the ring-0 object ---------------------------------------------------------------- */
+
+struct pc_ring0 {
+	enum pc_ring0_mode mode;
+#ifdef __x86_64__
+	const struct pc_ring0_backend *be;
+#else
+	const void *be;
+#endif
+	void *impl;
+	char why_none[384];
+	char hypervisor[32];
+	char hypervisor_detail[160];
+	int last_vector;
+	/* the gate, measured once */
+	bool gated, measured, trusted;
+	struct pc_ring0_evidence ev;
+	char gate_reason[320];
+	/* first failure of each entry's timed loops in this run */
+	char run_error[PC_RING0_ENTRIES][200];
+};
+
+const char *pc_ring0_backend_name(const struct pc_ring0 *r)
+{
+#ifdef __x86_64__
+	return r && r->be ? r->be->name : NULL;
+#else
+	(void)r;
+	return NULL;
+#endif
+}
+
+const char *pc_ring0_why_none(const struct pc_ring0 *r)
+{
+	return r ? r->why_none : "no ring-0 backend";
+}
+
+int pc_ring0_last_vector(const struct pc_ring0 *r)
+{
+	return r ? r->last_vector : -1;
+}
+
+bool pc_ring0_trusted(const struct pc_ring0 *r)
+{
+	return r && r->trusted;
+}
+
+const char *pc_ring0_gate_reason(const struct pc_ring0 *r)
+{
+	return r ? r->gate_reason : "";
+}
+
+const struct pc_ring0_evidence *pc_ring0_evidence(const struct pc_ring0 *r)
+{
+	return r && r->measured ? &r->ev : NULL;
+}
+
+struct pc_ring0 *pc_ring0_open(const struct pc_ring0_options *o)
+{
+	struct pc_ring0 *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->mode = o->mode;
+	r->last_vector = -1;
+	snprintf(r->hypervisor, sizeof(r->hypervisor), "%s",
+		 pc_ring0_hypervisor(r->hypervisor_detail, sizeof(r->hypervisor_detail)));
+	if (o->mode == PC_RING0_NONE) {
+		snprintf(r->why_none, sizeof(r->why_none), "not attempted (--ring0 none)");
+		return r;
+	}
+#ifdef __x86_64__
+	{
+		char kvm_why[256] = "", kmod_why[256] = "";
+		double timeout = o->timeout_s > 0 ? o->timeout_s : PC_RING0_TIMEOUT_DEFAULT_S;
+
+		/* auto: a module already loaded is the bare-metal way; else KVM;
+		 * else try loading the module. */
+		if (o->mode == PC_RING0_AUTO || o->mode == PC_RING0_KMOD) {
+			r->impl = pc_ring0_kmod_open(o->module_path, o->mode == PC_RING0_KMOD,
+						     kmod_why, sizeof(kmod_why));
+			if (r->impl)
+				r->be = &pc_ring0_kmod_backend;
+		}
+		if (!r->be && (o->mode == PC_RING0_AUTO || o->mode == PC_RING0_KVM)) {
+			r->impl = pc_ring0_kvm_open(timeout, kvm_why, sizeof(kvm_why));
+			if (r->impl)
+				r->be = &pc_ring0_kvm_backend;
+		}
+		if (!r->be && o->mode == PC_RING0_AUTO) {
+			r->impl = pc_ring0_kmod_open(o->module_path, true, kmod_why,
+						     sizeof(kmod_why));
+			if (r->impl)
+				r->be = &pc_ring0_kmod_backend;
+		}
+		if (!r->be) {
+			if (o->mode == PC_RING0_KVM)
+				setf(r->why_none, sizeof(r->why_none), "kvm: %s", kvm_why);
+			else if (o->mode == PC_RING0_KMOD)
+				setf(r->why_none, sizeof(r->why_none), "kmod: %s", kmod_why);
+			else
+				setf(r->why_none, sizeof(r->why_none), "kvm: %s; kmod: %s",
+				     kvm_why, kmod_why);
+		}
+	}
+#else
+	snprintf(r->why_none, sizeof(r->why_none),
+		 "no ring-0 backend on %s (the KVM micro-guest and the kernel "
+		 "module are x86-64 only)", pc_arch_name);
+#endif
+	return r;
+}
+
+void pc_ring0_close(struct pc_ring0 *r)
+{
+	if (!r)
+		return;
+#ifdef __x86_64__
+	if (r->be)
+		r->be->close(r->impl);
+#endif
+	free(r);
+}
+
+#ifdef __x86_64__
+/* One command; -1 with err on a trap, the time limit or a backend error. */
+static int command(struct pc_ring0 *r, struct pc_ring0_cmd *c, char *err, size_t len)
+{
+	int vector = -1, rc;
+
+	if (!r || !r->be) {
+		setf(err, len, "no ring-0 backend");
+		return -1;
+	}
+	rc = r->be->exec(r->impl, c, &vector, err, len);
+	if (vector >= 0)
+		r->last_vector = vector;
+	return rc;
+}
+#endif
+
+const char *pc_ring0_selfcheck(struct pc_ring0 *r, int id, char *buf, size_t len)
+{
+#ifdef __x86_64__
+	struct pc_ring0_cmd c;
+	char err[256];
+
+	if (id < 0 || id >= PC_RING0_ENTRIES) {
+		setf(buf, len, "no entry %d in ring 0", id);
+		return buf;
+	}
+	memset(&c, 0, sizeof(c));
+	c.op = PC_RING0_OP_SELFCHECK;
+	c.probe = (uint32_t)id;
+	if (command(r, &c, err, sizeof(err)) < 0) {
+		setf(buf, len, "%s", err);
+		return buf;
+	}
+	c.reason[sizeof(c.reason) - 1] = 0;
+	if (c.status == PC_RING0_CHECK_FAILED && c.ops) {
+		setf(buf, len, "self-check failed in ring 0 after %llu operations "
+		     "(entered with interrupts %s): %s", (unsigned long long)c.ops,
+		     c.if_start ? "on" : "off", c.reason);
+		return buf;
+	}
+	if (c.status != PC_RING0_OK) {
+		setf(buf, len, "self-check failed in ring 0: %s", c.reason);
+		return buf;
+	}
+	return NULL;
+#else
+	(void)id;
+	setf(buf, len, "%s", pc_ring0_why_none(r));
+	return buf;
+#endif
+}
+
+void pc_ring0_init_state(struct pc_ring0 *r, int id, struct pc_probe_state *st)
+{
+#ifdef __x86_64__
+	struct pc_ring0_cmd c;
+	char err[256];
+
+	if (!r || id < 0 || id >= PC_RING0_ENTRIES || r->run_error[id][0])
+		return;
+	memset(&c, 0, sizeof(c));
+	c.op = PC_RING0_OP_INIT;
+	c.probe = (uint32_t)id;
+	if (command(r, &c, err, sizeof(err)) < 0)
+		setf(r->run_error[id], sizeof(r->run_error[id]), "%s", err);
+	else if (c.status != PC_RING0_OK)
+		setf(r->run_error[id], sizeof(r->run_error[id]), "%s", c.reason);
+	else
+		*st = c.st;
+#else
+	(void)r;
+	(void)id;
+	(void)st;
+#endif
+}
+
+uint64_t pc_ring0_run(struct pc_ring0 *r, int id, struct pc_probe_state *st,
+		      uint64_t iters, int hi)
+{
+#ifdef __x86_64__
+	struct pc_ring0_cmd c;
+	char err[256];
+
+	if (!r || id < 0 || id >= PC_RING0_ENTRIES || r->run_error[id][0])
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.op = PC_RING0_OP_RUN;
+	c.probe = (uint32_t)id;
+	c.iters = iters;
+	c.hi = hi != 0;
+	c.st = *st;
+	if (command(r, &c, err, sizeof(err)) < 0) {
+		setf(r->run_error[id], sizeof(r->run_error[id]), "%s", err);
+		return 0;
+	}
+	if (c.status != PC_RING0_OK) {
+		c.reason[sizeof(c.reason) - 1] = 0;
+		setf(r->run_error[id], sizeof(r->run_error[id]), "%s (%llu iterations)",
+		     c.reason, (unsigned long long)iters);
+		return 0;
+	}
+	*st = c.st;
+	return c.ticks;
+#else
+	(void)r;
+	(void)id;
+	(void)st;
+	(void)iters;
+	(void)hi;
+	return 0;
+#endif
+}
+
+/*
+ * The gate's four figures, sampled in turn (host add chain, host cmpxchg,
+ * ring-0 add chain, ring-0 cmpxchg, again and again) so that a change of
+ * the core clock or a noisy neighbour touches all four alike; each figure
+ * is the median of its samples.
+ */
+static int measure_gate(struct pc_ring0 *r, const struct pc_clock *clk, double sample_s)
+{
+	static const int ids[4] = { PC_PROBE_calib_add_chain, PC_PROBE_cmpxchg,
+				    PC_PROBE_calib_add_chain, PC_PROBE_cmpxchg };
+	double *x[4] = { &r->ev.host_add_ticks, &r->ev.host_cmpxchg_ticks,
+			 &r->ev.ring0_add_ticks, &r->ev.ring0_cmpxchg_ticks };
+	struct pc_sampler *s[4];
+	double *v = calloc(4 * GATE_SAMPLES, sizeof(*v));
+	int k, i, rc = 0;
+
+	for (k = 0; k < 4; k++)
+		s[k] = v ? pc_sampler_open(k < 2 ? NULL : r, (enum pc_probe_id)ids[k],
+					   clk, sample_s) : NULL;
+	for (k = 0; k < 4; k++)
+		if (!s[k])
+			rc = -1;
+	for (i = 0; rc == 0 && i < GATE_SAMPLES; i++)
+		for (k = 0; k < 4; k++)
+			v[k * GATE_SAMPLES + i] = pc_sampler_take(s[k]);
+	for (k = 0; rc == 0 && k < 4; k++) {
+		*x[k] = pc_median(v + k * GATE_SAMPLES, GATE_SAMPLES);
+		if (!(*x[k] > 0))
+			rc = -1;
+	}
+	for (k = 0; k < 4; k++)
+		pc_sampler_close(s[k]);
+	free(v);
+	return rc;
+}
+
+int pc_ring0_validate(struct pc_ring0 *r, const struct pc_clock *clk, double sample_s)
+{
+	static const int gate_probes[] = { PC_PROBE_calib_add_chain, PC_PROBE_cmpxchg };
+	const char *hv;
+	char buf[256];
+	size_t i;
+
+	if (!r)
+		return -1;
+	if (r->gated)
+		return r->measured ? 0 : -1;
+	r->gated = true;
+	if (!r->be) {
+		setf(r->gate_reason, sizeof(r->gate_reason), "%s", r->why_none);
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		if (pc_ring0_selfcheck(r, gate_probes[i], buf, sizeof(buf))) {
+			setf(r->gate_reason, sizeof(r->gate_reason), "ring 0 cannot be "
+			     "validated: %s: %s", pc_probe_rows[gate_probes[i]].name, buf);
+			return -1;
+		}
+	}
+	if (measure_gate(r, clk, sample_s) < 0) {
+		for (i = 0; i < 2; i++) {
+			if (r->run_error[gate_probes[i]][0]) {
+				setf(r->gate_reason, sizeof(r->gate_reason), "ring 0 "
+				     "cannot be validated: %s: %s",
+				     pc_probe_rows[gate_probes[i]].name,
+				     r->run_error[gate_probes[i]]);
+				return -1;
+			}
+		}
+		setf(r->gate_reason, sizeof(r->gate_reason), "ring 0 cannot be "
+		     "validated: the gate's measurements failed");
+		return -1;
+	}
+	r->measured = true;
+	/* Through KVM the hypervisor decides how guest ring 0 runs: name it. */
+	hv = strcmp(pc_ring0_backend_name(r), "kvm") == 0 ? r->hypervisor : NULL;
+	r->trusted = pc_ring0_gate(&r->ev, hv, r->gate_reason, sizeof(r->gate_reason));
+	return 0;
+}
+
+/* ---- hooks for measure.c ------------------------------------------------------------ */
+
+bool pc_ring0_admit(struct pc_ring0 *r, struct pc_probe_result *res,
+		    const struct pc_clock *clk, double sample_s)
+{
+	char buf[256];
+
+	if (!r) {
+		res->status = PC_STATUS_SKIPPED;
+		setf(res->reason, sizeof(res->reason), "needs ring 0 (this instruction "
+		     "faults in user mode) and no ring-0 backend was opened");
+		return false;
+	}
+	if (r->mode == PC_RING0_NONE) {
+		res->status = PC_STATUS_SKIPPED;
+		setf(res->reason, sizeof(res->reason), "needs ring 0 (this instruction "
+		     "faults in user mode); not attempted (--ring0 none)");
+		return false;
+	}
+	if (!r->be) {
+		res->status = PC_STATUS_UNSUPPORTED;
+		setf(res->reason, sizeof(res->reason), "needs ring 0, and no way in "
+		     "works here: %s", r->why_none);
+		return false;
+	}
+	if (pc_ring0_selfcheck(r, (int)res->id, buf, sizeof(buf))) {
+		res->status = PC_STATUS_FAILED;
+		setf(res->reason, sizeof(res->reason), "%s: %s",
+		     pc_ring0_backend_name(r), buf);
+		return false;
+	}
+	pc_ring0_validate(r, clk, sample_s);
+	if (!r->trusted) {
+		res->status = PC_STATUS_UNSUPPORTED;
+		setf(res->reason, sizeof(res->reason), "%s; self-check passed in ring "
+		     "0 (%s)", r->gate_reason, pc_ring0_backend_name(r));
+		return false;
+	}
+	return true;
+}
+
+void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res)
+{
+	const char *e = NULL;
+
+	if (!r || (int)res->id >= PC_RING0_ENTRIES)
+		return;
+	if (r->run_error[res->id][0])
+		e = r->run_error[res->id];
+	else if (r->run_error[PC_PROBE_calib_add_chain][0])
+		e = r->run_error[PC_PROBE_calib_add_chain];
+	if (!e)
+		return;
+	res->status = PC_STATUS_FAILED;
+	setf(res->reason, sizeof(res->reason), "in ring 0 (%s): %s",
+	     pc_ring0_backend_name(r), e);
+}
+
+/* ---- JSON ---------------------------------------------------------------------------- */
+
+/* 7 significant digits, like the rest of the result file. */
+static json_t *real7(double x)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.7g", x);
+	return json_real(strtod(buf, NULL));
+}
+
+json_t *pc_ring0_json(const struct pc_ring0 *r)
+{
+	json_t *o;
+
+	if (!r)
+		return NULL;
+	o = json_pack("{s:s, s:s, s:s}", "mode", pc_ring0_mode_name(r->mode),
+		      "hypervisor", r->hypervisor, "hypervisor_detail",
+		      r->hypervisor_detail);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "backend", r->be ? json_string(pc_ring0_backend_name(r)) :
+			    json_null());
+	if (!r->be)
+		json_object_set_new(o, "why_unavailable", json_string(r->why_none));
+	if (r->gated) {
+		json_object_set_new(o, "trusted", json_boolean(r->trusted));
+		json_object_set_new(o, "verdict", json_string(r->gate_reason));
+	}
+	if (r->measured) {
+		const struct pc_ring0_evidence *e = &r->ev;
+
+		json_object_set_new(o, "evidence", json_pack(
+			"{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"host_add_chain_ticks", real7(e->host_add_ticks),
+			"ring0_add_chain_ticks", real7(e->ring0_add_ticks),
+			"host_cmpxchg_ticks", real7(e->host_cmpxchg_ticks),
+			"ring0_cmpxchg_ticks", real7(e->ring0_cmpxchg_ticks),
+			"ring0_add_chain_cycles", real7(e->ring0_add_ticks / e->host_add_ticks),
+			"host_cmpxchg_cycles", real7(e->host_cmpxchg_ticks / e->host_add_ticks),
+			"ring0_cmpxchg_cycles",
+			real7(e->ring0_cmpxchg_ticks / e->host_add_ticks)));
+	}
+	return o;
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Ring 0 from the command line: the --ring0 options and their errors, the
+# rows' status and reasons for each mode, the validation gate's verdict on
+# this machine (a software hypervisor must be rejected with the evidence),
+# and what `info` says about it.
+. "${PC_SRCDIR}/tests/lib.sh"
+
+irq='local_irq_*'
+nirq=$(grep -c '^PC_PROBE(local_irq_' "$PC_SRCDIR/probes/probes.def")
+
+# Prints "name status reason" per local_irq_* row, and the run's ring0 object.
+rows() {
+	"$PYTHON3" - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+(entry,) = d["cpus"].values()
+for k, v in sorted(entry["probes"].items()):
+    if k.startswith("local_irq_"):
+        print("%s %s %s" % (k, v["status"], v.get("reason", "")))
+print("ring0 " + json.dumps(entry["runs"][-1].get("ring0")))
+PY
+}
+
+bad_run() {	# bad_run DESCRIPTION ARGS...: a usage error, no file
+	d=$1
+	shift
+	pc run "$@" --probes baseline -o "$pc_tmp/bad.json"
+	ok $(test $pc_rc -eq 2 && one_line_error && test ! -e "$pc_tmp/bad.json"; echo $?) \
+		"run $d: one-line error, exit 2, no file ($(cat "$pc_tmp/err"))"
+}
+bad_run "--ring0 xen" --ring0 xen
+bad_run "--ring0-timeout 0" --ring0-timeout 0
+bad_run "--ring0-timeout 1x" --ring0-timeout 1x
+bad_run "--ring0-timeout 9999" --ring0-timeout 9999
+bad_run "--ring0-module ''" --ring0-module ""
+pc info --ring0 xen
+ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "info --ring0 xen: one-line error, exit 2"
+
+# --ring0 none: skipped, saying so.
+pc run --ring0 none --probes "$irq" -n 21 -o "$pc_tmp/none.json" -q
+rows "$pc_tmp/none.json" >"$pc_tmp/none.rows"
+ok $(test $pc_rc -eq 0 && test "$(grep -c '^local_irq_[a-z_.]* skipped .*--ring0 none' "$pc_tmp/none.rows")" -eq "$nirq"; echo $?) \
+	"--ring0 none: all $nirq local_irq_* rows skipped, saying why"
+
+# --ring0 kmod where the kernel cannot load modules: unsupported, saying so.
+if [ ! -e /proc/modules ]; then
+	pc run --ring0 kmod --probes "$irq" -n 21 -o "$pc_tmp/kmod.json" -q
+	rows "$pc_tmp/kmod.json" >"$pc_tmp/kmod.rows"
+	ok $(test $pc_rc -eq 0 && test "$(grep -c ' unsupported .*kmod: this kernel has no module support' "$pc_tmp/kmod.rows")" -eq "$nirq"; echo $?) \
+		"--ring0 kmod without module support: rows unsupported, saying the module cannot be loaded here"
+else
+	skip "this kernel supports modules" "--ring0 kmod without module support"
+fi
+
+# The default (auto) on this machine, and the gate's verdict.
+hv=$($PRIMCOST info --format json 2>/dev/null | "$PYTHON3" -c \
+	'import json,sys; print(json.load(sys.stdin).get("ring0", {}).get("hypervisor", "?"))')
+diag "KVM here: $hv"
+pc run --probes "$irq,cmpxchg" -n 51 --ring0-timeout 5 -o "$pc_tmp/auto.json" -q
+rows "$pc_tmp/auto.json" >"$pc_tmp/auto.rows"
+ok $(test $pc_rc -eq 0; echo $?) "run with the default --ring0 auto exits 0 ($(head -1 "$pc_tmp/err"))"
+sed 's/^/# /' "$pc_tmp/auto.rows" | cut -c1-230
+if [ "$hv" = pvm ] && [ -w /dev/kvm ]; then
+	ok $(test "$(grep -c '^local_irq_[a-z_.]* unsupported ring 0 is emulated (pvm): the ring-0 add chain reads [0-9]* cycles per add' "$pc_tmp/auto.rows")" -eq "$nirq"; echo $?) \
+		"pvm: all $nirq local_irq_* rows unsupported, naming the software hypervisor and the add-chain figure"
+	ok $(test "$(grep -c 'self-check passed in ring 0 (kvm)' "$pc_tmp/auto.rows")" -eq "$nirq"; echo $?) \
+		"pvm: ... and each says its IF self-check passed in the guest"
+	"$PYTHON3" - "$pc_tmp/auto.json" >"$pc_tmp/gate" <<'PY'
+import json, sys
+(entry,) = json.load(open(sys.argv[1]))["cpus"].values()
+r = entry["runs"][-1]["ring0"]
+ev = r["evidence"]
+ok = (r["backend"] == "kvm" and r["trusted"] is False and ev["ring0_add_chain_cycles"] > 10
+      and ev["ring0_add_chain_ticks"] > ev["host_add_chain_ticks"] * 10)
+print("ok" if ok else "bad", json.dumps(ev))
+PY
+	ok $(grep -q '^ok' "$pc_tmp/gate"; echo $?) "pvm: the run records the gate's evidence, not trusted ($(cut -c1-160 "$pc_tmp/gate"))"
+elif [ "$hv" = kvm-intel ] || [ "$hv" = kvm-amd ]; then
+	ok $(! grep -q '^local_irq_[a-z_.]* failed' "$pc_tmp/auto.rows"; echo $?) \
+		"$hv: no local_irq_* row failed"
+	skip "not a software hypervisor" "the gate rejects emulated ring 0"
+else
+	skip "no usable /dev/kvm ($hv)" "the gate's verdict on this machine"
+fi
+
+# info names the KVM provider and says whether ring 0 is trustworthy.
+pc info
+ok $(test $pc_rc -eq 0 && grep -q "^kvm  *$hv " "$pc_tmp/out" && grep -q '^ring 0  ' "$pc_tmp/out"; echo $?) \
+	"info reports the hypervisor ($hv) and the ring-0 verdict: $(grep '^ring 0' "$pc_tmp/out" | cut -c1-120)"
+pc info --ring0 none
+ok $(test $pc_rc -eq 0 && grep -q '^ring 0  *unavailable: not attempted' "$pc_tmp/out"; echo $?) \
+	"info --ring0 none does not try ring 0"
+done_testing
