@@ -192,6 +192,24 @@ static uint64_t size_sample(struct sampler *s, double target_ticks)
 	}
 }
 
+/*
+ * A sample is a difference of two intervals, each read with an error below
+ * one timer step: below 2 steps in all. A hi loop of at least
+ * PC_MIN_SAMPLE_STEPS steps (size_sample() stops at 0.9 of its target, and
+ * the difference is 64/80 of the loop) keeps that under 0.3 % of the
+ * difference where the body dominates. Matters for slow timers: 1000 steps
+ * of a 24 MHz arm64 generic timer are 42 us.
+ */
+#define PC_MIN_SAMPLE_STEPS 1000
+
+double pc_sample_ticks(const struct pc_clock *clk, double seconds)
+{
+	double want = seconds * clk->tick_hz;
+	double floor = (double)PC_MIN_SAMPLE_STEPS * (double)(clk->tick_step ? clk->tick_step : 1);
+
+	return want > floor ? want : floor;
+}
+
 /* Runs batches until two consecutive batch medians agree. */
 static void warm_up(struct sampler *s)
 {
@@ -220,7 +238,7 @@ int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 		snprintf(err, errlen, "this backend has no add chain to calibrate with");
 		return -1;
 	}
-	s.iters = size_sample(&s, sample_s * clk->tick_hz);
+	s.iters = size_sample(&s, pc_sample_ticks(clk, sample_s));
 	median_per_op(&s, s.iters, WARMUP_BATCH);
 	ticks_per_add = median_per_op(&s, s.iters, samples);
 	if (!(ticks_per_add > 0)) {
@@ -255,13 +273,13 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 	j->s.clk = clk;
 	if (p->init)
 		p->init(&j->s.st);
-	j->s.iters = size_sample(&j->s, cfg->sample_s * clk->tick_hz);
+	j->s.iters = size_sample(&j->s, pc_sample_ticks(clk, cfg->sample_s));
 	j->ops = j->s.iters * PC_UNROLL_DIFF;
 	warm_up(&j->s);
 	if (!j->pmu) {
 		j->cal.p = &pc_arch_probes[PC_PROBE_calib_add_chain];
 		j->cal.clk = clk;
-		j->cal.iters = size_sample(&j->cal, 0.5 * cfg->sample_s * clk->tick_hz);
+		j->cal.iters = size_sample(&j->cal, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
 		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
 	}
 	j->dt = calloc(cfg->samples, sizeof(*j->dt));

@@ -70,6 +70,7 @@ struct pc_clock {
 	const char *timer;		/* the arch timer's name */
 	double tick_hz;			/* timer ticks per second */
 	bool tick_hz_measured;		/* measured against CLOCK_MONOTONIC_RAW */
+	uint64_t tick_step;		/* resolution: ticks per timer step */
 	enum pc_cycles_source source;
 	int pmu_fd;			/* perf event fd counting cycles, or -1 */
 	char pmu_reason[256];		/* why the PMU is not the source */
@@ -143,6 +144,10 @@ void pc_profile_free(struct pc_profile *prof);
 /* Pins the calling thread to cpu (-1: the one it runs on); returns the CPU
  * or -1 with err filled. */
 int pc_pin_cpu(int cpu, char *err, size_t errlen);
+
+/* Ticks one timed loop should last: `seconds` of the timer, but never so
+ * few timer steps that its resolution would cost 0.5 % of a sample. */
+double pc_sample_ticks(const struct pc_clock *clk, double seconds);
 
 /* Calibrates core cycles per timer tick with the dependent add chain. */
 int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
