@@ -32,15 +32,33 @@ const char *pc_status_name(enum pc_status s)
 	return (unsigned)s < 4 ? names[s] : "?";
 }
 
+/* The row's own body, or the fallback the backend names when this CPU
+ * cannot run it (arm64: LL/SC where LSE atomics are missing). */
 const struct pc_arch_probe *pc_probe_impl(enum pc_probe_id id)
 {
+	const struct pc_arch_probe *p = NULL;
+
 	if ((unsigned)id >= PC_PROBE_COUNT)
 		return NULL;
 	if (pc_arch_probes[id].run)
-		return &pc_arch_probes[id];
-	if (pc_portable_probes[id].run)
-		return &pc_portable_probes[id];
-	return NULL;
+		p = &pc_arch_probes[id];
+	else if (pc_portable_probes[id].run)
+		p = &pc_portable_probes[id];
+	while (p && p->unavailable && p->unavailable(pc_arch_env()))
+		p = p->fallback;
+	return p;
+}
+
+const char *pc_probe_note(enum pc_probe_id id)
+{
+	const struct pc_arch_probe *p;
+
+	if ((unsigned)id >= PC_PROBE_COUNT)
+		return NULL;
+	p = &pc_arch_probes[id];
+	if (!p->run)
+		return pc_portable_probes[id].run ? NULL : p->unsupported;
+	return p->unavailable ? p->unavailable(pc_arch_env()) : NULL;
 }
 
 int pc_probe_find(const char *name)
@@ -383,8 +401,11 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r)
 
 	if (!impl) {
 		r->status = PC_STATUS_UNSUPPORTED;
-		snprintf(r->reason, sizeof(r->reason),
-			 "no %s implementation of this probe", pc_arch_name);
+		if (pc_probe_note(r->id))
+			snprintf(r->reason, sizeof(r->reason), "%s", pc_probe_note(r->id));
+		else
+			snprintf(r->reason, sizeof(r->reason),
+				 "no %s implementation of this probe", pc_arch_name);
 		return NULL;
 	}
 	if (row->ring == 0) {
@@ -399,6 +420,8 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r)
 		snprintf(r->reason, sizeof(r->reason), "%s", why);
 		return NULL;
 	}
+	if (pc_probe_note(r->id))	/* measured through the fallback */
+		snprintf(r->reason, sizeof(r->reason), "%s", pc_probe_note(r->id));
 	return impl;
 }
 
@@ -484,6 +507,21 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 			 "calibration makes no sense: core clock %.0f MHz, moving "
 			 "%.0f %% during the run (an emulator, or a timer that does "
 			 "not count time?)", core_hz / 1e6, prof->calib_drift * 100);
+	}
+	/* With PMU cycles the add chain is an independent check: one cycle per
+	 * add on every real core, whatever an emulator's counter says. */
+	for (i = 0; i < prof->nprobes && !prof->unreliable; i++) {
+		const struct pc_probe_result *r = &prof->probes[i];
+
+		if (r->id == PC_PROBE_calib_add_chain && r->status == PC_STATUS_OK &&
+		    r->cycles_source == PC_CYCLES_PMU &&
+		    fabs(r->cycles.median - 1.0) > 0.10) {
+			prof->unreliable = true;
+			snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
+				 "the dependent add chain reads %.2f PMU cycles per "
+				 "add, not 1 (an emulator, or a counter that does not "
+				 "count core cycles?)", r->cycles.median);
+		}
 	}
 	prof->wall_s = now_s() - t_start;
 	return 0;
