@@ -75,7 +75,8 @@ for name in [r for r in rows if r.endswith(".llsc")]:
        "%s is %s on %s" % (name, p["status"], arch), p.get("reason"))
 c64 = probes["cmpxchg64"]
 ok(c64["status"] == ("ok" if arch == "i386" else "unsupported"),
-   "cmpxchg64 (lock cmpxchg8b) is %s on %s" % (c64["status"], arch), c64.get("reason"))
+   "cmpxchg64 is %s on %s (lock cmpxchg8b: an i386 row)" % (c64["status"], arch),
+   c64.get("reason"))
 if emulated or run.get("unreliable"):
     why = "emulated" if emulated else run.get("unreliable_reason", "unreliable")
     for d in ("baseline reads 0.00 +- 0.05 cycles", "calib.add_chain reads 1.00 +- 0.03 cycles",
