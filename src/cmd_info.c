@@ -97,7 +97,8 @@ int cmd_info(int argc, char **argv)
 	} else {
 		printf("model key      %s\n", ci.key);
 		printf("cpu            %s (%s), family %d model %d stepping %d\n",
-		       ci.brand, ci.vendor, ci.family, ci.model, ci.stepping);
+		       ci.brand, ci.vendor[0] ? ci.vendor : "vendor unknown",
+		       ci.family, ci.model, ci.stepping);
 		if (ci.codename[0])
 			printf("codename       %s (libcpuid)\n", ci.codename);
 		printf("pmu model      %s\n", ci.pmu[0] ? ci.pmu : "(none detected by libpfm4)");

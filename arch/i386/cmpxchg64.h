@@ -6,8 +6,9 @@
  * arch/x86/probes.c on i386 only; freestanding like it.
  *
  * Register pressure: the instruction takes eax, ebx, ecx and edx, the loop
- * counter and the word's address take two more, leaving one of the seven
- * (the frame pointer's): the backend is built with -O2, which frees %ebp.
+ * counter and the word's address two more: six of the seven, so it builds
+ * with a frame pointer (%ebp) too, and in position-independent code, where
+ * gcc saves its GOT pointer (%ebx) around the asm.
  */
 #ifndef PC_I386_CMPXCHG64_H
 #define PC_I386_CMPXCHG64_H
