@@ -32,6 +32,15 @@ struct pc_probe_state {
 	unsigned long reg[4];		/* register values: initial in, final out */
 } __attribute__((aligned(64)));
 
+/*
+ * What the running system says about the CPU, filled in by the core (the
+ * backend cannot ask: it has no libc). Opaque to the core: it passes the
+ * values through, only the backend knows what the bits mean.
+ */
+struct pc_arch_env {
+	unsigned long hwcap, hwcap2;	/* getauxval(AT_HWCAP), (AT_HWCAP2) */
+};
+
 struct pc_arch_probe {
 	/* Time `iters` iterations of the loop unrolled PC_UNROLL_HI (hi != 0)
 	 * or PC_UNROLL_LO times. Starts from *st, leaves the final state
@@ -48,6 +57,14 @@ struct pc_arch_probe {
 	const char *(*semantics)(struct pc_probe_state *scratch);
 	/* The exact instruction sequence one operation executes. */
 	const char *sequence;
+	/* Optional: NULL when this CPU can run the body, else why not (an
+	 * instruction the CPU lacks would trap). */
+	const char *(*unavailable)(const struct pc_arch_env *env);
+	/* Optional: what runs instead when the body is unavailable, as the
+	 * kernel falls back (arm64: LL/SC where LSE atomics are missing). */
+	const struct pc_arch_probe *fallback;
+	/* For a row with run == NULL: why this architecture has no such probe. */
+	const char *unsupported;
 };
 
 /* Each backend defines these. A row with run == NULL is unsupported. */

@@ -55,6 +55,34 @@ static double measure_tick_hz(void)
 	return pc_median(rates, 3);
 }
 
+/*
+ * The timer's resolution in ticks: the greatest common divisor of the
+ * non-zero differences between back-to-back reads. A counter that steps by
+ * one (the TSC; a 24-100 MHz arm64 generic timer) gives 1 however long a
+ * read takes; a 1 GHz counter scaled from a 25 MHz clock steps by 40 and
+ * gives 40. 0 when the timer does not move.
+ */
+static uint64_t measure_tick_step(void)
+{
+	uint64_t g = 0;
+	int i, spins;
+
+	for (i = 0; i < 200; i++) {
+		uint64_t a = pc_timer_read(), b = a, d;
+
+		for (spins = 0; b == a && spins < 1000000; spins++)
+			b = pc_timer_read();
+		d = b - a;
+		while (d) {		/* g = gcd(g, d) */
+			uint64_t r = g % d;
+
+			g = d;
+			d = r;
+		}
+	}
+	return g;
+}
+
 #ifdef HAVE_LIBPFM
 static int pmu_open(struct pc_clock *c)
 {
@@ -131,6 +159,11 @@ int pc_clock_init(struct pc_clock *c, bool want_pmu, char *err, size_t errlen)
 	}
 	if (!(c->tick_hz > 0)) {
 		snprintf(err, errlen, "cannot determine the %s rate", c->timer);
+		return -1;
+	}
+	c->tick_step = measure_tick_step();
+	if (!c->tick_step) {
+		snprintf(err, errlen, "the %s does not advance", c->timer);
 		return -1;
 	}
 #ifdef HAVE_LIBPFM

@@ -115,13 +115,16 @@ int cmd_info(int argc, char **argv)
 		json_object_set_new(out, "pmu_reason", json_string(clk.pmu_reason));
 	if (r0)
 		json_object_set_new(out, "ring0", pc_ring0_json(r0));
+	if (ci.emulated[0])
+		json_object_set_new(out, "emulated", json_string(ci.emulated));
 	if (as_json) {
 		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
 		putchar('\n');
 	} else {
 		printf("model key      %s\n", ci.key);
 		printf("cpu            %s (%s), family %d model %d stepping %d\n",
-		       ci.brand, ci.vendor, ci.family, ci.model, ci.stepping);
+		       ci.brand, ci.vendor[0] ? ci.vendor : "vendor unknown",
+		       ci.family, ci.model, ci.stepping);
 		if (ci.codename[0])
 			printf("codename       %s (libcpuid)\n", ci.codename);
 		printf("pmu model      %s\n", ci.pmu[0] ? ci.pmu : "(none detected by libpfm4)");
@@ -130,10 +133,20 @@ int cmd_info(int argc, char **argv)
 		       ci.l1d_kb, ci.l1i_kb, ci.l2_kb, ci.l3_kb);
 		printf("virtualized    %s%s%s\n", ci.virtualized ? "yes" : "no",
 		       ci.hypervisor[0] ? ", hypervisor " : "", ci.hypervisor);
+		if (ci.midr)
+			printf("midr_el1       0x%08lx (part 0x%03x, r%dp%d)\n", ci.midr,
+			       (unsigned)ci.family, ci.model, ci.stepping);
+		if (ci.emulated[0])
+			printf("emulated       yes: %s (timings mean nothing)\n",
+			       ci.emulated);
 		printf("kernel         %s\n", ci.kernel);
 		printf("timer          %s at %.3f MHz (%s)\n", clk.timer, clk.tick_hz / 1e6,
 		       clk.tick_hz_measured ? "measured against CLOCK_MONOTONIC_RAW" :
 		       "stated by the hardware");
+		printf("timer step     %llu tick%s (%.1f ns); a sample lasts at least "
+		       "%.1f us\n", (unsigned long long)clk.tick_step,
+		       clk.tick_step == 1 ? "" : "s", clk.tick_step * 1e9 / clk.tick_hz,
+		       pc_sample_ticks(&clk, 0) * 1e6 / clk.tick_hz);
 		printf("core clock     about %.0f MHz (%.4f cycles per tick, CPU %d)\n",
 		       clk.tick_hz * cpt / 1e6, cpt, cpu);
 		printf("cycles source  %s%s%s\n", pc_cycles_source_name(clk.source),

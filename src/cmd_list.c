@@ -118,6 +118,9 @@ int cmd_list(int argc, char **argv)
 			if (verbose)
 				printf("%24s kernel API: %s\n%24s sequence:   %s\n", "",
 				       r->kernel_api, "", sequence(id));
+			if (verbose && pc_probe_note((enum pc_probe_id)id))
+				printf("%24s note:       %s\n", "",
+				       pc_probe_note((enum pc_probe_id)id));
 		} else if (fmt == 1) {
 			printf("%s,%s,%d,\"%s\",%s,\"%s\",\"%s\"\n", r->name,
 			       pc_group_name(r->group), r->ring, r->kernel_api,
@@ -129,6 +132,10 @@ int cmd_list(int argc, char **argv)
 				"kernel_api", r->kernel_api, "availability",
 				availability(id), "sequence", sequence(id),
 				"description", r->description));
+			if (pc_probe_note((enum pc_probe_id)id))
+				json_object_set_new(json_array_get(arr,
+					json_array_size(arr) - 1), "note",
+					json_string(pc_probe_note((enum pc_probe_id)id)));
 		}
 	}
 	if (arr) {

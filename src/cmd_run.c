@@ -271,6 +271,13 @@ int cmd_run(int argc, char **argv)
 		json_decref(file_doc);
 		return PC_EXIT_USAGE;
 	}
+	/* Under an emulator every timing is the emulator's, whatever the
+	 * calibration says. */
+	if (ci.emulated[0]) {
+		prof.unreliable = true;
+		snprintf(prof.unreliable_reason, sizeof(prof.unreliable_reason),
+			 "emulated: %s", ci.emulated);
+	}
 
 	cpu = pc_json_cpu(&ci, &clk, prof.cycles_per_tick);
 	run = pc_json_run(&ci, &clk, &prof, options_json(&o, cpu_no));

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -223,6 +224,151 @@ void pc_cpu_make_key(struct pc_cpu_info *ci)
 		 ci->family, ci->model, ci->stepping, b);
 }
 
+/* ---- arm64: MIDR_EL1 ------------------------------------------------------ */
+
+/* Implementer codes and part numbers as Linux names them
+ * (arch/arm64/include/asm/cputype.h). */
+static const struct { unsigned code; const char *name; } midr_implementers[] = {
+	{ 0x41, "Arm" }, { 0x42, "Broadcom" }, { 0x43, "Cavium" },
+	{ 0x46, "Fujitsu" }, { 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" },
+	{ 0x50, "APM" }, { 0x51, "Qualcomm" }, { 0x61, "Apple" },
+	{ 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
+};
+
+static const struct { unsigned impl, part; const char *name; } midr_parts[] = {
+	{ 0x41, 0xd03, "Cortex-A53" }, { 0x41, 0xd04, "Cortex-A35" },
+	{ 0x41, 0xd05, "Cortex-A55" }, { 0x41, 0xd07, "Cortex-A57" },
+	{ 0x41, 0xd08, "Cortex-A72" }, { 0x41, 0xd09, "Cortex-A73" },
+	{ 0x41, 0xd0a, "Cortex-A75" }, { 0x41, 0xd0b, "Cortex-A76" },
+	{ 0x41, 0xd0c, "Neoverse N1" }, { 0x41, 0xd0d, "Cortex-A77" },
+	{ 0x41, 0xd0e, "Cortex-A76AE" }, { 0x41, 0xd40, "Neoverse V1" },
+	{ 0x41, 0xd41, "Cortex-A78" }, { 0x41, 0xd42, "Cortex-A78AE" },
+	{ 0x41, 0xd44, "Cortex-X1" }, { 0x41, 0xd46, "Cortex-A510" },
+	{ 0x41, 0xd47, "Cortex-A710" }, { 0x41, 0xd48, "Cortex-X2" },
+	{ 0x41, 0xd49, "Neoverse N2" }, { 0x41, 0xd4b, "Cortex-A78C" },
+	{ 0x41, 0xd4c, "Cortex-X1C" }, { 0x41, 0xd4d, "Cortex-A715" },
+	{ 0x41, 0xd4e, "Cortex-X3" }, { 0x41, 0xd4f, "Neoverse V2" },
+	{ 0x41, 0xd80, "Cortex-A520" }, { 0x41, 0xd81, "Cortex-A720" },
+	{ 0x41, 0xd82, "Cortex-X4" }, { 0x41, 0xd84, "Neoverse V3" },
+	{ 0x41, 0xd85, "Cortex-X925" }, { 0x41, 0xd87, "Cortex-A725" },
+	{ 0x41, 0xd8e, "Neoverse N3" },
+	{ 0x42, 0x100, "Brahma-B53" }, { 0x42, 0x516, "Vulcan" },
+	{ 0x43, 0x0a1, "ThunderX" }, { 0x43, 0x0a2, "ThunderX 81xx" },
+	{ 0x43, 0x0a3, "ThunderX 83xx" }, { 0x43, 0x0af, "ThunderX2" },
+	{ 0x46, 0x001, "A64FX" },
+	{ 0x48, 0xd01, "TaiShan v110" },
+	{ 0x4e, 0x003, "Denver" }, { 0x4e, 0x004, "Carmel" },
+	{ 0x50, 0x000, "X-Gene" },
+	{ 0x51, 0x001, "Oryon" }, { 0x51, 0x200, "Kryo" },
+	{ 0x51, 0x800, "Kryo 2xx Gold" }, { 0x51, 0x801, "Kryo 2xx Silver" },
+	{ 0x51, 0x802, "Kryo 3xx Gold" }, { 0x51, 0x803, "Kryo 3xx Silver" },
+	{ 0x51, 0x804, "Kryo 4xx Gold" }, { 0x51, 0x805, "Kryo 4xx Silver" },
+	{ 0x51, 0xc00, "Falkor" },
+	{ 0x61, 0x022, "M1 Icestorm" }, { 0x61, 0x023, "M1 Firestorm" },
+	{ 0x61, 0x024, "M1 Pro Icestorm" }, { 0x61, 0x025, "M1 Pro Firestorm" },
+	{ 0x61, 0x028, "M1 Max Icestorm" }, { 0x61, 0x029, "M1 Max Firestorm" },
+	{ 0x61, 0x032, "M2 Blizzard" }, { 0x61, 0x033, "M2 Avalanche" },
+	{ 0x61, 0x034, "M2 Pro Blizzard" }, { 0x61, 0x035, "M2 Pro Avalanche" },
+	{ 0x61, 0x038, "M2 Max Blizzard" }, { 0x61, 0x039, "M2 Max Avalanche" },
+	{ 0x6d, 0xd49, "Azure Cobalt 100" },
+	{ 0xc0, 0xac3, "Ampere-1" }, { 0xc0, 0xac4, "Ampere-1A" },
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+void pc_cpu_from_midr(struct pc_cpu_info *ci, unsigned long midr)
+{
+	unsigned impl = (unsigned)(midr >> 24) & 0xff, part = (unsigned)(midr >> 4) & 0xfff;
+	const char *vname = NULL, *pname = NULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(midr_implementers); i++)
+		if (midr_implementers[i].code == impl)
+			vname = midr_implementers[i].name;
+	for (i = 0; i < ARRAY_LEN(midr_parts); i++)
+		if (midr_parts[i].impl == impl && midr_parts[i].part == part)
+			pname = midr_parts[i].name;
+	ci->midr = midr;
+	if (vname)
+		copy(ci->vendor, sizeof(ci->vendor), vname);
+	else
+		snprintf(ci->vendor, sizeof(ci->vendor), "implementer 0x%02x", impl);
+	if (pname)
+		snprintf(ci->brand, sizeof(ci->brand), "%s %s", ci->vendor, pname);
+	else
+		snprintf(ci->brand, sizeof(ci->brand), "%s part 0x%03x", ci->vendor, part);
+	ci->family = (int)part;
+	ci->model = (int)(midr >> 20) & 0xf;	/* variant: the X of rXpY */
+	ci->stepping = (int)midr & 0xf;		/* revision: the Y */
+}
+
+#ifdef __aarch64__
+/* MIDR_EL1 of CPU 0 from sysfs (Linux >= 4.7), else from /proc/cpuinfo. */
+static void detect_arm64(struct pc_cpu_info *ci)
+{
+	static const char *const keys[] = { "CPU implementer", "CPU variant",
+					    "CPU part", "CPU revision" };
+	static const int shifts[] = { 24, 20, 4, 0 };
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
+	unsigned long midr = 0;
+	char v[64];
+	unsigned i;
+
+	if (f) {
+		if (fgets(v, sizeof(v), f))
+			midr = strtoul(v, NULL, 0);
+		fclose(f);
+	}
+	for (i = 0; !midr && i < ARRAY_LEN(keys); i++)
+		if (cpuinfo_field(keys[i], v, sizeof(v)) == 0)
+			midr |= strtoul(v, NULL, 0) << shifts[i];
+	if (midr)
+		pc_cpu_from_midr(ci, midr);
+}
+#endif
+
+/* ---- the running system ----------------------------------------------------- */
+
+const struct pc_arch_env *pc_arch_env(void)
+{
+	static struct pc_arch_env env;
+	static bool done;
+
+	if (!done) {
+		env.hwcap = getauxval(AT_HWCAP);
+		env.hwcap2 = getauxval(AT_HWCAP2);
+		done = true;
+	}
+	return &env;
+}
+
+/*
+ * A user-mode emulator (qemu-user) runs this program on a kernel of another
+ * architecture, whose /proc/cpuinfo describes the host: a line that every
+ * kernel of this architecture prints is then missing.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define CPUINFO_OWN_LINE "vendor_id"
+#elif defined(__aarch64__)
+#define CPUINFO_OWN_LINE "CPU implementer"
+#endif
+
+static void detect_emulation(struct pc_cpu_info *ci)
+{
+#ifdef CPUINFO_OWN_LINE
+	char v[64];
+
+	if (access("/proc/cpuinfo", R_OK) != 0 ||
+	    cpuinfo_field(CPUINFO_OWN_LINE, v, sizeof(v)) == 0)
+		return;
+	snprintf(ci->emulated, sizeof(ci->emulated), "/proc/cpuinfo has no "
+		 "'%s' line: the kernel runs on another architecture and this "
+		 "%s program under an emulator", CPUINFO_OWN_LINE, pc_arch_name);
+#else
+	(void)ci;
+#endif
+}
+
 int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen)
 {
 	struct utsname u;
@@ -236,7 +382,17 @@ int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen)
 	(void)err;
 	(void)errlen;
 #endif
-	detect_from_cpuinfo(ci);
+	detect_emulation(ci);
+#ifdef __aarch64__
+	if (!ci->emulated[0])
+		detect_arm64(ci);
+#endif
+	if (ci->emulated[0]) {	/* /proc/cpuinfo describes the host */
+		copy(ci->brand, sizeof(ci->brand), "emulated CPU");
+		ci->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	} else {
+		detect_from_cpuinfo(ci);
+	}
 #ifdef HAVE_LIBPFM
 	detect_pmu(ci);
 #endif

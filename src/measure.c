@@ -33,15 +33,33 @@ const char *pc_status_name(enum pc_status s)
 	return (unsigned)s < 4 ? names[s] : "?";
 }
 
+/* The row's own body, or the fallback the backend names when this CPU
+ * cannot run it (arm64: LL/SC where LSE atomics are missing). */
 const struct pc_arch_probe *pc_probe_impl(enum pc_probe_id id)
 {
+	const struct pc_arch_probe *p = NULL;
+
 	if ((unsigned)id >= PC_PROBE_COUNT)
 		return NULL;
 	if (pc_arch_probes[id].run)
-		return &pc_arch_probes[id];
-	if (pc_portable_probes[id].run)
-		return &pc_portable_probes[id];
-	return NULL;
+		p = &pc_arch_probes[id];
+	else if (pc_portable_probes[id].run)
+		p = &pc_portable_probes[id];
+	while (p && p->unavailable && p->unavailable(pc_arch_env()))
+		p = p->fallback;
+	return p;
+}
+
+const char *pc_probe_note(enum pc_probe_id id)
+{
+	const struct pc_arch_probe *p;
+
+	if ((unsigned)id >= PC_PROBE_COUNT)
+		return NULL;
+	p = &pc_arch_probes[id];
+	if (!p->run)
+		return pc_portable_probes[id].run ? NULL : p->unsupported;
+	return p->unavailable ? p->unavailable(pc_arch_env()) : NULL;
 }
 
 int pc_probe_find(const char *name)
@@ -205,6 +223,24 @@ static uint64_t size_sample(struct sampler *s, double target_ticks)
 	}
 }
 
+/*
+ * A sample is a difference of two intervals, each read with an error below
+ * one timer step: below 2 steps in all. A hi loop of at least
+ * PC_MIN_SAMPLE_STEPS steps (size_sample() stops at 0.9 of its target, and
+ * the difference is 64/80 of the loop) keeps that under 0.3 % of the
+ * difference where the body dominates. Matters for slow timers: 1000 steps
+ * of a 24 MHz arm64 generic timer are 42 us.
+ */
+#define PC_MIN_SAMPLE_STEPS 1000
+
+double pc_sample_ticks(const struct pc_clock *clk, double seconds)
+{
+	double want = seconds * clk->tick_hz;
+	double floor = (double)PC_MIN_SAMPLE_STEPS * (double)(clk->tick_step ? clk->tick_step : 1);
+
+	return want > floor ? want : floor;
+}
+
 /* Runs batches until two consecutive batch medians agree. */
 static void warm_up(struct sampler *s)
 {
@@ -237,7 +273,7 @@ struct pc_sampler *pc_sampler_open(struct pc_ring0 *r0, enum pc_probe_id id,
 	ps->s.r0 = r0;
 	ps->s.id = id;
 	sampler_init(&ps->s);
-	ps->s.iters = size_sample(&ps->s, sample_s * clk->tick_hz);
+	ps->s.iters = size_sample(&ps->s, pc_sample_ticks(clk, sample_s));
 	warm_up(&ps->s);
 	return ps;
 }
@@ -268,7 +304,7 @@ int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 		snprintf(err, errlen, "this backend has no add chain to calibrate with");
 		return -1;
 	}
-	s.iters = size_sample(&s, sample_s * clk->tick_hz);
+	s.iters = size_sample(&s, pc_sample_ticks(clk, sample_s));
 	median_per_op(&s, s.iters, WARMUP_BATCH);
 	ticks_per_add = median_per_op(&s, s.iters, samples);
 	if (!(ticks_per_add > 0)) {
@@ -306,7 +342,7 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 	j->s.r0 = r0;
 	j->s.id = j->r->id;
 	sampler_init(&j->s);
-	j->s.iters = size_sample(&j->s, cfg->sample_s * clk->tick_hz);
+	j->s.iters = size_sample(&j->s, pc_sample_ticks(clk, cfg->sample_s));
 	j->ops = j->s.iters * PC_UNROLL_DIFF;
 	warm_up(&j->s);
 	if (!j->pmu) {
@@ -314,7 +350,7 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 		j->cal.clk = clk;
 		j->cal.r0 = r0;
 		j->cal.id = PC_PROBE_calib_add_chain;
-		j->cal.iters = size_sample(&j->cal, 0.5 * cfg->sample_s * clk->tick_hz);
+		j->cal.iters = size_sample(&j->cal, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
 		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
 	}
 	j->dt = calloc(cfg->samples, sizeof(*j->dt));
@@ -422,8 +458,11 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r,
 
 	if (!impl) {
 		r->status = PC_STATUS_UNSUPPORTED;
-		snprintf(r->reason, sizeof(r->reason),
-			 "no %s implementation of this probe", pc_arch_name);
+		if (pc_probe_note(r->id))
+			snprintf(r->reason, sizeof(r->reason), "%s", pc_probe_note(r->id));
+		else
+			snprintf(r->reason, sizeof(r->reason),
+				 "no %s implementation of this probe", pc_arch_name);
 		return NULL;
 	}
 	if (row->ring == 0)	/* self-check and validation gate in ring 0 */
@@ -433,6 +472,8 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r,
 		snprintf(r->reason, sizeof(r->reason), "%s", why);
 		return NULL;
 	}
+	if (pc_probe_note(r->id))	/* measured through the fallback */
+		snprintf(r->reason, sizeof(r->reason), "%s", pc_probe_note(r->id));
 	return impl;
 }
 
@@ -519,6 +560,21 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 			 "calibration makes no sense: core clock %.0f MHz, moving "
 			 "%.0f %% during the run (an emulator, or a timer that does "
 			 "not count time?)", core_hz / 1e6, prof->calib_drift * 100);
+	}
+	/* With PMU cycles the add chain is an independent check: one cycle per
+	 * add on every real core, whatever an emulator's counter says. */
+	for (i = 0; i < prof->nprobes && !prof->unreliable; i++) {
+		const struct pc_probe_result *r = &prof->probes[i];
+
+		if (r->id == PC_PROBE_calib_add_chain && r->status == PC_STATUS_OK &&
+		    r->cycles_source == PC_CYCLES_PMU &&
+		    fabs(r->cycles.median - 1.0) > 0.10) {
+			prof->unreliable = true;
+			snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
+				 "the dependent add chain reads %.2f PMU cycles per "
+				 "add, not 1 (an emulator, or a counter that does not "
+				 "count core cycles?)", r->cycles.median);
+		}
 	}
 	prof->wall_s = now_s() - t_start;
 	return 0;

@@ -53,9 +53,18 @@ struct pc_cpu_info {
 	char kernel[160];
 	char host[128];
 	char key[256];		/* the model key: same CPU model -> same key */
+	unsigned long midr;	/* arm64: MIDR_EL1 (family-model-stepping are
+				 * its part-variant-revision); 0 elsewhere */
+	char emulated[224];	/* why this looks like an emulator, or "" */
 };
 
 int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen);
+/* What the OS says about this CPU's features, for the backend (AT_HWCAP). */
+const struct pc_arch_env *pc_arch_env(void);
+/* Fills vendor, brand, family (part), model (variant) and stepping
+ * (revision) from an arm64 MIDR_EL1 value, with the names of known
+ * implementers and parts. */
+void pc_cpu_from_midr(struct pc_cpu_info *ci, unsigned long midr);
 /* Builds the model key from the identity fields into ci->key. */
 void pc_cpu_make_key(struct pc_cpu_info *ci);
 
@@ -70,6 +79,7 @@ struct pc_clock {
 	const char *timer;		/* the arch timer's name */
 	double tick_hz;			/* timer ticks per second */
 	bool tick_hz_measured;		/* measured against CLOCK_MONOTONIC_RAW */
+	uint64_t tick_step;		/* resolution: ticks per timer step */
 	enum pc_cycles_source source;
 	int pmu_fd;			/* perf event fd counting cycles, or -1 */
 	char pmu_reason[256];		/* why the PMU is not the source */
@@ -128,8 +138,12 @@ struct pc_profile {
 };
 
 /* The implementation of a row on this build: backend first, then portable
- * C bodies; NULL when nothing implements it. */
+ * C bodies, then the backend's fallback when this CPU cannot run the body;
+ * NULL when nothing implements it. */
 const struct pc_arch_probe *pc_probe_impl(enum pc_probe_id id);
+/* Why a row is unsupported here, or why its fallback runs; NULL when the
+ * row's own body runs. */
+const char *pc_probe_note(enum pc_probe_id id);
 /* Finds a probe id by exact name; -1 when none. */
 int pc_probe_find(const char *name);
 
@@ -156,6 +170,9 @@ struct pc_sampler *pc_sampler_open(struct pc_ring0 *r0, enum pc_probe_id id,
 				   const struct pc_clock *clk, double sample_s);
 double pc_sampler_take(struct pc_sampler *s);
 void pc_sampler_close(struct pc_sampler *s);
+/* Ticks one timed loop should last: `seconds` of the timer, but never so
+ * few timer steps that its resolution would cost 0.5 % of a sample. */
+double pc_sample_ticks(const struct pc_clock *clk, double seconds);
 
 /* Calibrates core cycles per timer tick with the dependent add chain. */
 int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,

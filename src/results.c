@@ -67,11 +67,18 @@ json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 	json_object_set_new(cpu, "virtualized", json_boolean(ci->virtualized));
 	if (ci->hypervisor[0])
 		json_object_set_new(cpu, "hypervisor", json_string(ci->hypervisor));
+	if (ci->midr) {
+		char midr[24];
+
+		snprintf(midr, sizeof(midr), "0x%08lx", ci->midr);
+		json_object_set_new(cpu, "midr", json_string(midr));
+	}
 	if (clk) {
 		json_object_set_new(cpu, "timer",
-				    json_pack("{s:s, s:o, s:b}", "name", clk->timer,
+				    json_pack("{s:s, s:o, s:b, s:I}", "name", clk->timer,
 					      "hz", real(clk->tick_hz), "measured",
-					      clk->tick_hz_measured));
+					      clk->tick_hz_measured, "resolution_ticks",
+					      (json_int_t)clk->tick_step));
 		if (cycles_per_tick > 0)
 			json_object_set_new(cpu, "core_hz_estimate",
 					    real(clk->tick_hz * cycles_per_tick));

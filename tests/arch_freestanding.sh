@@ -9,7 +9,9 @@ if [ ! -f "$lib" ]; then
 	done_testing
 	exit
 fi
-undef=$(${NM:-nm} -u "$lib" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u)
+# _GLOBAL_OFFSET_TABLE_ is the linker's, not a library's: i386
+# position-independent code finds its constants through it.
+undef=$(${NM:-nm} -u "$lib" 2>/dev/null | awk 'NF == 2 && $2 != "_GLOBAL_OFFSET_TABLE_" { print $2 }' | sort -u)
 ok $(test -z "$undef"; echo $?) "arch objects reference no outside symbol${undef:+ (found: $(echo $undef))}"
 # .data.rel.ro (a const table of function pointers under PIE) is read-only
 # once relocated; .data and .bss would be state.

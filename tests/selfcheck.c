@@ -19,7 +19,9 @@ int main(void)
 		const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)id);
 
 		if (!p) {
-			skip("no implementation on this architecture", "%s self-check",
+			skip(pc_probe_note((enum pc_probe_id)id) ?
+			     pc_probe_note((enum pc_probe_id)id) :
+			     "no implementation on this architecture", "%s self-check",
 			     row->name);
 			continue;
 		}
@@ -31,12 +33,37 @@ int main(void)
 		const char *r = pc_selfcheck(p, why, sizeof(why));
 
 		ok(r == NULL, "%s self-check%s%s", row->name, r ? ": " : "", r ? r : "");
+		if (pc_arch_probes[id].unavailable)	/* which form was checked */
+			diag("%s ran %s%s%s", row->name, p->sequence,
+			     pc_probe_note((enum pc_probe_id)id) ? ": " : "",
+			     pc_probe_note((enum pc_probe_id)id) ?
+			     pc_probe_note((enum pc_probe_id)id) : "");
+	}
+
+	/* A body this CPU may lack names the kernel's fallback: that one must
+	 * be right too, whether or not this CPU ends up running it. */
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		const struct pc_arch_probe *p = &pc_arch_probes[id];
+
+		if (!p->run || !p->unavailable)
+			continue;
+		if (!p->fallback) {
+			ok(0, "%s: a body that may be unavailable names a fallback",
+			   pc_probe_rows[id].name);
+			continue;
+		}
+		const char *r = pc_selfcheck(p->fallback, why, sizeof(why));
+
+		ok(r == NULL, "%s: the fallback (%s) passes its self-check%s%s",
+		   pc_probe_rows[id].name, p->fallback->sequence, r ? ": " : "",
+		   r ? r : "");
 	}
 
 	/* The checks must be able to fail. */
 	static const int counted[] = { PC_PROBE_calib_add_chain, PC_PROBE_calib_mul_chain,
 		PC_PROBE_atomic_add_return, PC_PROBE_local_add_return, PC_PROBE_xchg,
-		PC_PROBE_sigprocmask };
+		PC_PROBE_sigprocmask, PC_PROBE_atomic_add_return_llsc,
+		PC_PROBE_local_add_return_llsc, PC_PROBE_xchg_llsc };
 	unsigned i;
 
 	for (i = 0; i < sizeof(counted) / sizeof(counted[0]); i++) {
@@ -62,7 +89,8 @@ int main(void)
 
 	static const int stateful[] = { PC_PROBE_baseline, PC_PROBE_cmpxchg,
 		PC_PROBE_cmpxchg_local, PC_PROBE_mb, PC_PROBE_smp_mb,
-		PC_PROBE_preempt_disable_enable };
+		PC_PROBE_preempt_disable_enable, PC_PROBE_cmpxchg64,
+		PC_PROBE_cmpxchg_llsc, PC_PROBE_cmpxchg_local_llsc };
 
 	for (i = 0; i < sizeof(stateful) / sizeof(stateful[0]); i++) {
 		const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)stateful[i]);

@@ -50,6 +50,31 @@ int main(void)
 	ok(strcmp(b.key, "x86_64.unknown.0-0-0.unknown") == 0,
 	   "an unidentified CPU still gets a well-formed key (%s)", b.key);
 
+	/* arm64: identity from MIDR_EL1 (implementer, variant, part, revision). */
+	memset(&b, 0, sizeof(b));
+	snprintf(b.arch, sizeof(b.arch), "arm64");
+	pc_cpu_from_midr(&b, 0x413fd0c1UL);
+	pc_cpu_make_key(&b);
+	ok(strcmp(b.key, "arm64.arm.3340-3-1.arm-neoverse-n1") == 0 &&
+	   strcmp(b.brand, "Arm Neoverse N1") == 0,
+	   "MIDR 0x413fd0c1 is an Arm Neoverse N1 r3p1: %s (%s)", b.key, b.brand);
+	memset(&b, 0, sizeof(b));
+	pc_cpu_from_midr(&b, 0x611f0221UL);
+	ok(strcmp(b.vendor, "Apple") == 0 && strcmp(b.brand, "Apple M1 Icestorm") == 0 &&
+	   b.model == 1 && b.stepping == 1,
+	   "MIDR 0x611f0221 is an Apple M1 Icestorm r1p1 (%s)", b.brand);
+	memset(&b, 0, sizeof(b));
+	pc_cpu_from_midr(&b, 0xc00fac30UL);
+	ok(strcmp(b.brand, "Ampere Ampere-1") == 0, "MIDR 0xc00fac30 is an Ampere-1 (%s)",
+	   b.brand);
+	memset(&b, 0, sizeof(b));
+	snprintf(b.arch, sizeof(b.arch), "arm64");
+	pc_cpu_from_midr(&b, 0x120fabc0UL);
+	pc_cpu_make_key(&b);
+	ok(strcmp(b.brand, "implementer 0x12 part 0xabc") == 0 &&
+	   strcmp(b.key, "arm64.implementer-0x12.2748-0-0.implementer-0x12-part-0xabc") == 0,
+	   "an unknown implementer and part still name themselves by number (%s)", b.key);
+
 	ok(pc_cpu_detect(&a, err, sizeof(err)) == 0, "detects this CPU");
 	pc_cpu_detect(&b, err, sizeof(err));
 	ok(strcmp(a.key, b.key) == 0 && a.key[0], "detection gives a stable key: %s", a.key);

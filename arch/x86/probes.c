@@ -468,6 +468,22 @@ static const char *check_irq_on(const struct pc_probe_state *before,
 	return 0;
 }
 
+/* ---- rows that are not x86's -------------------------------------------- */
+
+#ifdef __i386__
+#include "arch/i386/cmpxchg64.h"
+#define X86_CMPXCHG64 { run_cmpxchg64, init_cmpxchg64, check_cmpxchg64, \
+		semantics_cmpxchg64, \
+		"lock cmpxchg8b (v)   [%edx:%eax == (v): succeeds; new in %ecx:%ebx]" }
+#else
+#define X86_CMPXCHG64 { .unsupported = "a 64-bit machine has no separate " \
+		"64-bit compare-and-swap: cmpxchg64() is the cmpxchg row" }
+#endif
+
+/* x86 atomics are single locked instructions; there is no LL/SC form. */
+#define X86_NO_LLSC { .unsupported = "x86 has no load/store-exclusive " \
+		"instructions: its atomics are single locked instructions" }
+
 /* ---- the table ---------------------------------------------------------- */
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
@@ -484,6 +500,12 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_cmpxchg_local] = { run_cmpxchg_local, init_cmpxchg,
 		check_cmpxchg, semantics_cmpxchg_local,
 		"cmpxchg %new, (v)   [no lock prefix; succeeds]" },
+	[PC_PROBE_cmpxchg64] = X86_CMPXCHG64,
+	[PC_PROBE_cmpxchg_llsc] = X86_NO_LLSC,
+	[PC_PROBE_cmpxchg_local_llsc] = X86_NO_LLSC,
+	[PC_PROBE_atomic_add_return_llsc] = X86_NO_LLSC,
+	[PC_PROBE_local_add_return_llsc] = X86_NO_LLSC,
+	[PC_PROBE_xchg_llsc] = X86_NO_LLSC,
 	[PC_PROBE_atomic_add_return] = { run_atomic_add_return, init_add_return,
 		check_add_return, 0, "mov %i, %r; lock xadd %r, (v); add %i, %r" },
 	[PC_PROBE_local_add_return] = { run_local_add_return, init_add_return,

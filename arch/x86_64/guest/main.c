@@ -72,8 +72,8 @@ static const char *check_nothing(const struct pc_probe_state *before,
 
 /* Numbered from PC_PROBE_COUNT on; see src/ring0.h. */
 static const struct pc_arch_probe test_probes[] = {
-	{ run_test_ud2, 0, check_nothing, 0, "ud2" },
-	{ run_test_spin, 0, check_nothing, 0, "cli; 1: jmp 1b" },
+	{ .run = run_test_ud2, .check = check_nothing, .sequence = "ud2" },
+	{ .run = run_test_spin, .check = check_nothing, .sequence = "cli; 1: jmp 1b" },
 };
 
 void pc_guest_main(void)

@@ -1,0 +1,529 @@
+/*
+ * arm64 probe bodies: one function per row of probes/probes.def, each the
+ * instruction sequence the Linux arm64 kernel uses for that API
+ * (arch/arm64/include/asm/{atomic_lse,atomic_ll_sc,cmpxchg,barrier,
+ * preempt,arch_timer}.h). Atomic rows run the LSE instruction where the CPU
+ * has it (HWCAP_ATOMICS) and fall back to the LL/SC loop otherwise, as the
+ * kernel's alternatives do; the NAME.llsc rows always run the LL/SC loop.
+ *
+ * Freestanding: no libc, no globals but the const table at the end.
+ */
+#include "arch/arch.h"
+#include "arm64.h"
+
+const char pc_arch_name[] = "arm64";
+
+#define ARM64_HWCAP_ATOMICS (1UL << 8)	/* HWCAP_ATOMICS, <asm/hwcap.h> */
+
+static const char *need_lse(const struct pc_arch_env *env)
+{
+	return env->hwcap & ARM64_HWCAP_ATOMICS ? 0 :
+		"this CPU has no LSE atomics (HWCAP_ATOMICS clear): measured "
+		"the kernel's LL/SC fallback, as the .llsc row";
+}
+
+static const char *same_state(const struct pc_probe_state *a,
+			      const struct pc_probe_state *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < PC_STATE_WORDS; i++)
+		if (a->mem[i] != b->mem[i])
+			return "memory changed by a sequence that must not write it";
+	for (i = 0; i < 4; i++)
+		if (a->reg[i] != b->reg[i])
+			return "register changed by a sequence that must not write it";
+	return 0;
+}
+
+static const char *check_unchanged(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	(void)ops;
+	return same_state(before, after);
+}
+
+/* ---- baseline and calibration ---------------------------------------- */
+
+static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	(void)st;
+	PC_ARM64_TIMED(t, iters, hi, "", "", "", (), ());
+	return t;
+}
+
+static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = st->reg[0];
+	uint64_t t;
+
+	PC_ARM64_TIMED(t, iters, hi, "", "add %x[a], %x[a], #1", "",
+		       (, [a] "+r"(a)), ());
+	st->reg[0] = a;
+	return t;
+}
+
+static const char *check_add_chain(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	if (after->reg[0] != before->reg[0] + (unsigned long)ops)
+		return "accumulator is not start + number of adds";
+	return 0;
+}
+
+static void init_mul_chain(struct pc_probe_state *st)
+{
+	st->reg[0] = 1;
+	st->reg[1] = 3;		/* multiplier: the product changes every step */
+}
+
+static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = st->reg[0];
+	uint64_t t;
+
+	PC_ARM64_TIMED(t, iters, hi, "", "mul %x[a], %x[a], %x[k]", "",
+		       (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
+	st->reg[0] = a;
+	return t;
+}
+
+static unsigned long word_pow(unsigned long base, uint64_t exp)
+{
+	unsigned long r = 1;
+
+	for (; exp; exp >>= 1, base *= base)
+		if (exp & 1)
+			r *= base;
+	return r;
+}
+
+static const char *check_mul_chain(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	if (after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops))
+		return "product is not start * k^ops (mod 2^64)";
+	return 0;
+}
+
+/* ---- timer ------------------------------------------------------------ */
+
+static void init_get_cycles(struct pc_probe_state *st)
+{
+	st->reg[0] = pc_timer_read();
+}
+
+/*
+ * get_cycles() is arch_timer_read_counter(): isb, the counter read, and an
+ * artificial dependency (a load from sp + 0 * count) that keeps later loads
+ * from passing the read (arch_counter_enforce_ordering()).
+ */
+static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long c = st->reg[0], u;
+	uint64_t t;
+
+	PC_ARM64_TIMED(t, iters, hi, "",
+		       "isb\n\tmrs %x[c], cntvct_el0\n\t"
+		       "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
+		       "ldr xzr, [%x[u]]", "",
+		       (, [c] "+r"(c), [u] "=&r"(u)), ());
+	st->reg[0] = c;
+	return t;
+}
+
+static const char *check_get_cycles(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	(void)ops;
+	if (after->reg[0] <= before->reg[0])
+		return "the virtual counter did not advance";
+	return 0;
+}
+
+/* ---- cmpxchg: cmpxchg(&v, V, V) back to back, always succeeding --------- */
+
+static void init_cmpxchg(struct pc_probe_state *st)
+{
+	st->mem[0] = 0x5a5aUL;
+	st->reg[0] = 0x5a5aUL;	/* expected; the value found comes back here */
+	st->reg[1] = 0x5a5aUL;	/* new */
+}
+
+#define ARM64_RUN_LSE_CAS(fn, seq)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long o = st->reg[0];					\
+	uint64_t t;							\
+									\
+	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
+		       (, [o] "+r"(o), [m] "+Q"(st->mem[0])),		\
+		       ([d] "r"(st->reg[1])));				\
+	st->reg[0] = o;							\
+	return t;							\
+}
+
+#define ARM64_RUN_LLSC_CAS(fn, seq)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long found = st->reg[0], u;				\
+	uint64_t t;							\
+									\
+	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
+		       (, [t] "=&r"(found), [u] "=&r"(u),		\
+			[m] "+Q"(st->mem[0])),				\
+		       ([o] "r"(st->reg[0]), [d] "r"(st->reg[1])));	\
+	st->reg[0] = found;						\
+	return t;							\
+}
+
+ARM64_RUN_LSE_CAS(run_cmpxchg_lse, ARM64_LSE_CAS_MB)
+ARM64_RUN_LSE_CAS(run_cmpxchg_local_lse, ARM64_LSE_CAS)
+ARM64_RUN_LLSC_CAS(run_cmpxchg_llsc, ARM64_LLSC_CAS_MB)
+ARM64_RUN_LLSC_CAS(run_cmpxchg_local_llsc, ARM64_LLSC_CAS)
+
+static const char *check_cmpxchg(const struct pc_probe_state *before,
+				 const struct pc_probe_state *after,
+				 uint64_t ops)
+{
+	(void)ops;
+	if (after->mem[0] != before->reg[1])
+		return "memory does not hold the new value";
+	if (after->reg[0] != before->reg[0])
+		return "a cmpxchg that must succeed reported failure";
+	return 0;
+}
+
+#define ARM64_SEMANTICS_CMPXCHG(fn, prim)				\
+static const char *fn(struct pc_probe_state *s)				\
+{									\
+	unsigned long i;						\
+									\
+	s->mem[0] = 0;							\
+	for (i = 0; i < 100; i++)					\
+		if (prim(&s->mem[0], i, i + 1) != i)			\
+			return "cmpxchg(v, old, new) did not return old"; \
+	if (s->mem[0] != 100)						\
+		return "100 successful cmpxchg did not leave 100";	\
+	if (prim(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)		\
+		return "a failing cmpxchg wrote memory or hid the value"; \
+	return 0;							\
+}
+
+ARM64_SEMANTICS_CMPXCHG(semantics_cmpxchg_lse, pc_arm64_lse_cas_mb)
+ARM64_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_lse, pc_arm64_lse_cas)
+ARM64_SEMANTICS_CMPXCHG(semantics_cmpxchg_llsc, pc_arm64_llsc_cas_mb)
+ARM64_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_llsc, pc_arm64_llsc_cas)
+
+/* ---- add_return -------------------------------------------------------- */
+
+static void init_add_return(struct pc_probe_state *st)
+{
+	st->mem[0] = 1000;
+	st->reg[0] = 0;		/* last value returned */
+	st->reg[1] = 1;		/* i */
+}
+
+#define ARM64_RUN_ADD_RETURN(fn, seq)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long r = st->reg[0], u = 0;				\
+	uint64_t t;							\
+									\
+	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
+		       (, [r] "+r"(r), [u] "+r"(u), [m] "+Q"(st->mem[0])), \
+		       ([i] "r"(st->reg[1])));				\
+	(void)u;							\
+	st->reg[0] = r;							\
+	return t;							\
+}
+
+ARM64_RUN_ADD_RETURN(run_add_return_lse, ARM64_LSE_ADD_RETURN_MB)
+ARM64_RUN_ADD_RETURN(run_add_return_llsc, ARM64_LLSC_ADD_RETURN_MB)
+
+static const char *check_add_return(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	if (after->mem[0] != before->mem[0] + (unsigned long)ops * before->reg[1])
+		return "counter is not start + ops * i";
+	if (after->reg[0] != after->mem[0])
+		return "the last add_return did not return the new value";
+	return 0;
+}
+
+/* ---- x = xchg(&v, x): register and memory swap every operation ---------- */
+
+static void init_xchg(struct pc_probe_state *st)
+{
+	st->mem[0] = 0x1111;
+	st->reg[0] = 0x2222;
+}
+
+#define ARM64_RUN_XCHG(fn, seq)						\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long r = st->reg[0], old, u = 0;			\
+	uint64_t t;							\
+									\
+	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
+		       (, [r] "+r"(r), [t] "=&r"(old), [u] "+r"(u),	\
+			[m] "+Q"(st->mem[0])), ());			\
+	(void)old;							\
+	(void)u;							\
+	st->reg[0] = r;							\
+	return t;							\
+}
+
+ARM64_RUN_XCHG(run_xchg_lse, ARM64_LSE_XCHG_MB)
+ARM64_RUN_XCHG(run_xchg_llsc, ARM64_LLSC_XCHG_MB)
+
+static const char *check_xchg(const struct pc_probe_state *before,
+			      const struct pc_probe_state *after, uint64_t ops)
+{
+	int odd = (int)(ops & 1);
+	unsigned long want_mem = odd ? before->reg[0] : before->mem[0];
+	unsigned long want_reg = odd ? before->mem[0] : before->reg[0];
+
+	if (after->mem[0] != want_mem || after->reg[0] != want_reg)
+		return "values are not swapped once per xchg";
+	return 0;
+}
+
+/* ---- barriers (arch/arm64/include/asm/barrier.h) ------------------------ */
+
+#define ARM64_RUN_BARE(fn, insn)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	uint64_t t;							\
+									\
+	PC_ARM64_TIMED(t, iters, hi, "", insn, "",			\
+		       (, [m] "+Q"(st->mem[0])), ());			\
+	return t;							\
+}
+
+ARM64_RUN_BARE(run_mb, "dsb sy")
+ARM64_RUN_BARE(run_rmb, "dsb ld")
+ARM64_RUN_BARE(run_wmb, "dsb st")
+ARM64_RUN_BARE(run_smp_mb, "dmb ish")
+ARM64_RUN_BARE(run_smp_rmb, "dmb ishld")
+ARM64_RUN_BARE(run_smp_wmb, "dmb ishst")
+
+/*
+ * ---- flags: PSTATE.NZCV, the user-mode analog -----------------------------
+ * local_save_flags() reads DAIF, which EL0 may not touch (SCTLR_EL1.UMA is
+ * clear under Linux: mrs daif traps). What EL0 can move between a register
+ * and PSTATE is the NZCV condition flags, through the same mrs/msr
+ * system-register path: these rows time that.
+ */
+#define ARM64_NZCV_A 0xa0000000UL	/* N and C */
+#define ARM64_NZCV_B 0x50000000UL	/* Z and V: the complement */
+
+static void init_flags(struct pc_probe_state *st)
+{
+	st->reg[0] = ARM64_NZCV_A;	/* flags set, then read; or written */
+	st->reg[1] = 0;			/* flags read back after the loop */
+	st->reg[2] = ARM64_NZCV_B;	/* flags before flags_restore's loop */
+}
+
+static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long f = 0;
+	uint64_t t;
+
+	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "mrs %x[f], nzcv", "",
+		       (, [f] "+r"(f)), ([k] "r"(st->reg[0])));
+	st->reg[0] = f;
+	return t;
+}
+
+static const char *check_flags_save(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	(void)before;
+	(void)ops;
+	if ((after->reg[0] & ARM64_NZCV_MASK) != ARM64_NZCV_A)
+		return "the value read is not the NZCV set before the loop";
+	return 0;
+}
+
+/* NZCV starts at the complement of the value written: a write that does not
+ * happen shows in the read-back. */
+static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long g = st->reg[1];
+	uint64_t t;
+
+	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "msr nzcv, %x[f]",
+		       "mrs %x[g], nzcv", (, [g] "+r"(g)),
+		       ([f] "r"(st->reg[0]), [k] "r"(st->reg[2])));
+	st->reg[1] = g;
+	return t;
+}
+
+static uint64_t run_flags_save_restore(struct pc_probe_state *st,
+				       uint64_t iters, int hi)
+{
+	unsigned long g = st->reg[1], f = 0;
+	uint64_t t;
+
+	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t",
+		       "mrs %x[f], nzcv\n\tmsr nzcv, %x[f]", "mrs %x[g], nzcv",
+		       (, [g] "+r"(g), [f] "+r"(f)), ([k] "r"(st->reg[0])));
+	st->reg[1] = g;
+	return t;
+}
+
+static const char *check_flags_kept(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	(void)ops;
+	if ((after->reg[1] & ARM64_NZCV_MASK) != before->reg[0])
+		return "NZCV after the loop is not the value written";
+	return 0;
+}
+
+/* ---- preempt_disable(); preempt_enable() --------------------------------- */
+
+/*
+ * thread_info's 64-bit preempt_count: the count in the low half, the
+ * inverted NEED_RESCHED flag (1: no reschedule needed) in the high half, so
+ * that the whole word is zero only when a reschedule is due. In the kernel
+ * the word is found through sp_el0 (current); here it is plain memory.
+ */
+#define ARM64_PREEMPT_ENABLED (1UL << 32)
+
+static void init_preempt(struct pc_probe_state *st)
+{
+	st->mem[0] = ARM64_PREEMPT_ENABLED;
+	st->reg[0] = 0;		/* set when the reschedule branch is taken */
+}
+
+/*
+ * __preempt_count_add(1): 32-bit read, add, write of the count.
+ * __preempt_count_dec_and_test(): 64-bit read, decrement, 32-bit write of
+ * the count, branch if the word was zero, else re-read the word (an
+ * interrupt may have set NEED_RESCHED in between) and branch if zero.
+ */
+static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long taken = st->reg[0], c;
+	uint64_t t;
+
+	PC_ARM64_TIMED(t, iters, hi, "",
+		       "ldr %w[c], %[m]\n\tadd %w[c], %w[c], #1\n\tstr %w[c], %[m]\n\t"
+		       "ldr %x[c], %[m]\n\tsub %x[c], %x[c], #1\n\tstr %w[c], %[m]\n\t"
+		       "cbz %x[c], 9f\n\tldr %x[c], %[m]\n\tcbz %x[c], 9f",
+		       "b 8f\n9:\n\tmov %x[taken], #1\n8:\n\t",
+		       (, [m] "+Q"(st->mem[0]), [taken] "+r"(taken), [c] "=&r"(c)), ());
+	st->reg[0] = taken;
+	return t;
+}
+
+static const char *check_preempt(const struct pc_probe_state *before,
+				 const struct pc_probe_state *after,
+				 uint64_t ops)
+{
+	(void)ops;
+	if (after->reg[0])
+		return "preempt_enable() took the reschedule branch";
+	if (after->mem[0] != before->mem[0])
+		return "the preempt count did not return to its start value";
+	return 0;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define ARM64_IRQ_EL1 { .unsupported = "needs EL1 (msr daifset/daifclr and " \
+		"DAIF writes trap at EL0) and this build has no arm64 ring-0 backend" }
+
+#define LLSC_CAS_MB_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); eor %u, %t, %old; " \
+		"cbnz %u, 2f; stlxr %w, %new, (v); cbnz %w, 1b; dmb ish; 2:"
+#define LLSC_CAS_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); eor %u, %t, %old; " \
+		"cbnz %u, 2f; stxr %w, %new, (v); cbnz %w, 1b; 2:"
+#define LLSC_ADD_RETURN_SEQ "prfm pstl1strm, (v); 1: ldxr %r, (v); " \
+		"add %r, %r, %i; stlxr %w, %r, (v); cbnz %w, 1b; dmb ish"
+#define LLSC_XCHG_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); stlxr %w, %x, (v); " \
+		"cbnz %w, 1b; dmb ish; mov %x, %t"
+
+const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
+	[PC_PROBE_baseline] = { run_baseline, 0, check_unchanged, 0, "(empty)" },
+	[PC_PROBE_calib_add_chain] = { run_add_chain, 0, check_add_chain, 0,
+		"add %x, %x, #1" },
+	[PC_PROBE_calib_mul_chain] = { run_mul_chain, init_mul_chain,
+		check_mul_chain, 0, "mul %x, %x, %k" },
+	[PC_PROBE_get_cycles] = { run_get_cycles, init_get_cycles,
+		check_get_cycles, 0, "isb; mrs %c, cntvct_el0; eor %u, %c, %c; "
+		"add %u, sp, %u; ldr xzr, [%u]" },
+	[PC_PROBE_cmpxchg] = { run_cmpxchg_lse, init_cmpxchg, check_cmpxchg,
+		semantics_cmpxchg_lse, "casal %old, %new, (v)   [LSE; succeeds]",
+		need_lse, &pc_arch_probes[PC_PROBE_cmpxchg_llsc], 0 },
+	[PC_PROBE_cmpxchg_local] = { run_cmpxchg_local_lse, init_cmpxchg,
+		check_cmpxchg, semantics_cmpxchg_local_lse,
+		"cas %old, %new, (v)   [LSE, no ordering; succeeds]",
+		need_lse, &pc_arch_probes[PC_PROBE_cmpxchg_local_llsc], 0 },
+	[PC_PROBE_cmpxchg64] = { .unsupported = "a 64-bit machine has no "
+		"separate 64-bit compare-and-swap: cmpxchg64() is the cmpxchg row" },
+	[PC_PROBE_cmpxchg_llsc] = { run_cmpxchg_llsc, init_cmpxchg, check_cmpxchg,
+		semantics_cmpxchg_llsc, LLSC_CAS_MB_SEQ },
+	[PC_PROBE_cmpxchg_local_llsc] = { run_cmpxchg_local_llsc, init_cmpxchg,
+		check_cmpxchg, semantics_cmpxchg_local_llsc, LLSC_CAS_SEQ },
+	[PC_PROBE_atomic_add_return] = { run_add_return_lse, init_add_return,
+		check_add_return, 0, "ldaddal %i, %r, (v); add %r, %r, %i   [LSE]",
+		need_lse, &pc_arch_probes[PC_PROBE_atomic_add_return_llsc], 0 },
+	/* arm64 has no asm/local.h: asm-generic's local_add_return() is
+	 * atomic_long_add_return(), fully ordered. */
+	[PC_PROBE_local_add_return] = { run_add_return_lse, init_add_return,
+		check_add_return, 0, "ldaddal %i, %r, (v); add %r, %r, %i   "
+		"[LSE; = atomic_add_return]",
+		need_lse, &pc_arch_probes[PC_PROBE_local_add_return_llsc], 0 },
+	[PC_PROBE_atomic_add_return_llsc] = { run_add_return_llsc, init_add_return,
+		check_add_return, 0, LLSC_ADD_RETURN_SEQ },
+	[PC_PROBE_local_add_return_llsc] = { run_add_return_llsc, init_add_return,
+		check_add_return, 0, LLSC_ADD_RETURN_SEQ "   [= atomic_add_return]" },
+	[PC_PROBE_xchg] = { run_xchg_lse, init_xchg, check_xchg, 0,
+		"swpal %x, %t, (v); mov %x, %t   [LSE]",
+		need_lse, &pc_arch_probes[PC_PROBE_xchg_llsc], 0 },
+	[PC_PROBE_xchg_llsc] = { run_xchg_llsc, init_xchg, check_xchg, 0,
+		LLSC_XCHG_SEQ },
+	[PC_PROBE_mb] = { run_mb, 0, check_unchanged, 0, "dsb sy" },
+	[PC_PROBE_rmb] = { run_rmb, 0, check_unchanged, 0, "dsb ld" },
+	[PC_PROBE_wmb] = { run_wmb, 0, check_unchanged, 0, "dsb st" },
+	[PC_PROBE_smp_mb] = { run_smp_mb, 0, check_unchanged, 0, "dmb ish" },
+	[PC_PROBE_smp_rmb] = { run_smp_rmb, 0, check_unchanged, 0, "dmb ishld" },
+	[PC_PROBE_smp_wmb] = { run_smp_wmb, 0, check_unchanged, 0, "dmb ishst" },
+	[PC_PROBE_flags_save] = { run_flags_save, init_flags, check_flags_save, 0,
+		"mrs %f, nzcv   [DAIF is EL1-only; NZCV is the PSTATE field EL0 reads]" },
+	[PC_PROBE_flags_restore] = { run_flags_restore, init_flags,
+		check_flags_kept, 0, "msr nzcv, %f" },
+	[PC_PROBE_flags_save_restore] = { run_flags_save_restore, init_flags,
+		check_flags_kept, 0, "mrs %f, nzcv; msr nzcv, %f" },
+	[PC_PROBE_preempt_disable_enable] = { run_preempt, init_preempt,
+		check_preempt, 0, "ldr %w, (pc); add %w, %w, #1; str %w, (pc); "
+		"ldr %x, (pc); sub %x, %x, #1; str %w, (pc); cbz %x, <resched>; "
+		"ldr %x, (pc); cbz %x, <resched>" },
+	[PC_PROBE_local_irq_disable] = ARM64_IRQ_EL1,
+	[PC_PROBE_local_irq_enable] = ARM64_IRQ_EL1,
+	[PC_PROBE_local_irq_save] = ARM64_IRQ_EL1,
+	[PC_PROBE_local_irq_restore] = ARM64_IRQ_EL1,
+	[PC_PROBE_local_irq_save_restore] = ARM64_IRQ_EL1,
+};
+
+const char pc_arch_timer_name[] = "cntvct_el0";
+
+/* The generic timer states its rate in cntfrq_el0 (firmware sets it). */
+uint64_t pc_arch_timer_hz(void)
+{
+	uint64_t hz;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+	return hz & 0xffffffffUL;
+}

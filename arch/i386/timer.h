@@ -1,0 +1,2 @@
+/* i386 shares the x86 time-stamp counter read. */
+#include "../x86/timer.h"
