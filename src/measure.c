@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "primcost.h"
 
 #define WARMUP_BATCH 15
@@ -119,17 +120,35 @@ struct sampler {
 	struct pc_probe_state st;
 	uint64_t iters;
 	unsigned flip;
+	const struct pc_events *ev;	/* group read around each loop, or NULL */
+	struct pc_loop_counts loop[2];	/* what the last lo and hi loops saw */
 };
 
+/* One timed loop. The counters are read outside the timer reads, the PMU
+ * cycles innermost; whatever the reads cost is the same in both loops of a
+ * sample and cancels like the loop overhead. */
 static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycles)
 {
-	uint64_t c0 = 0, t;
+	struct pc_loop_counts *lc = &s->loop[hi ? 1 : 0];
+	struct pc_group_reading g0, g1;
+	struct pc_counter_reading c0, c1;
+	uint64_t t;
 
+	lc->full = true;
+	if (s->ev)
+		pc_events_read(s->ev, &g0);
 	if (s->clk->pmu_fd >= 0)
-		c0 = pc_clock_pmu_read(s->clk);
+		pc_clock_pmu_sample(s->clk, &c0);
 	t = s->p->run(&s->st, iters, hi);
-	if (s->clk->pmu_fd >= 0)
-		*cycles = pc_clock_pmu_read(s->clk) - c0;
+	if (s->clk->pmu_fd >= 0) {
+		pc_clock_pmu_sample(s->clk, &c1);
+		*cycles = c1.value - c0.value;
+		lc->full = pc_counter_full(&c0, &c1);
+	}
+	if (s->ev) {
+		pc_events_read(s->ev, &g1);
+		pc_events_loop(s->ev, &g0, &g1, lc);
+	}
 	return t;
 }
 
@@ -245,14 +264,25 @@ struct job {
 	double *dt, *dc, *cpt;	/* per-op ticks, per-op cycles, cycles per tick */
 	unsigned n;		/* samples taken so far */
 	bool pmu;
+	const struct pc_events *ev;	/* counted around each sample, or NULL */
+	unsigned nev;		/* the user's events */
+	double **evv;		/* [nev][samples]: per-op counts */
+	bool *ev_nonzero;	/* [nev]: counted something in some loop */
+	struct pc_reject rej;	/* discarded samples */
 };
 
 static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 		       const struct pc_measure_config *cfg, const struct pc_clock *clk)
 {
+	unsigned i;
+
 	j->pmu = clk->pmu_fd >= 0;
 	j->s.p = p;
 	j->s.clk = clk;
+	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
+	j->s.ev = j->cal.ev = j->ev;
+	j->nev = j->ev ? j->ev->n : 0;
+	j->rej.budget = cfg->samples;	/* up to as many retakes as samples */
 	if (p->init)
 		p->init(&j->s.st);
 	j->s.iters = size_sample(&j->s, cfg->sample_s * clk->tick_hz);
@@ -267,34 +297,108 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 	j->dt = calloc(cfg->samples, sizeof(*j->dt));
 	j->dc = calloc(cfg->samples, sizeof(*j->dc));
 	j->cpt = calloc(cfg->samples, sizeof(*j->cpt));
+	if (j->nev) {
+		j->evv = calloc(j->nev, sizeof(*j->evv));
+		j->ev_nonzero = calloc(j->nev, sizeof(*j->ev_nonzero));
+		if (!j->evv || !j->ev_nonzero)
+			return -1;
+		for (i = 0; i < j->nev; i++)
+			if (!(j->evv[i] = calloc(cfg->samples, sizeof(**j->evv))))
+				return -1;
+	}
 	return j->dt && j->dc && j->cpt ? 0 : -1;
 }
 
-static void job_sample(struct job *j, unsigned count)
+/* One sample into slot `slot`, and the counters' verdict on it. */
+static enum pc_verdict take_sample(void *ctx, unsigned slot)
 {
-	for (; count; count--, j->n++) {
-		double *dt = &j->dt[j->n], *dc = &j->dc[j->n];
+	struct job *j = ctx;
+	struct pc_loop_counts loops[4];
+	double *dt = &j->dt[slot], *dc = &j->dc[slot];
+	enum pc_verdict v;
+	unsigned i, nloops = 2;
 
-		sample_pair(&j->s, j->s.iters, dt, j->pmu ? dc : NULL);
-		*dt /= (double)j->ops;
-		if (j->pmu) {
-			*dc /= (double)j->ops;
-		} else {
-			double add_ticks;
+	sample_pair(&j->s, j->s.iters, dt, j->pmu ? dc : NULL);
+	loops[0] = j->s.loop[0];
+	loops[1] = j->s.loop[1];
+	*dt /= (double)j->ops;
+	if (j->pmu) {
+		*dc /= (double)j->ops;
+	} else {
+		double add_ticks;
 
-			sample_pair(&j->cal, j->cal.iters, &add_ticks, NULL);
-			j->cpt[j->n] = (double)j->cal_ops / add_ticks;
-			*dc = *dt * j->cpt[j->n];
+		sample_pair(&j->cal, j->cal.iters, &add_ticks, NULL);
+		loops[nloops++] = j->cal.loop[0];
+		loops[nloops++] = j->cal.loop[1];
+		j->cpt[slot] = (double)j->cal_ops / add_ticks;
+		*dc = *dt * j->cpt[slot];
+	}
+	v = pc_events_verdict(j->ev, loops, nloops);
+	if (v == PC_SAMPLE_KEEP) {
+		for (i = 0; i < j->nev; i++) {
+			uint64_t hi = loops[1].value[i], lo = loops[0].value[i];
+
+			j->evv[i][slot] = ((double)hi - (double)lo) / (double)j->ops;
+			j->ev_nonzero[i] |= hi != 0 || lo != 0;
 		}
 	}
+	return v;
 }
 
-static void job_finish(struct job *j, const struct pc_measure_config *cfg,
-		       const struct pc_clock *clk)
+/* Takes count more samples; disturbed or multiplexed ones are retaken. */
+static void job_sample(struct job *j, unsigned count)
+{
+	j->n += pc_collect(&j->rej, j->n, count, take_sample, j);
+}
+
+/* Per-op statistics of the events, and what was discarded. */
+static int job_finish_events(struct job *j, const struct pc_measure_config *cfg)
+{
+	struct pc_probe_events *pe = &j->r->events;
+	unsigned i;
+
+	pe->def = j->ev;
+	pe->checked = j->ev && j->ev->reject;
+	pe->disturbed = j->rej.disturbed;
+	pe->multiplexed = j->rej.multiplexed;
+	pe->short_by = j->rej.short_by;
+	if (!j->nev || !j->n)
+		return 0;
+	pe->per_op = calloc(j->nev, sizeof(*pe->per_op));
+	pe->counted = calloc(j->nev, sizeof(*pe->counted));
+	if (!pe->per_op || !pe->counted)
+		return -1;
+	for (i = 0; i < j->nev; i++) {
+		const struct pc_event *ev = &j->ev->ev[i];
+
+		pe->counted[i] = pc_event_has_figures(ev, j->ev_nonzero[i]);
+		if (pc_summarize(j->evv[i], j->n, &pe->per_op[i]) < 0)
+			return -1;
+	}
+	if (cfg->keep_samples) {
+		pe->raw = j->evv;
+		j->evv = NULL;
+	}
+	return 0;
+}
+
+static int job_finish(struct job *j, const struct pc_measure_config *cfg,
+		      const struct pc_clock *clk)
 {
 	struct pc_probe_result *r = j->r;
 	double lin_n[LINEARITY_SAMPLES], lin_2n[LINEARITY_SAMPLES], dn, d2n;
 	unsigned i;
+
+	if (job_finish_events(j, cfg) < 0)
+		return -1;
+	if (!j->n) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "every sample was discarded "
+			 "(%u disturbed by a context switch or migration, %u with "
+			 "counters not running throughout)", j->rej.disturbed,
+			 j->rej.multiplexed);
+		return 0;
+	}
 
 	/* Linearity: doubling the work must double the difference. */
 	for (i = 0; i < LINEARITY_SAMPLES; i++) {
@@ -327,13 +431,28 @@ static void job_finish(struct job *j, const struct pc_measure_config *cfg,
 		r->raw_cycles = j->dc;
 		j->dt = j->dc = NULL;
 	}
+	if (j->rej.short_by) {
+		size_t len = strlen(r->reason);
+
+		snprintf(r->reason + len, sizeof(r->reason) - len, "%s%u of %u "
+			 "samples: the rest were discarded (disturbed or multiplexed) "
+			 "after the retake budget ran out", len ? "; " : "", j->n,
+			 j->n + j->rej.short_by);
+	}
+	return 0;
 }
 
 static void job_free(struct job *j)
 {
+	unsigned i;
+
 	free(j->dt);
 	free(j->dc);
 	free(j->cpt);
+	for (i = 0; j->evv && i < j->nev; i++)
+		free(j->evv[i]);
+	free(j->evv);
+	free(j->ev_nonzero);
 }
 
 static void progress(const struct pc_measure_config *cfg, const char *what,
@@ -396,7 +515,7 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 {
 	struct job *jobs;
 	double *calib, t_start = now_s();
-	size_t n = 0, k = 0, njobs = 0, ncal = 0, i;
+	size_t n = 0, k = 0, njobs = 0, ncal = 0, njobs_failed = 0, i;
 	unsigned rounds = cfg->samples < PC_ROUNDS ? cfg->samples : PC_ROUNDS, round;
 	int id;
 
@@ -441,12 +560,21 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 		}
 	}
 	for (i = 0; i < njobs; i++) {
-		job_finish(&jobs[i], cfg, clk);
-		if (jobs[i].r->cycles_per_tick > 0 && isfinite(jobs[i].r->cycles_per_tick))
+		int bad = job_finish(&jobs[i], cfg, clk) < 0;
+
+		if (!bad && jobs[i].r->status == PC_STATUS_OK &&
+		    jobs[i].r->cycles_per_tick > 0 && isfinite(jobs[i].r->cycles_per_tick))
 			calib[ncal++] = jobs[i].r->cycles_per_tick;
 		job_free(&jobs[i]);
+		if (bad)
+			njobs_failed++;
 	}
 	free(jobs);
+	if (njobs_failed) {
+		free(calib);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	progress(cfg, NULL, 0, 0, NULL);
 
 	/* How far the core clock moved during the run, across probes. */
@@ -483,8 +611,16 @@ void pc_profile_free(struct pc_profile *prof)
 	size_t i;
 
 	for (i = 0; i < prof->nprobes; i++) {
+		struct pc_probe_events *pe = &prof->probes[i].events;
+		unsigned k;
+
 		free(prof->probes[i].raw_ticks);
 		free(prof->probes[i].raw_cycles);
+		for (k = 0; pe->raw && k < pe->def->n; k++)
+			free(pe->raw[k]);
+		free(pe->raw);
+		free(pe->per_op);
+		free(pe->counted);
 	}
 	free(prof->probes);
 	memset(prof, 0, sizeof(*prof));
