@@ -125,7 +125,7 @@ static int event_width(const char *name)
 
 /* One probe's figure for an event: per-op median, "n/s" when the event
  * does not count here, "-" when the probe has none. */
-static void event_cell(json_t *p, const char *name, char *buf, size_t len)
+static void event_cell(json_t *p, const char *name, int digits, char *buf, size_t len)
 {
 	json_t *e = json_object_get(json_object_get(p, "events"), name);
 
@@ -134,8 +134,8 @@ static void event_cell(json_t *p, const char *name, char *buf, size_t len)
 	else if (json_object_get(e, "status"))
 		snprintf(buf, len, "n/s");
 	else
-		snprintf(buf, len, "%.2f", num(json_object_get(p, "events"), name,
-					       "median"));
+		snprintf(buf, len, "%.*f", digits, num(json_object_get(p, "events"),
+						       name, "median"));
 }
 
 static long discarded(json_t *p)
@@ -226,7 +226,7 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 				"-", "-", "-");
 		for (i = 0; i < nev; i++) {
 			if (ok)
-				event_cell(p, evn[i], cell, sizeof(cell));
+				event_cell(p, evn[i], 2, cell, sizeof(cell));
 			else
 				snprintf(cell, sizeof(cell), "-");
 			fprintf(f, " %*s", event_width(evn[i]), cell);
@@ -270,7 +270,7 @@ static void csv_events(FILE *f, json_t *p)
 		fprintf(f, ",,");
 	buf[0] = 0;
 	json_object_foreach(evs, name, e) {
-		event_cell(p, name, cell, sizeof(cell));
+		event_cell(p, name, 4, cell, sizeof(cell));
 		o += (size_t)snprintf(buf + o, o < sizeof(buf) ? sizeof(buf) - o : 0,
 				      "%s%s=%s", o ? ";" : "", name, cell);
 		if (o >= sizeof(buf))
@@ -339,7 +339,7 @@ static void markdown(FILE *f, const char *key, json_t *entry)
 				(int)json_integer_value(json_object_get(p, "ring")));
 		for (i = 0; i < nev; i++) {
 			if (ok)
-				event_cell(p, evn[i], cell, sizeof(cell));
+				event_cell(p, evn[i], 2, cell, sizeof(cell));
 			else
 				snprintf(cell, sizeof(cell), "—");
 			fprintf(f, " %s |", cell);
