@@ -120,23 +120,21 @@ struct sampler {
 	struct pc_probe_state st;
 	uint64_t iters;
 	unsigned flip;
-	const struct pc_events *ev;	/* group read around each loop, or NULL */
+	const struct pc_events *ev;	/* group read around each pair, or NULL */
 	struct pc_loop_counts loop[2];	/* what the last lo and hi loops saw */
 };
 
-/* One timed loop. The counters are read outside the timer reads, the PMU
- * cycles innermost; whatever the reads cost is the same in both loops of a
- * sample and cancels like the loop overhead. */
+/* One timed loop. The PMU cycles are read right outside the timer reads;
+ * whatever the reads cost is the same in both loops of a sample and cancels
+ * like the loop overhead. loop[hi].full says whether the cycles counter ran
+ * throughout. */
 static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycles)
 {
 	struct pc_loop_counts *lc = &s->loop[hi ? 1 : 0];
-	struct pc_group_reading g0, g1;
 	struct pc_counter_reading c0, c1;
 	uint64_t t;
 
 	lc->full = true;
-	if (s->ev)
-		pc_events_read(s->ev, &g0);
 	if (s->clk->pmu_fd >= 0)
 		pc_clock_pmu_sample(s->clk, &c0);
 	t = s->p->run(&s->st, iters, hi);
@@ -145,10 +143,6 @@ static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycle
 		*cycles = c1.value - c0.value;
 		lc->full = pc_counter_full(&c0, &c1);
 	}
-	if (s->ev) {
-		pc_events_read(s->ev, &g1);
-		pc_events_loop(s->ev, &g0, &g1, lc);
-	}
 	return t;
 }
 
@@ -156,18 +150,33 @@ static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycle
 static void sample_pair(struct sampler *s, uint64_t iters, double *dticks,
 			double *dcycles)
 {
-	uint64_t thi, tlo, chi = 0, clo = 0;
+	uint64_t t[2], c[2] = { 0, 0 };
+	int first = (s->flip++ & 1) ? 1 : 0;
+	/* The events group is read before, between and after the two loops
+	 * (one read per boundary); without -e events only the disturbance
+	 * counters are in it and the pair is judged as a whole: no read
+	 * between, and loop[0] holds the pair's counts. */
+	bool per_loop = s->ev && s->ev->n;
+	struct pc_group_reading g[3];
 
-	if (s->flip++ & 1) {
-		thi = timed(s, iters, 1, &chi);
-		tlo = timed(s, iters, 0, &clo);
-	} else {
-		tlo = timed(s, iters, 0, &clo);
-		thi = timed(s, iters, 1, &chi);
+	if (s->ev)
+		pc_events_read(s->ev, &g[0]);
+	t[first] = timed(s, iters, first, &c[first]);
+	if (per_loop)
+		pc_events_read(s->ev, &g[1]);
+	t[!first] = timed(s, iters, !first, &c[!first]);
+	if (per_loop) {
+		pc_events_read(s->ev, &g[2]);
+		pc_events_loop(s->ev, &g[0], &g[1], &s->loop[first]);
+		pc_events_loop(s->ev, &g[1], &g[2], &s->loop[!first]);
+	} else if (s->ev) {
+		pc_events_read(s->ev, &g[2]);
+		pc_events_loop(s->ev, &g[0], &g[2], &s->loop[0]);
+		memset(s->loop[1].value, 0, sizeof(s->loop[1].value));
 	}
-	*dticks = (double)thi - (double)tlo;
+	*dticks = (double)t[1] - (double)t[0];
 	if (dcycles)
-		*dcycles = (double)chi - (double)clo;
+		*dcycles = (double)c[1] - (double)c[0];
 }
 
 static double median_per_op(struct sampler *s, uint64_t iters, unsigned n)
@@ -280,7 +289,6 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 	j->s.p = p;
 	j->s.clk = clk;
 	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
-	j->s.ev = j->cal.ev = j->ev;
 	j->nev = j->ev ? j->ev->n : 0;
 	j->rej.budget = cfg->samples;	/* up to as many retakes as samples */
 	if (p->init)
@@ -294,6 +302,8 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 		j->cal.iters = size_sample(&j->cal, 0.5 * cfg->sample_s * clk->tick_hz);
 		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
 	}
+	/* Sizing and warm-up judge nothing: the events are read from here on. */
+	j->s.ev = j->cal.ev = j->ev;
 	j->dt = calloc(cfg->samples, sizeof(*j->dt));
 	j->dc = calloc(cfg->samples, sizeof(*j->dc));
 	j->cpt = calloc(cfg->samples, sizeof(*j->cpt));
@@ -401,6 +411,7 @@ static int job_finish(struct job *j, const struct pc_measure_config *cfg,
 	}
 
 	/* Linearity: doubling the work must double the difference. */
+	j->s.ev = NULL;
 	for (i = 0; i < LINEARITY_SAMPLES; i++) {
 		sample_pair(&j->s, j->s.iters, &lin_n[i], NULL);
 		sample_pair(&j->s, 2 * j->s.iters, &lin_2n[i], NULL);
