@@ -367,7 +367,9 @@ static int job_finish_events(struct job *j, const struct pc_measure_config *cfg)
 	struct pc_probe_events *pe = &j->r->events;
 	unsigned i;
 
-	pe->def = j->ev;
+	/* With no group open at all (every event refused), the events are
+	 * still reported, as unsupported with their reasons. */
+	pe->def = j->ev ? j->ev : cfg->events && cfg->events->n ? cfg->events : NULL;
 	pe->checked = j->ev && j->ev->reject;
 	pe->disturbed = j->rej.disturbed;
 	pe->multiplexed = j->rej.multiplexed;
