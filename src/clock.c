@@ -122,8 +122,6 @@ static int pmu_open(struct pc_clock *c)
 	struct pc_perf_context ctx;
 	struct perf_event_attr attr;
 	pfm_perf_encode_arg_t arg;
-	struct pc_counter_reading r0, r1;
-	volatile unsigned long spin;
 	int ret, fd, e;
 
 	ret = pfm_initialize();
@@ -162,6 +160,15 @@ static int pmu_open(struct pc_clock *c)
 				sizeof(c->pmu_reason));
 		return -1;
 	}
+	return pc_clock_pmu_attach(c, fd);
+}
+#endif
+
+int pc_clock_pmu_attach(struct pc_clock *c, int fd)
+{
+	struct pc_counter_reading r0, r1;
+	volatile unsigned long spin;
+
 	c->pmu_fd = fd;
 	pc_clock_pmu_sample(c, &r0);
 	for (spin = 0; spin < 100000; spin++)
@@ -175,10 +182,12 @@ static int pmu_open(struct pc_clock *c)
 		c->pmu_fd = -1;
 		return -1;
 	}
+#ifdef HAVE_LIBPFM
 	pmu_map(c);
+#endif
+	c->source = PC_CYCLES_PMU;
 	return 0;
 }
-#endif
 
 int pc_clock_init(struct pc_clock *c, bool want_pmu, char *err, size_t errlen)
 {

@@ -90,6 +90,10 @@ uint64_t pc_clock_pmu_read(const struct pc_clock *c);
  * mmap page where allowed, else read()); r->ok false when it failed. */
 struct pc_counter_reading;
 void pc_clock_pmu_sample(const struct pc_clock *c, struct pc_counter_reading *r);
+/* Makes fd (a perf event counting for this thread, read_format
+ * TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING) the cycles source: checks that it
+ * counts and maps its page for rdpmc. -1 (fd closed) with c->pmu_reason. */
+int pc_clock_pmu_attach(struct pc_clock *c, int fd);
 
 /* ---- measure.c ------------------------------------------------------------ */
 

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "events.h"
 #include "report.h"
@@ -567,6 +569,83 @@ static void test_real_group(void)
 	ok(e.leader < 0 && e.ev[0].fd < 0, "closing releases every fd");
 }
 
+/*
+ * The PMU-cycles path of the harness, driven by a stand-in: the task clock
+ * (a software counter, so it opens without a PMU) attached as the "cycles"
+ * counter. It counts ns, so the probes' cycles must equal their ns; and
+ * everything a real PMU cycles counter goes through runs: the read() with
+ * enabled/running, the multiplexing check, the rdpmc decision,
+ * cycles_source pmu.
+ */
+static void test_pmu_path(void)
+{
+	struct perf_event_attr a;
+	struct pc_clock clk;
+	struct pc_counter_reading r0, r1;
+	struct pc_measure_config cfg;
+	struct pc_profile prof;
+	bool sel[PC_PROBE_COUNT] = { false };
+	char err[PC_ERRLEN];
+	size_t i;
+	int fd;
+
+	if (getenv("TEST_EMULATOR") && *getenv("TEST_EMULATOR")) {
+		skip("timings mean nothing under an emulator", "the PMU-cycles path with a stand-in counter");
+		return;
+	}
+	if (pc_clock_init(&clk, false, err, sizeof(err)) < 0) {
+		ok(0, "the clock initialises (%s)", err);
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		a.exclude_kernel = 1;
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0) {
+		skip(strerror(errno), "the PMU-cycles path with a stand-in counter");
+		return;
+	}
+	ok(pc_clock_pmu_attach(&clk, fd) == 0 && clk.source == PC_CYCLES_PMU,
+	   "a counting perf event attaches as the cycles source");
+	ok(!clk.pmu_rdpmc && contains(clk.pmu_read_reason, "read(2)"),
+	   "a software counter has no rdpmc: read(2), and why (%s)", clk.pmu_read_reason);
+	pc_clock_pmu_sample(&clk, &r0);
+	spin_ms(1);
+	pc_clock_pmu_sample(&clk, &r1);
+	ok(r0.ok && r1.ok && r1.value > r0.value && pc_counter_full(&r0, &r1),
+	   "the counter reads with its times, and ran throughout");
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.samples = 51;
+	cfg.sample_s = 20e-6;
+	cfg.cpu = -1;
+	sel[PC_PROBE_calib_mul_chain] = sel[PC_PROBE_cmpxchg] = true;
+	if (pc_profile_run(sel, &cfg, &clk, &prof, err, sizeof(err)) < 0) {
+		ok(0, "a profile runs on the stand-in cycles (%s)", err);
+		pc_clock_close(&clk);
+		return;
+	}
+	for (i = 0; i < prof.nprobes; i++) {
+		const struct pc_probe_result *r = &prof.probes[i];
+		double ratio = r->cycles.median / r->ns.median;
+
+		ok(r->status == PC_STATUS_OK && r->cycles_source == PC_CYCLES_PMU &&
+		   fabs(ratio - 1) < 0.10,
+		   "%s: cycles from the stand-in counter (ns) match ns within 10 %% "
+		   "(%.3f vs %.3f)", pc_probe_rows[r->id].name, r->cycles.median,
+		   r->ns.median);
+	}
+	pc_profile_free(&prof);
+	pc_clock_close(&clk);
+	ok(clk.pmu_fd < 0 && !clk.pmu_page, "closing the clock releases the counter");
+}
+
 int main(void)
 {
 	test_parse();
@@ -581,5 +660,6 @@ int main(void)
 	test_explain();
 	test_json();
 	test_real_group();
+	test_pmu_path();
 	return done_testing();
 }
