@@ -14,12 +14,17 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "events.h"
 #include "primcost.h"
 
 #ifdef HAVE_LIBPFM
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#if __has_include("pmc.h")
+#include "pmc.h"	/* arch/<arch>/pmc.h: user-mode counter reads */
+#endif
 #endif
 
 const char *pc_cycles_source_name(enum pc_cycles_source s)
@@ -84,13 +89,68 @@ static uint64_t measure_tick_step(void)
 }
 
 #ifdef HAVE_LIBPFM
+#define PMU_READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static int open_cycles(struct perf_event_attr *attr)
+{
+	return (int)syscall(SYS_perf_event_open, attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Maps the event's first page; tells whether rdpmc may read it, and why
+ * not. The page is filled once the event has been scheduled in. */
+static void pmu_map(struct pc_clock *c)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	void *pg;
+
+	pg = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, c->pmu_fd, 0);
+	if (pg == MAP_FAILED) {
+		snprintf(c->pmu_read_reason, sizeof(c->pmu_read_reason),
+			 "read(2): the perf mmap page cannot be mapped (%s)",
+			 strerror(errno));
+		return;
+	}
+	c->pmu_page = pg;
+#ifdef PC_ARCH_HAVE_USER_PMC
+	{
+		const volatile struct perf_event_mmap_page *p = pg;
+		struct pc_pmc_reading r;
+		FILE *f;
+		int allowed = -1;
+
+		if (pc_arch_pmc_page_read(p, &r) == 0) {
+			c->pmu_rdpmc = true;
+			snprintf(c->pmu_read_reason, sizeof(c->pmu_read_reason),
+				 "rdpmc through the perf mmap page");
+			return;
+		}
+		f = fopen("/sys/bus/event_source/devices/cpu/rdpmc", "r");
+		if (f) {
+			if (fscanf(f, "%d", &allowed) != 1)
+				allowed = -1;
+			fclose(f);
+		}
+		if (allowed == 0)
+			snprintf(c->pmu_read_reason, sizeof(c->pmu_read_reason),
+				 "read(2): user-mode rdpmc is off (as root: echo 1 > "
+				 "/sys/bus/event_source/devices/cpu/rdpmc)");
+		else
+			snprintf(c->pmu_read_reason, sizeof(c->pmu_read_reason),
+				 "read(2): the kernel does not offer rdpmc for this "
+				 "event (cap_user_rdpmc is 0)");
+	}
+#else
+	snprintf(c->pmu_read_reason, sizeof(c->pmu_read_reason),
+		 "read(2): this architecture has no user-mode counter read here");
+#endif
+}
+
 static int pmu_open(struct pc_clock *c)
 {
+	struct pc_perf_context ctx;
 	struct perf_event_attr attr;
 	pfm_perf_encode_arg_t arg;
-	uint64_t v0, v1;
-	volatile unsigned long spin;
-	int ret, fd;
+	int ret, fd, e;
 
 	ret = pfm_initialize();
 	if (ret != PFM_SUCCESS) {
@@ -102,46 +162,60 @@ static int pmu_open(struct pc_clock *c)
 	memset(&arg, 0, sizeof(arg));
 	arg.attr = &attr;
 	arg.size = sizeof(arg);
-	ret = pfm_get_os_event_encoding("cycles", PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	/* User and kernel mode, like the timer: a probe that enters the
+	 * kernel (sigprocmask) costs the cycles it spends there. */
+	ret = pfm_get_os_event_encoding("cycles", PFM_PLM0 | PFM_PLM3,
+					PFM_OS_PERF_EVENT, &arg);
 	if (ret != PFM_SUCCESS) {
 		snprintf(c->pmu_reason, sizeof(c->pmu_reason),
 			 "libpfm4 cannot encode 'cycles' here: %s", pfm_strerror(ret));
 		return -1;
 	}
 	attr.size = sizeof(attr);
-	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	attr.read_format = PMU_READ_FORMAT;
+	fd = open_cycles(&attr);
+	e = errno;
+	if (fd < 0 && (e == EACCES || e == EPERM)) {
+		attr.exclude_kernel = 1;
+		fd = open_cycles(&attr);
+		e = errno;
+		c->pmu_user_only = fd >= 0;
+	}
 	if (fd < 0) {
-		int e = errno;
-
-		if (e == EACCES || e == EPERM)
-			snprintf(c->pmu_reason, sizeof(c->pmu_reason),
-				 "perf_event_open(cycles): %s (lower "
-				 "/proc/sys/kernel/perf_event_paranoid or run as root)",
-				 strerror(e));
-		else
-			snprintf(c->pmu_reason, sizeof(c->pmu_reason),
-				 "no PMU cycles counter: perf_event_open(cycles): %s%s",
-				 strerror(e), e == ENOENT || e == EOPNOTSUPP ?
-				 " (typical of a virtual machine without a virtual PMU)" : "");
+		pc_perf_context(&ctx);
+		pc_perf_explain(&ctx, e, true, !attr.exclude_kernel, c->pmu_reason,
+				sizeof(c->pmu_reason));
 		return -1;
 	}
+	return pc_clock_pmu_attach(c, fd);
+}
+#endif
+
+int pc_clock_pmu_attach(struct pc_clock *c, int fd)
+{
+	struct pc_counter_reading r0, r1;
+	volatile unsigned long spin;
+
 	c->pmu_fd = fd;
-	v0 = pc_clock_pmu_read(c);
+	pc_clock_pmu_sample(c, &r0);
 	for (spin = 0; spin < 100000; spin++)
 		;
-	v1 = pc_clock_pmu_read(c);
-	if (v1 == v0) {
-		snprintf(c->pmu_reason, sizeof(c->pmu_reason),
-			 "the cycles counter opened but does not count");
+	pc_clock_pmu_sample(c, &r1);
+	if (!r0.ok || !r1.ok || r1.value == r0.value) {
+		snprintf(c->pmu_reason, sizeof(c->pmu_reason), "the cycles counter "
+			 "opened but does not count%s", !r1.ok ? " (reads fail)" :
+			 r1.running == r0.running ? " (never scheduled on the PMU)" : "");
 		close(fd);
 		c->pmu_fd = -1;
 		return -1;
 	}
+#ifdef HAVE_LIBPFM
+	pmu_map(c);
+#endif
+	c->source = PC_CYCLES_PMU;
 	return 0;
 }
-#endif
 
 int pc_clock_init(struct pc_clock *c, bool want_pmu, char *err, size_t errlen)
 {
@@ -179,6 +253,10 @@ int pc_clock_init(struct pc_clock *c, bool want_pmu, char *err, size_t errlen)
 
 void pc_clock_close(struct pc_clock *c)
 {
+	if (c->pmu_page)
+		munmap(c->pmu_page, (size_t)sysconf(_SC_PAGESIZE));
+	c->pmu_page = NULL;
+	c->pmu_rdpmc = false;
 	if (c->pmu_fd >= 0)
 		close(c->pmu_fd);
 	c->pmu_fd = -1;
@@ -186,9 +264,38 @@ void pc_clock_close(struct pc_clock *c)
 
 uint64_t pc_clock_pmu_read(const struct pc_clock *c)
 {
-	uint64_t v = 0;
+	struct pc_counter_reading r;
 
-	if (read(c->pmu_fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
-		return 0;
-	return v;
+	pc_clock_pmu_sample(c, &r);
+	return r.ok ? r.value : 0;
+}
+
+void pc_clock_pmu_sample(const struct pc_clock *c, struct pc_counter_reading *r)
+{
+	uint64_t v[3];
+
+	memset(r, 0, sizeof(*r));
+#if defined(HAVE_LIBPFM) && defined(PC_ARCH_HAVE_USER_PMC)
+	if (c->pmu_rdpmc) {
+		struct pc_pmc_reading p;
+
+		/* The page's times are those of the last schedule-in: equal
+		 * deltas before and after mean it stayed on its counter. */
+		if (pc_arch_pmc_page_read(c->pmu_page, &p) == 0) {
+			r->value = p.count;
+			r->enabled = p.enabled;
+			r->running = p.running;
+			r->ok = true;
+			return;
+		}
+		/* Not on a counter right now: not a sample to trust. */
+		return;
+	}
+#endif
+	if (read(c->pmu_fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+		return;
+	r->value = v[0];
+	r->enabled = v[1];
+	r->running = v[2];
+	r->ok = true;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "events.h"
 #include "results.h"
 #include "ring0.h"
 
@@ -11,8 +12,10 @@ static const char usage_text[] =
 	"usage: primcost info [OPTIONS]\n"
 	"\n"
 	"Show the CPU's identity and model key, the timer and its rate, where\n"
-	"core cycles come from (PMU or calibration) and why, which hypervisor\n"
-	"serves /dev/kvm, and whether ring-0 timings are trustworthy here.\n"
+	"core cycles come from (PMU or calibration) and why, whether hardware\n"
+	"events can be counted, whether disturbed samples can be detected,\n"
+	"which hypervisor serves /dev/kvm, and whether ring-0 timings are\n"
+	"trustworthy here.\n"
 	"\n"
 	"  -c, --cpu N           pin to CPU N for the calibration\n"
 	"      --ring0 MODE      way into ring 0 to validate: auto, kvm, kmod or\n"
@@ -34,7 +37,9 @@ int cmd_info(int argc, char **argv)
 {
 	struct pc_cpu_info ci;
 	struct pc_clock clk;
-	char err[PC_ERRLEN];
+	struct pc_events dist;
+	char err[PC_ERRLEN], hw_why[256];
+	bool hw_ok;
 	double cpt = 0;
 	int c, cpu = -1, as_json = 0;
 	long v;
@@ -103,6 +108,11 @@ int cmd_info(int argc, char **argv)
 	r0 = pc_ring0_open(&r0opt);
 	if (r0 && pc_ring0_backend_name(r0))
 		pc_ring0_validate(r0, &clk, 20e-6);
+	/* Events: can hardware ones count, can disturbances be seen? */
+	hw_ok = pc_hardware_events_available(hw_why, sizeof(hw_why));
+	pc_events_init(&dist);
+	if (pc_events_open(&dist, true, err, sizeof(err)) < 0)
+		snprintf(dist.reject_reason, sizeof(dist.reject_reason), "%.255s", err);
 
 	out = pc_json_cpu(&ci, &clk, cpt);
 	json_object_set_new(out, "model_key", json_string(ci.key));
@@ -113,6 +123,16 @@ int cmd_info(int argc, char **argv)
 	json_object_set_new(out, "cycles_per_tick", json_real(cpt));
 	if (clk.source != PC_CYCLES_PMU)
 		json_object_set_new(out, "pmu_reason", json_string(clk.pmu_reason));
+	else
+		json_object_set_new(out, "pmu_read", json_string(clk.pmu_read_reason));
+	json_object_set_new(out, "hardware_events", hw_ok ?
+			    json_pack("{s:b}", "available", 1) :
+			    json_pack("{s:b, s:s}", "available", 0, "reason", hw_why));
+	json_object_set_new(out, "disturbance", dist.reject ?
+			    json_pack("{s:b, s:[s, s]}", "checked", 1, "counters",
+				      dist.ev[dist.cs].name, dist.ev[dist.mig].name) :
+			    json_pack("{s:b, s:s}", "checked", 0, "reason",
+				      dist.reject_reason));
 	if (r0)
 		json_object_set_new(out, "ring0", pc_ring0_json(r0));
 	if (ci.emulated[0])
@@ -152,6 +172,18 @@ int cmd_info(int argc, char **argv)
 		printf("cycles source  %s%s%s\n", pc_cycles_source_name(clk.source),
 		       clk.source == PC_CYCLES_PMU ? "" : ": ",
 		       clk.source == PC_CYCLES_PMU ? "" : clk.pmu_reason);
+		if (clk.source == PC_CYCLES_PMU)
+			printf("cycles read    %s%s\n", clk.pmu_read_reason,
+			       clk.pmu_user_only ? "; user mode only (kernel-mode "
+			       "counting not permitted)" : "");
+		printf("hw events      %s%s\n", hw_ok ? "can be counted (run -e)" :
+		       "not here: ", hw_ok ? "" : hw_why);
+		if (dist.reject)
+			printf("disturbance    detected with %s and %s: samples that "
+			       "saw either are discarded\n", dist.ev[dist.cs].name,
+			       dist.ev[dist.mig].name);
+		else
+			printf("disturbance    not detected: %s\n", dist.reject_reason);
 		printf("kvm            %s (%s)\n", kvm_kind, kvm_detail);
 		if (!r0 || !pc_ring0_backend_name(r0))
 			printf("ring 0         unavailable: %s\n", pc_ring0_why_none(r0));
@@ -161,6 +193,7 @@ int cmd_info(int argc, char **argv)
 			       pc_ring0_backend_name(r0), pc_ring0_gate_reason(r0));
 	}
 	pc_ring0_close(r0);
+	pc_events_close(&dist);
 	json_decref(out);
 	pc_clock_close(&clk);
 	return PC_EXIT_OK;

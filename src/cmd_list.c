@@ -4,19 +4,27 @@
 #include <string.h>
 
 #include "commands.h"
+#include "events.h"
 #include "results.h"
 
 static const char usage_text[] =
 	"usage: primcost list [OPTIONS] [PATTERN]\n"
+	"       primcost list --events [OPTIONS] [PATTERN]\n"
 	"\n"
 	"List the probes (all, or those matching the shell glob PATTERN) with\n"
 	"their group, ring, kernel API and whether this build can run them.\n"
 	"\n"
+	"      --events          list the events libpfm4 offers on this machine\n"
+	"                        instead (for run -e), and whether they count here\n"
 	"  -v, --verbose         also show the instruction sequence each probe times\n"
+	"                        (with --events: full descriptions, unit masks)\n"
 	"  -f, --format FMT      table, csv or json (default table)\n"
 	"  -h, --help            this help\n";
 
+enum { OPT_EVENTS = 256 };
+
 static const struct option long_options[] = {
+	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
@@ -40,10 +48,132 @@ static const char *sequence(int id)
 	return p && p->sequence ? p->sequence : "";
 }
 
+/* ---- list --events: what libpfm4 offers here ---------------------------- */
+
+struct event_rows {
+	json_t *arr;
+	int verbose;
+};
+
+static void add_event(const struct pc_event_info *info, void *ctx)
+{
+	struct event_rows *rows = ctx;
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "name", info->name,
+			      "kind", info->hardware ? "hardware" : "software",
+			      "description", info->desc, "counts_here", info->counts);
+	int a;
+
+	if (info->equiv)
+		json_object_set_new(o, "same_as", json_string(info->equiv));
+	if (!info->counts)
+		json_object_set_new(o, "reason", json_string(info->why));
+	if (rows->verbose) {
+		json_t *attrs = json_array();
+
+		for (a = 0; a < info->nattrs; a++) {
+			struct pc_event_attr at;
+
+			if (pc_event_attr_get(info->idx, a, &at) < 0)
+				continue;
+			json_array_append_new(attrs, json_pack(
+				"{s:s, s:s, s:s, s:b}", "name", at.name, "kind",
+				at.umask ? "unit mask" : "modifier", "description",
+				at.desc, "default", at.dfl));
+		}
+		json_object_set_new(o, "attributes", attrs);
+	}
+	json_array_append_new(rows->arr, o);
+}
+
+/* One line of a description: newlines folded, cut at max (0: whole). */
+static void print_desc(const char *d, size_t max)
+{
+	size_t i;
+
+	for (i = 0; d[i] && (!max || i < max); i++)
+		putchar(d[i] == '\n' || d[i] == '\t' ? ' ' : d[i]);
+	if (d[i])
+		fputs("...", stdout);
+}
+
+static int list_events(const char *pattern, int verbose, int fmt)
+{
+	struct event_rows rows = { json_array(), verbose };
+	char err[PC_ERRLEN];
+	json_t *o, *reasons = json_object();
+	const char *why;
+	size_t i, j;
+	int n;
+
+	n = pc_events_list(pattern, add_event, &rows, err, sizeof(err));
+	if (n < 0 || (pattern && n == 0)) {
+		if (n < 0)
+			fprintf(stderr, "primcost: list: %s\n", err);
+		else
+			fprintf(stderr, "primcost: list: no event matches '%s' (see "
+				"primcost list --events)\n", pattern);
+		json_decref(rows.arr);
+		json_decref(reasons);
+		return PC_EXIT_USAGE;
+	}
+	if (fmt == 2) {
+		json_dumpf(rows.arr, stdout, JSON_INDENT(1));
+		putchar('\n');
+	} else if (fmt == 1) {
+		printf("event,kind,counts_here,same_as,description,reason\n");
+		json_array_foreach(rows.arr, i, o) {
+			const char *eq = json_string_value(json_object_get(o, "same_as"));
+			const char *r = json_string_value(json_object_get(o, "reason"));
+			const char *d = json_string_value(json_object_get(o, "description"));
+
+			printf("%s,%s,%s,%s,\"", json_string_value(json_object_get(o, "name")),
+			       json_string_value(json_object_get(o, "kind")),
+			       json_is_true(json_object_get(o, "counts_here")) ? "yes" : "no",
+			       eq ? eq : "");
+			for (j = 0; d[j]; j++)
+				printf(d[j] == '"' ? "\"\"" : "%c", d[j] == '\n' ? ' ' : d[j]);
+			printf("\",\"%s\"\n", r ? r : "");
+		}
+	} else {
+		printf("%-44s %-4s  %s\n", "event", "here", "description");
+		json_array_foreach(rows.arr, i, o) {
+			const char *eq = json_string_value(json_object_get(o, "same_as"));
+			json_t *attrs = json_object_get(o, "attributes"), *at;
+
+			printf("%-44s %-4s  ", json_string_value(json_object_get(o, "name")),
+			       json_is_true(json_object_get(o, "counts_here")) ? "yes" : "no");
+			if (eq)
+				printf("same as %s", eq);
+			else
+				print_desc(json_string_value(json_object_get(o, "description")),
+					   verbose ? 0 : 72);
+			putchar('\n');
+			json_array_foreach(attrs, j, at) {
+				printf("%46s:%s%s  ", "", json_string_value(json_object_get(at, "name")),
+				       json_is_true(json_object_get(at, "default")) ? " (default)" : "");
+				print_desc(json_string_value(json_object_get(at, "description")), 0);
+				putchar('\n');
+			}
+			why = json_string_value(json_object_get(o, "reason"));
+			if (why)
+				json_object_set_new(reasons, why, json_integer(1 +
+					json_integer_value(json_object_get(reasons, why))));
+		}
+		if (json_object_size(reasons))
+			printf("\n");
+		json_object_foreach(reasons, why, o)
+			printf("%" JSON_INTEGER_FORMAT " not here: %s\n",
+			       json_integer_value(o), why);
+	}
+	json_decref(rows.arr);
+	json_decref(reasons);
+	return PC_EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const char *pattern = NULL;
-	int c, id, verbose = 0, fmt = 0;	/* 0 table, 1 csv, 2 json */
+	int c, id, verbose = 0, fmt = 0, events = 0;	/* fmt: 0 table, 1 csv, 2 json */
 	json_t *arr = NULL;
 
 	optind = 0;
@@ -52,6 +182,9 @@ int cmd_list(int argc, char **argv)
 		switch (c) {
 		case 'v':
 			verbose = 1;
+			break;
+		case OPT_EVENTS:
+			events = 1;
 			break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)
@@ -85,6 +218,8 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "primcost: list: unexpected argument '%s'\n", argv[optind]);
 		return PC_EXIT_USAGE;
 	}
+	if (events)
+		return list_events(pattern, verbose, fmt);
 	if (pattern) {
 		bool sel[PC_PROBE_COUNT];
 		char err[PC_ERRLEN];

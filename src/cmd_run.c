@@ -7,6 +7,7 @@
 
 #include "cmd_run.h"
 #include "commands.h"
+#include "events.h"
 #include "report.h"
 
 static const char usage_text[] =
@@ -27,11 +28,15 @@ static const char usage_text[] =
 	"      --ring0-timeout S time limit of one ring-0 guest call, seconds (default 10)\n"
 	"      --ring0-module FILE  kernel module to load for kmod (default\n"
 	"                        /lib/modules/RELEASE/extra/primcost_ring0.ko)\n"
+	"  -e, --events LIST     also count these libpfm4 events per operation,\n"
+	"                        comma-separated (see primcost list --events)\n"
+	"      --keep-disturbed  keep samples that saw a context switch or migration\n"
+	"  -v, --verbose         show discarded samples per probe in the table\n"
 	"  -q, --quiet           no table, no progress\n"
 	"  -h, --help            this help\n";
 
 enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
-       OPT_RING0_MODULE };
+       OPT_RING0_MODULE, OPT_KEEP_DISTURBED };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -45,6 +50,9 @@ static const struct option long_options[] = {
 	{ "ring0", required_argument, NULL, OPT_RING0 },
 	{ "ring0-timeout", required_argument, NULL, OPT_RING0_TIMEOUT },
 	{ "ring0-module", required_argument, NULL, OPT_RING0_MODULE },
+	{ "events", required_argument, NULL, 'e' },
+	{ "keep-disturbed", no_argument, NULL, OPT_KEEP_DISTURBED },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -68,9 +76,11 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 	o->pmu = true;
 	o->ring0.mode = PC_RING0_AUTO;
 	o->ring0.timeout_s = PC_RING0_TIMEOUT_DEFAULT_S;
+	o->reject_disturbed = true;
+	pc_events_init(&o->events);
 	optind = 0;	/* full reset: tests parse several argument vectors */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:c:n:ko:f:qh", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->probes = optarg;
@@ -144,6 +154,20 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 			}
 			o->ring0.module_path = optarg;
 			break;
+		case 'e':
+			if (o->events_list) {
+				snprintf(err, errlen, "--events: give one list, "
+					 "comma-separated");
+				return -1;
+			}
+			o->events_list = optarg;
+			break;
+		case OPT_KEEP_DISTURBED:
+			o->reject_disturbed = false;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -163,16 +187,22 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 	}
 	if (pc_select_probes(o->probes, o->selected, err, errlen) < 0)
 		return -1;
+	if (o->events_list &&
+	    pc_events_parse(o->events_list, &o->events, err, errlen) < 0)
+		return -1;
 	return 0;
 }
 
 static json_t *options_json(const struct pc_run_options *o, int cpu)
 {
-	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f}", "probes", o->probes,
-			 "cpu", cpu, "samples", (int)o->samples, "sample_us",
-			 (int)o->sample_us, "keep_samples", o->keep_samples,
-			 "pmu", o->pmu, "ring0", pc_ring0_mode_name(o->ring0.mode),
-			 "ring0_timeout_s", o->ring0.timeout_s);
+	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f, s:s, s:b}",
+			 "probes", o->probes, "cpu", cpu, "samples", (int)o->samples,
+			 "sample_us", (int)o->sample_us, "keep_samples",
+			 o->keep_samples, "pmu", o->pmu,
+			 "ring0", pc_ring0_mode_name(o->ring0.mode),
+			 "ring0_timeout_s", o->ring0.timeout_s, "events",
+			 o->events_list ? o->events_list : "",
+			 "reject_disturbed", o->reject_disturbed);
 }
 
 /* Is any selected row a ring-0 one? Only then is a way into ring 0 opened. */
@@ -184,6 +214,31 @@ static bool wants_ring0(const struct pc_run_options *o)
 		if (o->selected[id] && pc_probe_rows[id].ring == 0)
 			return true;
 	return false;
+}
+
+/* One line per reason for the events that will not be counted, and for a
+ * disturbance check that cannot run: the run goes on without them. */
+static void warn_uncounted(const struct pc_events *e, bool reject)
+{
+	bool done[PC_EVENTS_MAX] = { false };
+	unsigned i, k;
+
+	for (i = 0; i < e->n; i++) {
+		if (e->ev[i].counted || done[i])
+			continue;
+		fprintf(stderr, "primcost: run: %s", e->ev[i].name);
+		for (k = i + 1; k < e->n; k++) {
+			if (!e->ev[k].counted && !done[k] &&
+			    strcmp(e->ev[k].reason, e->ev[i].reason) == 0) {
+				fprintf(stderr, ", %s", e->ev[k].name);
+				done[k] = true;
+			}
+		}
+		fprintf(stderr, ": not counted: %s\n", e->ev[i].reason);
+	}
+	if (reject && !e->reject)
+		fprintf(stderr, "primcost: run: disturbed samples cannot be detected: "
+			"%s\n", e->reject_reason);
 }
 
 static int any_failed(const struct pc_profile *prof)
@@ -248,6 +303,14 @@ int cmd_run(int argc, char **argv)
 		return PC_EXIT_USAGE;
 	}
 
+	if (pc_events_open(&o.events, o.reject_disturbed, err, sizeof(err)) < 0) {
+		fprintf(stderr, "primcost: run: %s\n", err);
+		pc_clock_close(&clk);
+		json_decref(file_doc);
+		return PC_EXIT_USAGE;
+	}
+	warn_uncounted(&o.events, o.reject_disturbed);
+
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.samples = o.samples;
 	cfg.sample_s = o.sample_us * 1e-6;
@@ -264,9 +327,11 @@ int cmd_run(int argc, char **argv)
 		}
 		cfg.ring0 = r0;
 	}
+	cfg.events = &o.events;
 	if (pc_profile_run(o.selected, &cfg, &clk, &prof, err, sizeof(err)) < 0) {
 		fprintf(stderr, "primcost: run: %s\n", err);
 		pc_ring0_close(r0);
+		pc_events_close(&o.events);
 		pc_clock_close(&clk);
 		json_decref(file_doc);
 		return PC_EXIT_USAGE;
@@ -283,6 +348,8 @@ int cmd_run(int argc, char **argv)
 	run = pc_json_run(&ci, &clk, &prof, options_json(&o, cpu_no));
 	if (run && r0)
 		json_object_set_new(run, "ring0", pc_ring0_json(r0));
+	if (run)
+		pc_json_run_events(run, &o.events);
 	probes = pc_json_probes(&prof, &clk);
 	run_doc = pc_doc_new();
 	if (!cpu || !run || !probes || !run_doc ||
@@ -315,7 +382,7 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	if (!o.quiet) {
-		pc_report(stdout, run_doc, o.format);
+		pc_report_verbose(stdout, run_doc, o.format, o.verbose);
 		if (o.format == PC_FORMAT_TABLE)
 			printf("\n%zu probes in %.2f s; saved under \"%s\" in %s\n",
 			       prof.nprobes, prof.wall_s, ci.key, o.output);
@@ -323,6 +390,7 @@ int cmd_run(int argc, char **argv)
 out:
 	pc_ring0_close(r0);
 	pc_profile_free(&prof);
+	pc_events_close(&o.events);
 	pc_clock_close(&clk);
 	json_decref(run_doc);
 	json_decref(file_doc);

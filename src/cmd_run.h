@@ -2,6 +2,7 @@
 #ifndef PC_CMD_RUN_H
 #define PC_CMD_RUN_H
 
+#include "events.h"
 #include "primcost.h"
 #include "report.h"
 #include "ring0.h"
@@ -18,6 +19,11 @@ struct pc_run_options {
 	bool pmu;
 	bool quiet;
 	struct pc_ring0_options ring0;	/* --ring0, --ring0-timeout, --ring0-module */
+	/* ---- events (events.c) ---- */
+	const char *events_list;	/* -e LIST as given, or NULL */
+	struct pc_events events;	/* parsed from it */
+	bool reject_disturbed;		/* discard disturbed samples (default) */
+	bool verbose;
 };
 
 /* 0: run; 1: --help asked; -1: error in err. */

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "primcost.h"
 #include "ring0.h"
 
@@ -140,6 +141,8 @@ struct sampler {
 	unsigned flip;
 	struct pc_ring0 *r0;	/* the loops run in ring 0 (ring0.c); NULL: here */
 	enum pc_probe_id id;
+	const struct pc_events *ev;	/* group read around each pair, or NULL */
+	struct pc_loop_counts loop[2];	/* what the last lo and hi loops saw */
 };
 
 static void sampler_init(struct sampler *s)
@@ -150,17 +153,28 @@ static void sampler_init(struct sampler *s)
 		s->p->init(&s->st);
 }
 
+
+/* One timed loop. The PMU cycles are read right outside the timer reads;
+ * whatever the reads cost is the same in both loops of a sample and cancels
+ * like the loop overhead. loop[hi].full says whether the cycles counter ran
+ * throughout. */
 static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycles)
 {
-	uint64_t c0 = 0, t;
+	struct pc_loop_counts *lc = &s->loop[hi ? 1 : 0];
+	struct pc_counter_reading c0, c1;
+	uint64_t t;
 
+	lc->full = true;
 	if (s->r0)
 		return pc_ring0_run(s->r0, s->id, &s->st, iters, hi);
 	if (s->clk->pmu_fd >= 0)
-		c0 = pc_clock_pmu_read(s->clk);
+		pc_clock_pmu_sample(s->clk, &c0);
 	t = s->p->run(&s->st, iters, hi);
-	if (s->clk->pmu_fd >= 0)
-		*cycles = pc_clock_pmu_read(s->clk) - c0;
+	if (s->clk->pmu_fd >= 0) {
+		pc_clock_pmu_sample(s->clk, &c1);
+		*cycles = c1.value - c0.value;
+		lc->full = pc_counter_full(&c0, &c1);
+	}
 	return t;
 }
 
@@ -168,18 +182,33 @@ static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycle
 static void sample_pair(struct sampler *s, uint64_t iters, double *dticks,
 			double *dcycles)
 {
-	uint64_t thi, tlo, chi = 0, clo = 0;
+	uint64_t t[2], c[2] = { 0, 0 };
+	int first = (s->flip++ & 1) ? 1 : 0;
+	/* The events group is read before, between and after the two loops
+	 * (one read per boundary); without -e events only the disturbance
+	 * counters are in it and the pair is judged as a whole: no read
+	 * between, and loop[0] holds the pair's counts. */
+	bool per_loop = s->ev && s->ev->n;
+	struct pc_group_reading g[3];
 
-	if (s->flip++ & 1) {
-		thi = timed(s, iters, 1, &chi);
-		tlo = timed(s, iters, 0, &clo);
-	} else {
-		tlo = timed(s, iters, 0, &clo);
-		thi = timed(s, iters, 1, &chi);
+	if (s->ev)
+		pc_events_read(s->ev, &g[0]);
+	t[first] = timed(s, iters, first, &c[first]);
+	if (per_loop)
+		pc_events_read(s->ev, &g[1]);
+	t[!first] = timed(s, iters, !first, &c[!first]);
+	if (per_loop) {
+		pc_events_read(s->ev, &g[2]);
+		pc_events_loop(s->ev, &g[0], &g[1], &s->loop[first]);
+		pc_events_loop(s->ev, &g[1], &g[2], &s->loop[!first]);
+	} else if (s->ev) {
+		pc_events_read(s->ev, &g[2]);
+		pc_events_loop(s->ev, &g[0], &g[2], &s->loop[0]);
+		memset(s->loop[1].value, 0, sizeof(s->loop[1].value));
 	}
-	*dticks = (double)thi - (double)tlo;
+	*dticks = (double)t[1] - (double)t[0];
 	if (dcycles)
-		*dcycles = (double)chi - (double)clo;
+		*dcycles = (double)c[1] - (double)c[0];
 }
 
 static double median_per_op(struct sampler *s, uint64_t iters, unsigned n)
@@ -329,18 +358,28 @@ struct job {
 	double *dt, *dc, *cpt;	/* per-op ticks, per-op cycles, cycles per tick */
 	unsigned n;		/* samples taken so far */
 	bool pmu;
+	const struct pc_events *ev;	/* counted around each sample, or NULL */
+	unsigned nev;		/* the user's events */
+	double **evv;		/* [nev][samples]: per-op counts */
+	bool *ev_nonzero;	/* [nev]: counted something in some loop */
+	struct pc_reject rej;	/* discarded samples */
 };
 
 static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 		       const struct pc_measure_config *cfg, const struct pc_clock *clk,
 		       struct pc_ring0 *r0)
 {
+	unsigned i;
+
 	/* Ring-0 loops are calibrated by the ring-0 add chain, never the PMU. */
 	j->pmu = clk->pmu_fd >= 0 && !r0;
 	j->s.p = p;
 	j->s.clk = clk;
 	j->s.r0 = r0;
 	j->s.id = j->r->id;
+	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
+	j->nev = j->ev ? j->ev->n : 0;
+	j->rej.budget = cfg->samples;	/* up to as many retakes as samples */
 	sampler_init(&j->s);
 	j->s.iters = size_sample(&j->s, pc_sample_ticks(clk, cfg->sample_s));
 	j->ops = j->s.iters * PC_UNROLL_DIFF;
@@ -353,39 +392,118 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 		j->cal.iters = size_sample(&j->cal, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
 		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
 	}
+	/* Sizing and warm-up judge nothing: the events are read from here on. */
+	j->s.ev = j->cal.ev = j->ev;
 	j->dt = calloc(cfg->samples, sizeof(*j->dt));
 	j->dc = calloc(cfg->samples, sizeof(*j->dc));
 	j->cpt = calloc(cfg->samples, sizeof(*j->cpt));
+	if (j->nev) {
+		j->evv = calloc(j->nev, sizeof(*j->evv));
+		j->ev_nonzero = calloc(j->nev, sizeof(*j->ev_nonzero));
+		if (!j->evv || !j->ev_nonzero)
+			return -1;
+		for (i = 0; i < j->nev; i++)
+			if (!(j->evv[i] = calloc(cfg->samples, sizeof(**j->evv))))
+				return -1;
+	}
 	return j->dt && j->dc && j->cpt ? 0 : -1;
 }
 
-static void job_sample(struct job *j, unsigned count)
+/* One sample into slot `slot`, and the counters' verdict on it. */
+static enum pc_verdict take_sample(void *ctx, unsigned slot)
 {
-	for (; count; count--, j->n++) {
-		double *dt = &j->dt[j->n], *dc = &j->dc[j->n];
+	struct job *j = ctx;
+	struct pc_loop_counts loops[4];
+	double *dt = &j->dt[slot], *dc = &j->dc[slot];
+	enum pc_verdict v;
+	unsigned i, nloops = 2;
 
-		sample_pair(&j->s, j->s.iters, dt, j->pmu ? dc : NULL);
-		*dt /= (double)j->ops;
-		if (j->pmu) {
-			*dc /= (double)j->ops;
-		} else {
-			double add_ticks;
+	sample_pair(&j->s, j->s.iters, dt, j->pmu ? dc : NULL);
+	loops[0] = j->s.loop[0];
+	loops[1] = j->s.loop[1];
+	*dt /= (double)j->ops;
+	if (j->pmu) {
+		*dc /= (double)j->ops;
+	} else {
+		double add_ticks;
 
-			sample_pair(&j->cal, j->cal.iters, &add_ticks, NULL);
-			j->cpt[j->n] = (double)j->cal_ops / add_ticks;
-			*dc = *dt * j->cpt[j->n];
+		sample_pair(&j->cal, j->cal.iters, &add_ticks, NULL);
+		loops[nloops++] = j->cal.loop[0];
+		loops[nloops++] = j->cal.loop[1];
+		j->cpt[slot] = (double)j->cal_ops / add_ticks;
+		*dc = *dt * j->cpt[slot];
+	}
+	v = pc_events_verdict(j->ev, loops, nloops);
+	if (v == PC_SAMPLE_KEEP) {
+		for (i = 0; i < j->nev; i++) {
+			uint64_t hi = loops[1].value[i], lo = loops[0].value[i];
+
+			j->evv[i][slot] = ((double)hi - (double)lo) / (double)j->ops;
+			j->ev_nonzero[i] |= hi != 0 || lo != 0;
 		}
 	}
+	return v;
 }
 
-static void job_finish(struct job *j, const struct pc_measure_config *cfg,
-		       const struct pc_clock *clk)
+/* Takes count more samples; disturbed or multiplexed ones are retaken. */
+static void job_sample(struct job *j, unsigned count)
+{
+	j->n += pc_collect(&j->rej, j->n, count, take_sample, j);
+}
+
+/* Per-op statistics of the events, and what was discarded. */
+static int job_finish_events(struct job *j, const struct pc_measure_config *cfg)
+{
+	struct pc_probe_events *pe = &j->r->events;
+	unsigned i;
+
+	/* With no group open at all (every event refused), the events are
+	 * still reported, as unsupported with their reasons. */
+	pe->def = j->ev ? j->ev : cfg->events && cfg->events->n ? cfg->events : NULL;
+	pe->checked = j->ev && j->ev->reject;
+	pe->disturbed = j->rej.disturbed;
+	pe->multiplexed = j->rej.multiplexed;
+	pe->short_by = j->rej.short_by;
+	if (!j->nev || !j->n)
+		return 0;
+	pe->per_op = calloc(j->nev, sizeof(*pe->per_op));
+	pe->counted = calloc(j->nev, sizeof(*pe->counted));
+	if (!pe->per_op || !pe->counted)
+		return -1;
+	for (i = 0; i < j->nev; i++) {
+		const struct pc_event *ev = &j->ev->ev[i];
+
+		pe->counted[i] = pc_event_has_figures(ev, j->ev_nonzero[i]);
+		if (pc_summarize(j->evv[i], j->n, &pe->per_op[i]) < 0)
+			return -1;
+	}
+	if (cfg->keep_samples) {
+		pe->raw = j->evv;
+		j->evv = NULL;
+	}
+	return 0;
+}
+
+static int job_finish(struct job *j, const struct pc_measure_config *cfg,
+		      const struct pc_clock *clk)
 {
 	struct pc_probe_result *r = j->r;
 	double lin_n[LINEARITY_SAMPLES], lin_2n[LINEARITY_SAMPLES], dn, d2n;
 	unsigned i;
 
+	if (job_finish_events(j, cfg) < 0)
+		return -1;
+	if (!j->n) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "every sample was discarded "
+			 "(%u disturbed by a context switch or migration, %u with "
+			 "counters not running throughout)", j->rej.disturbed,
+			 j->rej.multiplexed);
+		return 0;
+	}
+
 	/* Linearity: doubling the work must double the difference. */
+	j->s.ev = NULL;
 	for (i = 0; i < LINEARITY_SAMPLES; i++) {
 		sample_pair(&j->s, j->s.iters, &lin_n[i], NULL);
 		sample_pair(&j->s, 2 * j->s.iters, &lin_2n[i], NULL);
@@ -418,13 +536,28 @@ static void job_finish(struct job *j, const struct pc_measure_config *cfg,
 		r->raw_cycles = j->dc;
 		j->dt = j->dc = NULL;
 	}
+	if (j->rej.short_by) {
+		size_t len = strlen(r->reason);
+
+		snprintf(r->reason + len, sizeof(r->reason) - len, "%s%u of %u "
+			 "samples: the rest were discarded (disturbed or multiplexed) "
+			 "after the retake budget ran out", len ? "; " : "", j->n,
+			 j->n + j->rej.short_by);
+	}
+	return 0;
 }
 
 static void job_free(struct job *j)
 {
+	unsigned i;
+
 	free(j->dt);
 	free(j->dc);
 	free(j->cpt);
+	for (i = 0; j->evv && i < j->nev; i++)
+		free(j->evv[i]);
+	free(j->evv);
+	free(j->ev_nonzero);
 }
 
 static void progress(const struct pc_measure_config *cfg, const char *what,
@@ -489,7 +622,7 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 {
 	struct job *jobs;
 	double *calib, t_start = now_s();
-	size_t n = 0, k = 0, njobs = 0, ncal = 0, i;
+	size_t n = 0, k = 0, njobs = 0, ncal = 0, njobs_failed = 0, i;
 	unsigned rounds = cfg->samples < PC_ROUNDS ? cfg->samples : PC_ROUNDS, round;
 	int id;
 
@@ -535,12 +668,21 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 		}
 	}
 	for (i = 0; i < njobs; i++) {
-		job_finish(&jobs[i], cfg, clk);
-		if (jobs[i].r->cycles_per_tick > 0 && isfinite(jobs[i].r->cycles_per_tick))
+		int bad = job_finish(&jobs[i], cfg, clk) < 0;
+
+		if (!bad && jobs[i].r->status == PC_STATUS_OK &&
+		    jobs[i].r->cycles_per_tick > 0 && isfinite(jobs[i].r->cycles_per_tick))
 			calib[ncal++] = jobs[i].r->cycles_per_tick;
 		job_free(&jobs[i]);
+		if (bad)
+			njobs_failed++;
 	}
 	free(jobs);
+	if (njobs_failed) {
+		free(calib);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	progress(cfg, NULL, 0, 0, NULL);
 
 	/* How far the core clock moved during the run, across probes. */
@@ -592,8 +734,16 @@ void pc_profile_free(struct pc_profile *prof)
 	size_t i;
 
 	for (i = 0; i < prof->nprobes; i++) {
+		struct pc_probe_events *pe = &prof->probes[i].events;
+		unsigned k;
+
 		free(prof->probes[i].raw_ticks);
 		free(prof->probes[i].raw_cycles);
+		for (k = 0; pe->raw && k < pe->def->n; k++)
+			free(pe->raw[k]);
+		free(pe->raw);
+		free(pe->per_op);
+		free(pe->counted);
 	}
 	free(prof->probes);
 	memset(prof, 0, sizeof(*prof));

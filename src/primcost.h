@@ -83,6 +83,11 @@ struct pc_clock {
 	enum pc_cycles_source source;
 	int pmu_fd;			/* perf event fd counting cycles, or -1 */
 	char pmu_reason[256];		/* why the PMU is not the source */
+	/* ---- how the PMU cycles are read (clock.c) ---- */
+	void *pmu_page;			/* the event's perf mmap page, or NULL */
+	bool pmu_rdpmc;			/* read in user mode through the page */
+	bool pmu_user_only;		/* kernel-mode cycles not permitted */
+	char pmu_read_reason[256];	/* how they are read, or why not rdpmc */
 };
 
 const char *pc_cycles_source_name(enum pc_cycles_source s);
@@ -91,6 +96,14 @@ int pc_clock_init(struct pc_clock *c, bool want_pmu, char *err, size_t errlen);
 void pc_clock_close(struct pc_clock *c);
 /* Reads the PMU cycles counter (c->pmu_fd must be open). */
 uint64_t pc_clock_pmu_read(const struct pc_clock *c);
+/* The same with the times it was enabled and running (rdpmc through the
+ * mmap page where allowed, else read()); r->ok false when it failed. */
+struct pc_counter_reading;
+void pc_clock_pmu_sample(const struct pc_clock *c, struct pc_counter_reading *r);
+/* Makes fd (a perf event counting for this thread, read_format
+ * TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING) the cycles source: checks that it
+ * counts and maps its page for rdpmc. -1 (fd closed) with c->pmu_reason. */
+int pc_clock_pmu_attach(struct pc_clock *c, int fd);
 
 /* ---- measure.c ------------------------------------------------------------ */
 
@@ -108,6 +121,8 @@ struct pc_measure_config {
 	bool progress;			/* progress line on stderr */
 	int cpu;			/* pinned CPU */
 	struct pc_ring0 *ring0;		/* where ring-0 rows run (ring0.h); NULL: nowhere */
+	/* ---- events counted around each sample (events.c) ---- */
+	struct pc_events *events;	/* open group (-e, disturbance), or NULL */
 };
 
 struct pc_probe_result {
@@ -125,6 +140,16 @@ struct pc_probe_result {
 	double cycles_per_tick;
 	double *raw_ticks;		/* per-op ticks of every sample, or NULL */
 	double *raw_cycles;
+	/* ---- events counted around each sample (events.c) ---- */
+	struct pc_probe_events {
+		const struct pc_events *def;	/* names and states, or NULL */
+		struct pc_summary *per_op;	/* [def->n]: hi minus lo, per op */
+		bool *counted;		/* [def->n]: false: never counted here */
+		double **raw;		/* [def->n][samples], --keep-samples */
+		bool checked;		/* disturbances were looked for */
+		unsigned disturbed, multiplexed;	/* samples discarded */
+		unsigned short_by;	/* samples missing: discard budget spent */
+	} events;
 };
 
 struct pc_profile {

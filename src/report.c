@@ -74,32 +74,174 @@ static void header(FILE *f, const char *key, json_t *entry, const char *prefix)
 			"");
 	if (run && *str(run, "pmu_reason"))
 		fprintf(f, "%sPMU: %s\n", prefix, str(run, "pmu_reason"));
+	if (run && *str(run, "pmu_read"))
+		fprintf(f, "%sPMU cycles read with %s%s\n", prefix, str(run, "pmu_read"),
+			json_is_true(json_object_get(run, "pmu_user_only")) ?
+			"; user mode only (kernel-mode counting not permitted)" : "");
 	if (run && json_is_true(json_object_get(run, "unreliable")))
 		fprintf(f, "%sWARNING: figures unreliable: %s\n", prefix,
 			str(run, "unreliable_reason"));
 }
 
-static void table(FILE *f, const char *key, json_t *entry)
+/* ---- events counted around each sample ---------------------------------- */
+
+#define REPORT_EVENTS_MAX 32
+
+/* The events the probes of an entry carry, in first-seen order. */
+static size_t event_columns(json_t *entry, const char **names)
+{
+	json_t *probes = json_object_get(entry, "probes"), *p, *v;
+	const char *pname, *ename;
+	size_t n = 0, i;
+
+	json_object_foreach(probes, pname, p) {
+		json_object_foreach(json_object_get(p, "events"), ename, v) {
+			for (i = 0; i < n && strcmp(names[i], ename) != 0; i++)
+				;
+			if (i == n && n < REPORT_EVENTS_MAX)
+				names[n++] = ename;
+		}
+	}
+	return n;
+}
+
+/* A column label: the name, or its part after "::", at most 16 wide. */
+static void event_label(const char *name, char *buf, size_t len)
+{
+	const char *c = strstr(name, "::");
+
+	if (strlen(name) > 16 && c)
+		name = c + 2;
+	snprintf(buf, len < 17 ? len : 17, "%s", name);
+}
+
+static int event_width(const char *name)
+{
+	char l[32];
+
+	event_label(name, l, sizeof(l));
+	return strlen(l) > 9 ? (int)strlen(l) : 9;
+}
+
+/* One probe's figure for an event: per-op median, "n/s" when the event
+ * does not count here, "-" when the probe has none. */
+static void event_cell(json_t *p, const char *name, int digits, char *buf, size_t len)
+{
+	json_t *e = json_object_get(json_object_get(p, "events"), name);
+
+	if (!e)
+		snprintf(buf, len, "-");
+	else if (json_object_get(e, "status"))
+		snprintf(buf, len, "n/s");
+	else
+		snprintf(buf, len, "%.*f", digits, num(json_object_get(p, "events"),
+						       name, "median"));
+}
+
+static long discarded(json_t *p)
+{
+	json_t *d = json_object_get(p, "discarded");
+
+	return (long)(json_integer_value(json_object_get(d, "disturbed")) +
+		      json_integer_value(json_object_get(d, "multiplexed")));
+}
+
+/* What the header says about events and discarded samples. */
+static void events_header(FILE *f, json_t *entry, const char *prefix)
+{
+	json_t *run = last_run(entry), *evs = json_object_get(run, "events"), *e, *p;
+	json_t *dist = json_object_get(run, "disturbance");
+	const char *name;
+	long dist_n = 0, mux_n = 0, short_n = 0;
+	size_t i, counted = 0;
+
+	json_array_foreach(evs, i, e)
+		counted += strcmp(str(e, "status"), "counted") == 0;
+	if (counted) {
+		fprintf(f, "%sevents per operation (hi minus lo loop, like the ticks):",
+			prefix);
+		json_array_foreach(evs, i, e)
+			if (strcmp(str(e, "status"), "counted") == 0)
+				fprintf(f, " %s", str(e, "name"));
+		fputc('\n', f);
+	}
+	json_array_foreach(evs, i, e) {
+		if (strcmp(str(e, "status"), "counted") != 0)
+			fprintf(f, "%sevent %s not counted: %s\n", prefix,
+				str(e, "name"), str(e, "reason"));
+		else if (*str(e, "note"))
+			fprintf(f, "%sevent %s: %s\n", prefix, str(e, "name"),
+				str(e, "note"));
+	}
+	json_object_foreach(json_object_get(entry, "probes"), name, p) {
+		json_t *d = json_object_get(p, "discarded");
+
+		dist_n += (long)json_integer_value(json_object_get(d, "disturbed"));
+		mux_n += (long)json_integer_value(json_object_get(d, "multiplexed"));
+		short_n += (long)json_integer_value(json_object_get(d, "short_by"));
+	}
+	if (dist && json_is_true(json_object_get(dist, "checked")))
+		fprintf(f, "%sdisturbed samples: %ld discarded and retaken (a context "
+			"switch or CPU migration during the sample)", prefix, dist_n);
+	else if (dist)
+		fprintf(f, "%sdisturbed samples: not detected: %s", prefix,
+			str(dist, "reason"));
+	if (dist && mux_n)
+		fprintf(f, "; %ld more with counters not running throughout", mux_n);
+	if (dist && short_n)
+		fprintf(f, "; %ld samples missing (retake budget spent)", short_n);
+	if (dist)
+		fputc('\n', f);
+}
+
+static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p;
-	const char *name;
+	const char *name, *evn[REPORT_EVENTS_MAX];
+	size_t nev = event_columns(entry, evn), i;
+	char cell[64];
 
 	header(f, key, entry, "");
-	fprintf(f, "\n%-24s %4s %9s %7s %9s  %s\n", "probe", "ring", "cycles",
-		"+-mad", "ns", "status");
+	events_header(f, entry, "");
+	fprintf(f, "\n%-24s %4s %9s %7s %9s", "probe", "ring", "cycles", "+-mad", "ns");
+	for (i = 0; i < nev; i++) {
+		event_label(evn[i], cell, sizeof(cell));
+		fprintf(f, " %*s", event_width(evn[i]), cell);
+	}
+	if (verbose)
+		fprintf(f, " %9s", "discarded");
+	fprintf(f, "  %s\n", "status");
 	json_object_foreach(probes, name, p) {
 		const char *status = str(p, "status");
+		bool ok = strcmp(status, "ok") == 0;
 
-		if (strcmp(status, "ok") == 0)
-			fprintf(f, "%-24s %4d %9.2f %7.2f %9.2f  ok%s%s\n", name,
+		if (ok)
+			fprintf(f, "%-24s %4d %9.2f %7.2f %9.2f", name,
 				(int)json_integer_value(json_object_get(p, "ring")),
 				num(p, "cycles", "median"), num(p, "cycles", "mad"),
-				num(p, "ns", "median"), *str(p, "reason") ? ": " : "",
+				num(p, "ns", "median"));
+		else
+			fprintf(f, "%-24s %4d %9s %7s %9s", name,
+				(int)json_integer_value(json_object_get(p, "ring")),
+				"-", "-", "-");
+		for (i = 0; i < nev; i++) {
+			if (ok)
+				event_cell(p, evn[i], 2, cell, sizeof(cell));
+			else
+				snprintf(cell, sizeof(cell), "-");
+			fprintf(f, " %*s", event_width(evn[i]), cell);
+		}
+		if (verbose) {
+			if (ok && json_object_get(p, "discarded"))
+				fprintf(f, " %9ld", discarded(p));
+			else
+				fprintf(f, " %9s", "-");
+		}
+		if (ok)
+			fprintf(f, "  ok%s%s\n", *str(p, "reason") ? ": " : "",
 				str(p, "reason"));
 		else
-			fprintf(f, "%-24s %4d %9s %7s %9s  %s: %s\n", name,
-				(int)json_integer_value(json_object_get(p, "ring")),
-				"-", "-", "-", status, str(p, "reason"));
+			fprintf(f, "  %s: %s\n", status, str(p, "reason"));
 	}
 }
 
@@ -114,6 +256,29 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* ,discarded,"name=median;name=n/s;..." */
+static void csv_events(FILE *f, json_t *p)
+{
+	json_t *evs = json_object_get(p, "events"), *e;
+	const char *name;
+	char buf[1024], cell[64];
+	size_t o = 0;
+
+	if (json_object_get(p, "discarded"))
+		fprintf(f, ",%ld,", discarded(p));
+	else
+		fprintf(f, ",,");
+	buf[0] = 0;
+	json_object_foreach(evs, name, e) {
+		event_cell(p, name, 4, cell, sizeof(cell));
+		o += (size_t)snprintf(buf + o, o < sizeof(buf) ? sizeof(buf) - o : 0,
+				      "%s%s=%s", o ? ";" : "", name, cell);
+		if (o >= sizeof(buf))
+			break;
+	}
+	csv_field(f, buf);
+}
+
 static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p;
@@ -121,7 +286,8 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 
 	if (with_header)
 		fprintf(f, "cpu,probe,ring,status,cycles_median,cycles_q1,cycles_q3,"
-			"cycles_mad,ns_median,ticks_median,samples,cycles_source,reason\n");
+			"cycles_mad,ns_median,ticks_median,samples,cycles_source,reason,"
+			"discarded,events\n");
 	json_object_foreach(probes, name, p) {
 		csv_field(f, key);
 		fprintf(f, ",%s,%d,%s,", name,
@@ -137,6 +303,7 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 		else
 			fprintf(f, ",,,,,,,,");
 		csv_field(f, str(p, "reason"));
+		csv_events(f, p);
 		fputc('\n', f);
 	}
 }
@@ -146,24 +313,51 @@ static void markdown(FILE *f, const char *key, json_t *entry)
 	json_t *probes = json_object_get(entry, "probes"), *p;
 	const char *name;
 
+	const char *evn[REPORT_EVENTS_MAX];
+	size_t nev = event_columns(entry, evn), i;
+	char cell[64];
+
 	header(f, key, entry, "> ");
-	fprintf(f, "\n| probe | ring | cycles | ±MAD | ns | status |\n"
-		"|---|---:|---:|---:|---:|---|\n");
+	events_header(f, entry, "> ");
+	fprintf(f, "\n| probe | ring | cycles | ±MAD | ns |");
+	for (i = 0; i < nev; i++)
+		fprintf(f, " `%s` |", evn[i]);
+	fprintf(f, " status |\n|---|---:|---:|---:|---:|");
+	for (i = 0; i < nev; i++)
+		fprintf(f, "---:|");
+	fprintf(f, "---|\n");
 	json_object_foreach(probes, name, p) {
-		if (strcmp(str(p, "status"), "ok") == 0)
-			fprintf(f, "| `%s` | %d | %.2f | %.2f | %.2f | ok%s%s |\n", name,
+		bool ok = strcmp(str(p, "status"), "ok") == 0;
+
+		if (ok)
+			fprintf(f, "| `%s` | %d | %.2f | %.2f | %.2f |", name,
 				(int)json_integer_value(json_object_get(p, "ring")),
 				num(p, "cycles", "median"), num(p, "cycles", "mad"),
-				num(p, "ns", "median"), *str(p, "reason") ? ": " : "",
+				num(p, "ns", "median"));
+		else
+			fprintf(f, "| `%s` | %d | — | — | — |", name,
+				(int)json_integer_value(json_object_get(p, "ring")));
+		for (i = 0; i < nev; i++) {
+			if (ok)
+				event_cell(p, evn[i], 2, cell, sizeof(cell));
+			else
+				snprintf(cell, sizeof(cell), "—");
+			fprintf(f, " %s |", cell);
+		}
+		if (ok)
+			fprintf(f, " ok%s%s |\n", *str(p, "reason") ? ": " : "",
 				str(p, "reason"));
 		else
-			fprintf(f, "| `%s` | %d | — | — | — | %s: %s |\n", name,
-				(int)json_integer_value(json_object_get(p, "ring")),
-				str(p, "status"), str(p, "reason"));
+			fprintf(f, " %s: %s |\n", str(p, "status"), str(p, "reason"));
 	}
 }
 
 int pc_report(FILE *f, json_t *doc, enum pc_format fmt)
+{
+	return pc_report_verbose(f, doc, fmt, false);
+}
+
+int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose)
 {
 	json_t *cpus = json_object_get(doc, "cpus"), *entry;
 	const char *key;
@@ -176,7 +370,7 @@ int pc_report(FILE *f, json_t *doc, enum pc_format fmt)
 		case PC_FORMAT_TABLE:
 			if (!first)
 				fputc('\n', f);
-			table(f, key, entry);
+			table(f, key, entry, verbose);
 			break;
 		case PC_FORMAT_CSV:
 			csv(f, key, entry, first);

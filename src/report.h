@@ -9,5 +9,7 @@ enum pc_format { PC_FORMAT_TABLE, PC_FORMAT_JSON, PC_FORMAT_CSV, PC_FORMAT_MARKD
 int pc_format_parse(const char *s, enum pc_format *f);
 /* Renders every CPU of doc. */
 int pc_report(FILE *f, json_t *doc, enum pc_format fmt);
+/* The same; verbose adds per-probe detail (discarded samples) to the table. */
+int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose);
 
 #endif

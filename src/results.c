@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "results.h"
 
 /*
@@ -103,6 +104,74 @@ static json_t *array_of(const double *v, size_t n)
 	return a;
 }
 
+/* ---- events counted around each sample (events.c) ---- */
+
+/* events.NAME: per-op statistics, or why the event has none here. */
+static void probe_events_json(json_t *p, const struct pc_probe_result *r)
+{
+	const struct pc_probe_events *pe = &r->events;
+	const struct pc_events *d = pe->def;
+	unsigned i;
+
+	if (d && d->n) {
+		json_t *evs = json_object();
+
+		for (i = 0; i < d->n; i++) {
+			const struct pc_event *e = &d->ev[i];
+			json_t *o;
+
+			if (!e->counted)
+				o = json_pack("{s:s, s:s}", "status", "unsupported",
+					      "reason", e->reason);
+			else if (!pe->counted || !pe->counted[i])
+				o = json_pack("{s:s, s:s}", "status", "unsupported",
+					      "reason", "the counter opened but read 0 "
+					      "in every loop: this PMU does not count "
+					      "the event here");
+			else {
+				o = summary_json(&pe->per_op[i]);
+				if (pe->raw)
+					json_object_set_new(o, "raw", array_of(
+						pe->raw[i], r->samples));
+			}
+			json_object_set_new(evs, e->name, o);
+		}
+		json_object_set_new(p, "events", evs);
+	}
+	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i}",
+			    "disturbed", (int)pe->disturbed, "multiplexed",
+			    (int)pe->multiplexed, "short_by", (int)pe->short_by));
+}
+
+void pc_json_run_events(json_t *run, const struct pc_events *e)
+{
+	json_t *arr = json_array(), *dist;
+	unsigned i;
+
+	for (i = 0; e && i < e->n; i++) {
+		const struct pc_event *ev = &e->ev[i];
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "name", ev->name,
+				      "encoding", ev->encoding, "kind",
+				      ev->hardware ? "hardware" : "software",
+				      "status", ev->counted ? "counted" : "unsupported");
+
+		if (ev->reason[0])
+			json_object_set_new(o, ev->counted ? "note" : "reason",
+					    json_string(ev->reason));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(run, "events", arr);
+	dist = json_pack("{s:b}", "checked", e && e->reject);
+	if (e && e->reject)
+		json_object_set_new(dist, "counters", json_pack("[s, s]",
+				    e->ev[e->cs].name, e->ev[e->mig].name));
+	else
+		json_object_set_new(dist, "reason", json_string(
+				    e && e->reject_reason[0] ? e->reject_reason :
+				    "not counted"));
+	json_object_set_new(run, "disturbance", dist);
+}
+
 json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *clk)
 {
 	const struct pc_probe_row *row = &pc_probe_rows[r->id];
@@ -127,6 +196,7 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 	json_object_set_new(p, "ticks", summary_json(&r->ticks));
 	json_object_set_new(p, "cycles", summary_json(&r->cycles));
 	json_object_set_new(p, "ns", summary_json(&r->ns));
+	probe_events_json(p, r);
 	if (r->raw_ticks) {
 		json_t *raw = json_object();
 
@@ -172,6 +242,10 @@ json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 		return NULL;
 	if (clk->source != PC_CYCLES_PMU && clk->pmu_reason[0])
 		json_object_set_new(run, "pmu_reason", json_string(clk->pmu_reason));
+	if (clk->source == PC_CYCLES_PMU) {
+		json_object_set_new(run, "pmu_read", json_string(clk->pmu_read_reason));
+		json_object_set_new(run, "pmu_user_only", json_boolean(clk->pmu_user_only));
+	}
 	if (prof->unreliable)
 		json_object_set_new(run, "unreliable_reason",
 				    json_string(prof->unreliable_reason));
@@ -300,6 +374,54 @@ static int check_raw(json_t *raw, const char *where, char *err, size_t errlen)
 	return 0;
 }
 
+/* events.NAME is a summary or {status: unsupported, reason}; discarded
+ * holds counts. */
+static int check_probe_events(json_t *p, const char *where, char *err, size_t errlen)
+{
+	json_t *evs = json_object_get(p, "events"), *v, *d;
+	const char *k;
+	char sub[PC_ERRLEN];
+
+	if (evs) {
+		if (!json_is_object(evs))
+			FAIL("%s.events: not an object", where);
+		json_object_foreach(evs, k, v) {
+			json_t *st = json_object_get(v, "status");
+
+			snprintf(sub, sizeof(sub), "%s.events.%s", where, k);
+			if (st) {
+				if (!json_is_string(st) ||
+				    strcmp(json_string_value(st), "unsupported") != 0 ||
+				    !json_is_string(json_object_get(v, "reason")))
+					FAIL("%s: neither figures nor \"unsupported\" "
+					     "with a reason", sub);
+				continue;
+			}
+			if (check_summary(v, sub, err, errlen) < 0)
+				return -1;
+			if (json_object_get(v, "raw")) {
+				json_t *raw = json_pack("{s:O}", "raw",
+							json_object_get(v, "raw"));
+				int rc = check_raw(raw, sub, err, errlen);
+
+				json_decref(raw);
+				if (rc < 0)
+					return -1;
+			}
+		}
+	}
+	d = json_object_get(p, "discarded");
+	if (d) {
+		if (!json_is_object(d))
+			FAIL("%s.discarded: not an object", where);
+		json_object_foreach(d, k, v)
+			if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+			    json_integer_value(v) > PC_LIMIT_SAMPLES)
+				FAIL("%s.discarded.%s: not a count", where, k);
+	}
+	return 0;
+}
+
 int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 {
 	static const char *const statuses[] = { "ok", "skipped", "unsupported", "failed" };
@@ -345,6 +467,8 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 		if (check_raw(v, sub, err, errlen) < 0)
 			return -1;
 	}
+	if (check_probe_events(p, where, err, errlen) < 0)
+		return -1;
 	return 0;
 }
 

@@ -23,6 +23,9 @@ json_t *pc_json_probes(const struct pc_profile *prof, const struct pc_clock *clk
 /* Takes ownership of options. */
 json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 		    const struct pc_profile *prof, json_t *options);
+/* Adds the run's events (-e) and disturbance check to a run object. */
+struct pc_events;
+void pc_json_run_events(json_t *run, const struct pc_events *e);
 /* Takes ownership of cpu, run and probes. */
 int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 		   json_t *probes, char *err, size_t errlen);

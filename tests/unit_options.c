@@ -82,5 +82,16 @@ int main(void)
 	   parse(3, ARGV("--ring0-timeout", "nan"), &o, err) < 0 &&
 	   parse(3, ARGV("--ring0-timeout", "5s"), &o, err) < 0,
 	   "a time limit that is not 0.01..3600 seconds is refused: %s", err);
+	/* events (-e, --keep-disturbed, --verbose) */
+	ok(parse(1, (char *[]){ "run", NULL }, &o, err) == 0 && o.events.n == 0 && o.reject_disturbed &&
+	   !o.verbose, "by default: no events, disturbed samples rejected, no verbose table");
+	ok(parse(5, ARGV("-e", "perf::task-clock,perf::page-faults", "--keep-disturbed",
+			 "-v"), &o, err) == 0 && o.events.n == 2 &&
+	   strcmp(o.events.ev[1].name, "perf::page-faults") == 0 &&
+	   !o.reject_disturbed && o.verbose, "-e, --keep-disturbed and -v land in their fields");
+	ok(parse(3, ARGV("--events", "nosuch"), &o, err) < 0 && strstr(err, "nosuch") &&
+	   strstr(err, "libpfm4"), "an unknown event is refused with libpfm4's reason: %s", err);
+	ok(parse(5, ARGV("-e", "cycles", "-e", "instructions"), &o, err) < 0,
+	   "-e given twice is refused: %s", err);
 	return done_testing();
 }
