@@ -12,6 +12,12 @@ if [ ! -s "$pc_tmp/map" ]; then
 	done_testing
 	exit
 fi
+# The test bodies live in tests/trap_run only.
+pc list -v
+ok $(test $pc_rc -eq 0 && ! grep -q 'test-only' "$pc_tmp/out"; echo $?) \
+	"primcost list shows no test-only body"
+ok $(${NM:-nm} "$PC_BUILDDIR/primcost" 2>/dev/null | grep -w pc_test_bodies | grep -qv ' [wvU] '; test $? -ne 0; echo $?) \
+	"primcost defines no test bodies (only the weak reference that stays NULL)"
 trapped=$(awk '{ printf "%s%s", sep, $1; sep = "," }' "$pc_tmp/map")
 others='baseline,calib.*,cmpxchg,atomic_add_return,xchg,rmb,smp_mb,smp_wmb,flags_restore'
 limit=2
