@@ -76,4 +76,9 @@ extern const char pc_arch_timer_name[];	/* "tsc", "cntvct_el0", ... */
  * harness then measures it against the OS clock). */
 uint64_t pc_arch_timer_hz(void);
 
+/* Names the instruction whose first bytes are code[0..n) (where a probe
+ * trapped or was stopped), or NULL when the backend's table does not know
+ * it. The harness prints the bytes either way. */
+const char *pc_arch_insn_name(const unsigned char *code, unsigned n);
+
 #endif

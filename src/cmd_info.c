@@ -1,5 +1,6 @@
 /* cmd_info.c - primcost info: what primcost detects about this machine. */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,7 @@ int cmd_info(int argc, char **argv)
 	char err[PC_ERRLEN], hw_why[256];
 	bool hw_ok;
 	double cpt = 0;
+	char opt[64];
 	int c, cpu = -1, as_json = 0;
 	long v;
 	json_t *out;
@@ -56,8 +58,8 @@ int cmd_info(int argc, char **argv)
 		case 'c':
 			v = pc_parse_long(optarg, 0, 4095);
 			if (v < 0) {
-				fprintf(stderr, "primcost: info: --cpu: not a CPU number: "
-					"'%s'\n", optarg);
+				pc_error("info", "--cpu: not a CPU number: "
+					"'%s'", optarg);
 				return PC_EXIT_USAGE;
 			}
 			cpu = (int)v;
@@ -73,8 +75,8 @@ int cmd_info(int argc, char **argv)
 			if (strcmp(optarg, "json") == 0)
 				as_json = 1;
 			else if (strcmp(optarg, "text") != 0) {
-				fprintf(stderr, "primcost: info: --format: want text or "
-					"json, got '%s'\n", optarg);
+				pc_error("info", "--format: want text or "
+					"json, got '%s'", optarg);
 				return PC_EXIT_USAGE;
 			}
 			break;
@@ -82,24 +84,34 @@ int cmd_info(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return PC_EXIT_OK;
 		case ':':
-			fprintf(stderr, "primcost: info: option '%s' needs a value\n",
-				argv[optind - 1]);
+			pc_error("info", "option '%s' needs a value",
+				pc_bad_option(argv, c, opt, sizeof(opt)));
 			return PC_EXIT_USAGE;
 		default:
-			fprintf(stderr, "primcost: info: unknown option '%s'\n",
-				argv[optind - 1]);
+			pc_error("info", "unknown option '%s'",
+				pc_bad_option(argv, c, opt, sizeof(opt)));
 			return PC_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "primcost: info: unexpected argument '%s'\n", argv[optind]);
+		pc_error("info", "unexpected argument '%s'", argv[optind]);
 		return PC_EXIT_USAGE;
 	}
-	if (pc_cpu_detect(&ci, err, sizeof(err)) < 0 ||
-	    (cpu = pc_pin_cpu(cpu, err, sizeof(err))) < 0 ||
-	    pc_clock_init(&clk, true, err, sizeof(err)) < 0 ||
+	if (pc_cpu_detect(&ci, err, sizeof(err)) < 0) {
+		pc_error("info", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	if (pc_pin_cpu(cpu, err, sizeof(err)) < 0) {
+		if (cpu >= 0)
+			pc_error("info", "--cpu %d: %s", cpu, err);
+		else
+			pc_error("info", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	cpu = cpu >= 0 ? cpu : sched_getcpu();
+	if (pc_clock_init(&clk, true, err, sizeof(err)) < 0 ||
 	    pc_calibrate(&clk, 201, 20e-6, &cpt, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: info: %s\n", err);
+		pc_error("info", "%s", err);
 		return PC_EXIT_USAGE;
 	}
 

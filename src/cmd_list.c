@@ -173,6 +173,7 @@ static int list_events(const char *pattern, int verbose, int fmt)
 int cmd_list(int argc, char **argv)
 {
 	const char *pattern = NULL;
+	char opt[64];
 	int c, id, verbose = 0, fmt = 0, events = 0;	/* fmt: 0 table, 1 csv, 2 json */
 	json_t *arr = NULL;
 
@@ -194,8 +195,8 @@ int cmd_list(int argc, char **argv)
 			else if (strcmp(optarg, "json") == 0)
 				fmt = 2;
 			else {
-				fprintf(stderr, "primcost: list: --format: want table, "
-					"csv or json, got '%s'\n", optarg);
+				pc_error("list", "--format: want table, "
+					"csv or json, got '%s'", optarg);
 				return PC_EXIT_USAGE;
 			}
 			break;
@@ -203,19 +204,19 @@ int cmd_list(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return PC_EXIT_OK;
 		case ':':
-			fprintf(stderr, "primcost: list: option '%s' needs a value\n",
-				argv[optind - 1]);
+			pc_error("list", "option '%s' needs a value",
+				pc_bad_option(argv, c, opt, sizeof(opt)));
 			return PC_EXIT_USAGE;
 		default:
-			fprintf(stderr, "primcost: list: unknown option '%s'\n",
-				argv[optind - 1]);
+			pc_error("list", "unknown option '%s'",
+				pc_bad_option(argv, c, opt, sizeof(opt)));
 			return PC_EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		pattern = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr, "primcost: list: unexpected argument '%s'\n", argv[optind]);
+		pc_error("list", "unexpected argument '%s'", argv[optind]);
 		return PC_EXIT_USAGE;
 	}
 	if (events)
@@ -225,7 +226,7 @@ int cmd_list(int argc, char **argv)
 		char err[PC_ERRLEN];
 
 		if (pc_select_probes(pattern, sel, err, sizeof(err)) < 0) {
-			fprintf(stderr, "primcost: list: %s\n", err);
+			pc_error("list", "%s", err);
 			return PC_EXIT_USAGE;
 		}
 	}

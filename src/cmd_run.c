@@ -1,5 +1,6 @@
 /* cmd_run.c - primcost run: measure, save, show. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cmd_run.h"
 #include "commands.h"
 #include "events.h"
+#include "contain.h"
 #include "report.h"
 
 static const char usage_text[] =
@@ -32,11 +34,15 @@ static const char usage_text[] =
 	"                        comma-separated (see primcost list --events)\n"
 	"      --keep-disturbed  keep samples that saw a context switch or migration\n"
 	"  -v, --verbose         show discarded samples per probe in the table\n"
+	"      --probe-timeout S seconds one probe may take; 0 = no limit\n"
+	"                        (default 10 + 40 x (samples + 500) x sample-us)\n"
+	"      --save-partial    on SIGINT, SIGTERM or SIGHUP, save what was measured\n"
+	"                        (marked partial) instead of leaving the file as it was\n"
 	"  -q, --quiet           no table, no progress\n"
 	"  -h, --help            this help\n";
 
 enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
-       OPT_RING0_MODULE, OPT_KEEP_DISTURBED };
+       OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -53,14 +59,37 @@ static const struct option long_options[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "keep-disturbed", no_argument, NULL, OPT_KEEP_DISTURBED },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "probe-timeout", required_argument, NULL, OPT_PROBE_TIMEOUT },
+	{ "save-partial", no_argument, NULL, OPT_SAVE_PARTIAL },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
+		 size_t errlen);
+
 int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 			 char *err, size_t errlen)
 {
+	int rc = parse(argc, argv, o, err, errlen);
+
+	if (rc < 0)
+		pc_one_line(err);
+	return rc;
+}
+
+double pc_run_probe_timeout(const struct pc_run_options *o)
+{
+	if (o->probe_timeout_s >= 0)
+		return o->probe_timeout_s;
+	return 10.0 + 40.0 * ((double)o->samples + 500.0) * (double)o->sample_us * 1e-6;
+}
+
+static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
+		 size_t errlen)
+{
+	char opt[64];
 	int c;
 	long v;
 	double d;
@@ -78,6 +107,7 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 	o->ring0.timeout_s = PC_RING0_TIMEOUT_DEFAULT_S;
 	o->reject_disturbed = true;
 	pc_events_init(&o->events);
+	o->probe_timeout_s = -1;
 	optind = 0;	/* full reset: tests parse several argument vectors */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, NULL)) != -1) {
@@ -168,16 +198,30 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 		case 'v':
 			o->verbose = true;
 			break;
+		case OPT_PROBE_TIMEOUT:
+			d = pc_parse_double(optarg, 0, 1e6);
+			if (isnan(d) || (d > 0 && d < 0.01)) {
+				snprintf(err, errlen, "--probe-timeout: want 0 (no limit) or "
+					 "0.01..1000000 seconds, got '%s'", optarg);
+				return -1;
+			}
+			o->probe_timeout_s = d;
+			break;
+		case OPT_SAVE_PARTIAL:
+			o->save_partial = true;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
 		case 'h':
 			return 1;
 		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			snprintf(err, errlen, "option '%s' needs a value",
+				 pc_bad_option(argv, c, opt, sizeof(opt)));
 			return -1;
 		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			snprintf(err, errlen, "unknown option '%s'",
+				 pc_bad_option(argv, c, opt, sizeof(opt)));
 			return -1;
 		}
 	}
@@ -195,14 +239,15 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 
 static json_t *options_json(const struct pc_run_options *o, int cpu)
 {
-	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f, s:s, s:b}",
+	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f, s:s, s:b, s:f}",
 			 "probes", o->probes, "cpu", cpu, "samples", (int)o->samples,
 			 "sample_us", (int)o->sample_us, "keep_samples",
 			 o->keep_samples, "pmu", o->pmu,
 			 "ring0", pc_ring0_mode_name(o->ring0.mode),
 			 "ring0_timeout_s", o->ring0.timeout_s, "events",
 			 o->events_list ? o->events_list : "",
-			 "reject_disturbed", o->reject_disturbed);
+			 "reject_disturbed", o->reject_disturbed,
+			 "probe_timeout_s", pc_run_probe_timeout(o));
 }
 
 /* Is any selected row a ring-0 one? Only then is a way into ring 0 opened. */
@@ -251,6 +296,27 @@ static int any_failed(const struct pc_profile *prof)
 	return 0;
 }
 
+/* Probes an interrupted run measured, at least partly. */
+static size_t count_measured(const struct pc_profile *prof)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < prof->nprobes; i++)
+		n += prof->probes[i].samples > 0;
+	return n;
+}
+
+/* A partial run files only what it measured: a probe it never reached
+ * must not replace an earlier figure of that probe. */
+static void drop_unmeasured(json_t *probes, const struct pc_profile *prof)
+{
+	size_t i;
+
+	for (i = 0; i < prof->nprobes; i++)
+		if (prof->probes[i].partial && !prof->probes[i].samples)
+			json_object_del(probes, pc_probe_rows[prof->probes[i].id].name);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct pc_run_options o;
@@ -261,7 +327,7 @@ int cmd_run(int argc, char **argv)
 	struct pc_ring0 *r0 = NULL;
 	json_t *file_doc = NULL, *run_doc = NULL, *cpu, *run, *probes;
 	char err[PC_ERRLEN];
-	int rc, cpu_no, missing = 0, to_stdout;
+	int rc, cpu_no, missing = 0, to_stdout, sig;
 
 	rc = pc_run_options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc > 0) {
@@ -269,7 +335,7 @@ int cmd_run(int argc, char **argv)
 		return PC_EXIT_OK;
 	}
 	if (rc < 0) {
-		fprintf(stderr, "primcost: run: %s\n", err);
+		pc_error("run", "%s", err);
 		return PC_EXIT_USAGE;
 	}
 	to_stdout = strcmp(o.output, "-") == 0;
@@ -278,27 +344,35 @@ int cmd_run(int argc, char **argv)
 	 * file that is not a valid result (it would be lost by a merge). */
 	if (!to_stdout) {
 		if (pc_check_writable(o.output, err, sizeof(err)) < 0) {
-			fprintf(stderr, "primcost: run: %s\n", err);
+			pc_error("run", "%s", err);
 			return PC_EXIT_USAGE;
 		}
 		file_doc = pc_doc_load(o.output, &missing, err, sizeof(err));
 		if (!file_doc && !missing) {
-			fprintf(stderr, "primcost: run: %s (refusing to replace it; "
-				"move it away or choose another -o)\n", err);
+			pc_error("run", "%s (refusing to replace it; move it away or "
+				 "choose another -o)", err);
 			return PC_EXIT_USAGE;
 		}
 		if (!file_doc)
 			file_doc = pc_doc_new();
 	}
 
+	/* From here on, SIGINT, SIGTERM and SIGHUP stop the run in an orderly
+	 * way: the file is left as it was, or gets what was measured. */
+	pc_interrupts_catch();
 	if (pc_cpu_detect(&ci, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: run: %s\n", err);
+		pc_error("run", "%s", err);
+		pc_interrupts_release();
 		json_decref(file_doc);
 		return PC_EXIT_USAGE;
 	}
 	cpu_no = pc_pin_cpu(o.cpu, err, sizeof(err));
 	if (cpu_no < 0 || pc_clock_init(&clk, o.pmu, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: run: %s\n", err);
+		if (cpu_no < 0 && o.cpu >= 0)
+			pc_error("run", "--cpu %d: %s", o.cpu, err);
+		else
+			pc_error("run", "%s", err);
+		pc_interrupts_release();
 		json_decref(file_doc);
 		return PC_EXIT_USAGE;
 	}
@@ -328,10 +402,12 @@ int cmd_run(int argc, char **argv)
 		cfg.ring0 = r0;
 	}
 	cfg.events = &o.events;
+	cfg.probe_timeout_s = pc_run_probe_timeout(&o);
 	if (pc_profile_run(o.selected, &cfg, &clk, &prof, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: run: %s\n", err);
+		pc_error("run", "%s", err);
 		pc_ring0_close(r0);
 		pc_events_close(&o.events);
+		pc_interrupts_release();
 		pc_clock_close(&clk);
 		json_decref(file_doc);
 		return PC_EXIT_USAGE;
@@ -344,6 +420,23 @@ int cmd_run(int argc, char **argv)
 			 "emulated: %s", ci.emulated);
 	}
 
+	/* Interrupted (during the run, or since): nothing is written unless
+	 * --save-partial asks, and then only what was measured. */
+	sig = prof.interrupted ? prof.interrupted : pc_interrupted();
+	if (sig && (!o.save_partial || !count_measured(&prof))) {
+		char left[PC_ERRLEN];
+
+		if (to_stdout)
+			snprintf(left, sizeof(left), "nothing written");
+		else
+			snprintf(left, sizeof(left), "%s left as it was", o.output);
+		pc_error("run", "interrupted by %s%s; %s%s", pc_signal_name(sig),
+			 o.save_partial ? " before any probe was measured" : "", left,
+			 o.save_partial ? "" : " (--save-partial keeps what was measured)");
+		rc = PC_EXIT_SIGNAL + sig;
+		goto out;
+	}
+
 	cpu = pc_json_cpu(&ci, &clk, prof.cycles_per_tick);
 	run = pc_json_run(&ci, &clk, &prof, options_json(&o, cpu_no));
 	if (run && r0)
@@ -354,33 +447,39 @@ int cmd_run(int argc, char **argv)
 	run_doc = pc_doc_new();
 	if (!cpu || !run || !probes || !run_doc ||
 	    pc_doc_add_run(run_doc, ci.key, cpu, run, probes, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: run: cannot build the result: %s\n", err);
+		pc_error("run", "cannot build the result: %s", err);
 		rc = PC_EXIT_USAGE;
 		goto out;
 	}
-	rc = any_failed(&prof) ? PC_EXIT_FAILURE : PC_EXIT_OK;
+	rc = sig ? PC_EXIT_SIGNAL + sig : any_failed(&prof) ? PC_EXIT_FAILURE : PC_EXIT_OK;
 
 	if (to_stdout) {
 		if (pc_doc_write(run_doc, "-", err, sizeof(err)) < 0) {
-			fprintf(stderr, "primcost: run: %s\n", err);
+			pc_error("run", "%s", err);
 			rc = PC_EXIT_USAGE;
 		}
 		goto out;
 	}
 	{
 		json_t *entry = json_object_get(json_object_get(run_doc, "cpus"), ci.key);
+		json_t *keep = json_deep_copy(json_object_get(entry, "probes"));
 
+		if (sig)
+			drop_unmeasured(keep, &prof);
 		if (pc_doc_add_run(file_doc, ci.key,
 				   json_deep_copy(json_object_get(entry, "cpu")),
 				   json_deep_copy(json_array_get(json_object_get(entry, "runs"), 0)),
-				   json_deep_copy(json_object_get(entry, "probes")),
-				   err, sizeof(err)) < 0 ||
+				   keep, err, sizeof(err)) < 0 ||
 		    pc_doc_write(file_doc, o.output, err, sizeof(err)) < 0) {
-			fprintf(stderr, "primcost: run: %s\n", err);
+			pc_error("run", "%s", err);
 			rc = PC_EXIT_USAGE;
 			goto out;
 		}
 	}
+	if (sig)
+		pc_error("run", "interrupted by %s: %zu of %zu probes measured, saved "
+			 "(marked partial) under \"%s\" in %s", pc_signal_name(sig),
+			 count_measured(&prof), prof.nprobes, ci.key, o.output);
 	if (!o.quiet) {
 		pc_report_verbose(stdout, run_doc, o.format, o.verbose);
 		if (o.format == PC_FORMAT_TABLE)
@@ -389,6 +488,7 @@ int cmd_run(int argc, char **argv)
 	}
 out:
 	pc_ring0_close(r0);
+	pc_interrupts_release();
 	pc_profile_free(&prof);
 	pc_events_close(&o.events);
 	pc_clock_close(&clk);

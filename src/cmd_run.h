@@ -24,7 +24,14 @@ struct pc_run_options {
 	struct pc_events events;	/* parsed from it */
 	bool reject_disturbed;		/* discard disturbed samples (default) */
 	bool verbose;
+	double probe_timeout_s;		/* < 0: the default for these settings */
+	bool save_partial;		/* on SIGINT/SIGTERM/SIGHUP, save what was measured */
 };
+
+/* The time limit of one probe: the option, else 10 s plus 40 times what the
+ * --samples and --sample-us settings ask for (plus 500 samples' worth for
+ * sizing, warm-up and the linearity check). 0: no limit. */
+double pc_run_probe_timeout(const struct pc_run_options *o);
 
 /* 0: run; 1: --help asked; -1: error in err. */
 int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,

@@ -16,7 +16,20 @@ int cmd_info(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
+/* The one line on stderr of a user-facing error: "primcost: CMD: what",
+ * control characters replaced (cmd NULL: "primcost: what"). */
+void pc_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Parses a non-negative integer option value in [lo, hi]; -1 if bad. */
 long pc_parse_long(const char *s, long lo, long hi);
+/* A finite number in [lo, hi] (decimal point allowed); NAN if bad. */
+double pc_parse_double(const char *s, double lo, double hi);
+/* Replaces control characters (a newline in a file name, a key, an option
+ * value) so that an error message stays on one line. */
+void pc_one_line(char *s);
+/* The option getopt_long just refused (it returned c, '?' or ':'), as the
+ * user typed it: "--bogus", "-z". */
+const char *pc_bad_option(char **argv, int c, char *buf, size_t len);
 
 #endif

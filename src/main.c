@@ -59,7 +59,7 @@ int cmd_help(int argc, char **argv)
 	}
 	c = find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "primcost: help: no command '%s'\n", argv[1]);
+		pc_error("help", "no command '%s'", argv[1]);
 		return PC_EXIT_USAGE;
 	}
 	if (c->fn == cmd_help || c->fn == cmd_version) {
@@ -86,8 +86,7 @@ int main(int argc, char **argv)
 		return cmd_version(1, argv + 1);
 	c = find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "primcost: no command '%s' (see primcost --help)\n",
-			argv[1]);
+		pc_error(NULL, "no command '%s' (see primcost --help)", argv[1]);
 		return PC_EXIT_USAGE;
 	}
 	return c->fn(argc - 1, argv + 1);

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contain.h"
 #include "events.h"
 #include "primcost.h"
 #include "ring0.h"
@@ -34,6 +35,10 @@ const char *pc_status_name(enum pc_status s)
 	return (unsigned)s < 4 ? names[s] : "?";
 }
 
+/* A test program may define this table to give rows test-only bodies (the
+ * trapping ones of tests/trap_run.c); primcost does not, and it is NULL. */
+extern const struct pc_arch_probe pc_test_bodies[PC_PROBE_COUNT] __attribute__((weak));
+
 /* The row's own body, or the fallback the backend names when this CPU
  * cannot run it (arm64: LL/SC where LSE atomics are missing). */
 const struct pc_arch_probe *pc_probe_impl(enum pc_probe_id id)
@@ -42,7 +47,9 @@ const struct pc_arch_probe *pc_probe_impl(enum pc_probe_id id)
 
 	if ((unsigned)id >= PC_PROBE_COUNT)
 		return NULL;
-	if (pc_arch_probes[id].run)
+	if (pc_test_bodies && pc_test_bodies[id].run)
+		p = &pc_test_bodies[id];
+	else if (pc_arch_probes[id].run)
 		p = &pc_arch_probes[id];
 	else if (pc_portable_probes[id].run)
 		p = &pc_portable_probes[id];
@@ -211,20 +218,16 @@ static void sample_pair(struct sampler *s, uint64_t iters, double *dticks,
 		*dcycles = (double)c[1] - (double)c[0];
 }
 
-static double median_per_op(struct sampler *s, uint64_t iters, unsigned n)
+/* d: room for n values (contained work must not allocate). */
+static double median_per_op(struct sampler *s, uint64_t iters, unsigned n, double *d)
 {
-	double *d = malloc(n * sizeof(*d)), m;
 	unsigned i;
 
-	if (!d)
-		return NAN;
 	for (i = 0; i < n; i++) {
 		sample_pair(s, iters, &d[i], NULL);
 		d[i] /= (double)(iters * PC_UNROLL_DIFF);
 	}
-	m = pc_median(d, n);
-	free(d);
-	return m;
+	return pc_median(d, n);
 }
 
 /* Smallest iteration count whose hi loop lasts about target_ticks. */
@@ -273,11 +276,11 @@ double pc_sample_ticks(const struct pc_clock *clk, double seconds)
 /* Runs batches until two consecutive batch medians agree. */
 static void warm_up(struct sampler *s)
 {
-	double prev = NAN;
+	double prev = NAN, d[WARMUP_BATCH];
 	int b;
 
 	for (b = 0; b < WARMUP_MAX_BATCHES; b++) {
-		double m = median_per_op(s, s->iters, WARMUP_BATCH);
+		double m = median_per_op(s, s->iters, WARMUP_BATCH, d);
 
 		if (!isnan(prev) && fabs(m - prev) <= 0.01 * fabs(m) + 0.005)
 			return;
@@ -324,7 +327,7 @@ int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 		 double *cycles_per_tick, char *err, size_t errlen)
 {
 	struct sampler s;
-	double ticks_per_add;
+	double ticks_per_add, *d;
 
 	memset(&s, 0, sizeof(s));
 	s.p = &pc_arch_probes[PC_PROBE_calib_add_chain];
@@ -333,9 +336,15 @@ int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 		snprintf(err, errlen, "this backend has no add chain to calibrate with");
 		return -1;
 	}
+	d = malloc((samples > WARMUP_BATCH ? samples : WARMUP_BATCH) * sizeof(*d));
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	s.iters = size_sample(&s, pc_sample_ticks(clk, sample_s));
-	median_per_op(&s, s.iters, WARMUP_BATCH);
-	ticks_per_add = median_per_op(&s, s.iters, samples);
+	median_per_op(&s, s.iters, WARMUP_BATCH, d);
+	ticks_per_add = median_per_op(&s, s.iters, samples, d);
+	free(d);
 	if (!(ticks_per_add > 0)) {
 		snprintf(err, errlen, "add-chain calibration read %.4f ticks per add",
 			 ticks_per_add);
@@ -363,11 +372,14 @@ struct job {
 	double **evv;		/* [nev][samples]: per-op counts */
 	bool *ev_nonzero;	/* [nev]: counted something in some loop */
 	struct pc_reject rej;	/* discarded samples */
+	bool live;		/* still being measured */
+	double spent_s;		/* time spent in this probe's code so far */
 };
 
-static int job_prepare(struct job *j, const struct pc_arch_probe *p,
-		       const struct pc_measure_config *cfg, const struct pc_clock *clk,
-		       struct pc_ring0 *r0)
+/* Everything a probe needs before its code runs: no probe code here. */
+static int job_alloc(struct job *j, const struct pc_arch_probe *p,
+		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		     struct pc_ring0 *r0)
 {
 	unsigned i;
 
@@ -377,23 +389,15 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 	j->s.clk = clk;
 	j->s.r0 = r0;
 	j->s.id = j->r->id;
-	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
-	j->nev = j->ev ? j->ev->n : 0;
-	j->rej.budget = cfg->samples;	/* up to as many retakes as samples */
-	sampler_init(&j->s);
-	j->s.iters = size_sample(&j->s, pc_sample_ticks(clk, cfg->sample_s));
-	j->ops = j->s.iters * PC_UNROLL_DIFF;
-	warm_up(&j->s);
 	if (!j->pmu) {
 		j->cal.p = &pc_arch_probes[PC_PROBE_calib_add_chain];
 		j->cal.clk = clk;
 		j->cal.r0 = r0;
 		j->cal.id = PC_PROBE_calib_add_chain;
-		j->cal.iters = size_sample(&j->cal, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
-		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
 	}
-	/* Sizing and warm-up judge nothing: the events are read from here on. */
-	j->s.ev = j->cal.ev = j->ev;
+	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
+	j->nev = j->ev ? j->ev->n : 0;
+	j->rej.budget = cfg->samples;	/* up to as many retakes as samples */
 	j->dt = calloc(cfg->samples, sizeof(*j->dt));
 	j->dc = calloc(cfg->samples, sizeof(*j->dc));
 	j->cpt = calloc(cfg->samples, sizeof(*j->cpt));
@@ -407,6 +411,22 @@ static int job_prepare(struct job *j, const struct pc_arch_probe *p,
 				return -1;
 	}
 	return j->dt && j->dc && j->cpt ? 0 : -1;
+}
+
+/* Sizing and warm-up: runs probe code (contained). */
+static void job_prepare(struct job *j, const struct pc_measure_config *cfg,
+			const struct pc_clock *clk)
+{
+	sampler_init(&j->s);
+	j->s.iters = size_sample(&j->s, pc_sample_ticks(clk, cfg->sample_s));
+	j->ops = j->s.iters * PC_UNROLL_DIFF;
+	warm_up(&j->s);
+	if (!j->pmu) {
+		j->cal.iters = size_sample(&j->cal, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
+		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
+	}
+	/* Sizing and warm-up judge nothing: the events are read from here on. */
+	j->s.ev = j->cal.ev = j->ev;
 }
 
 /* One sample into slot `slot`, and the counters' verdict on it. */
@@ -484,25 +504,13 @@ static int job_finish_events(struct job *j, const struct pc_measure_config *cfg)
 	return 0;
 }
 
-static int job_finish(struct job *j, const struct pc_measure_config *cfg,
-		      const struct pc_clock *clk)
+/* Linearity: doubling the work must double the difference (contained). */
+static void job_linearity(struct job *j)
 {
 	struct pc_probe_result *r = j->r;
 	double lin_n[LINEARITY_SAMPLES], lin_2n[LINEARITY_SAMPLES], dn, d2n;
 	unsigned i;
 
-	if (job_finish_events(j, cfg) < 0)
-		return -1;
-	if (!j->n) {
-		r->status = PC_STATUS_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "every sample was discarded "
-			 "(%u disturbed by a context switch or migration, %u with "
-			 "counters not running throughout)", j->rej.disturbed,
-			 j->rej.multiplexed);
-		return 0;
-	}
-
-	/* Linearity: doubling the work must double the difference. */
 	j->s.ev = NULL;
 	for (i = 0; i < LINEARITY_SAMPLES; i++) {
 		sample_pair(&j->s, j->s.iters, &lin_n[i], NULL);
@@ -519,6 +527,23 @@ static int job_finish(struct job *j, const struct pc_measure_config *cfg,
 		snprintf(r->reason, sizeof(r->reason), "not linear: doubling the "
 			 "iterations scaled the difference by %.2f, not 2",
 			 r->linearity);
+}
+
+static int job_finish(struct job *j, const struct pc_measure_config *cfg,
+		      const struct pc_clock *clk)
+{
+	struct pc_probe_result *r = j->r;
+
+	if (job_finish_events(j, cfg) < 0)
+		return -1;
+	if (!j->n) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "every sample was discarded "
+			 "(%u disturbed by a context switch or migration, %u with "
+			 "counters not running throughout)", j->rej.disturbed,
+			 j->rej.multiplexed);
+		return 0;
+	}
 
 	r->iters = j->s.iters;
 	r->ops_per_sample = j->ops;
@@ -580,14 +605,14 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Status of a row before any timing: NULL implementation, ring, self-check. */
+/* Status of a row before any timing: NULL implementation, ring. (A ring-3
+ * self-check runs probe code: it is the first contained phase.) */
 static const struct pc_arch_probe *admit(struct pc_probe_result *r,
 					 const struct pc_measure_config *cfg,
 					 const struct pc_clock *clk)
 {
 	const struct pc_probe_row *row = &pc_probe_rows[r->id];
 	const struct pc_arch_probe *impl = pc_probe_impl(r->id);
-	char why[256];
 
 	if (!impl) {
 		r->status = PC_STATUS_UNSUPPORTED;
@@ -600,14 +625,106 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r,
 	}
 	if (row->ring == 0)	/* self-check and validation gate in ring 0 */
 		return pc_ring0_admit(cfg->ring0, r, clk, cfg->sample_s) ? impl : NULL;
-	if (pc_selfcheck(impl, why, sizeof(why))) {
-		r->status = PC_STATUS_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "%s", why);
-		return NULL;
-	}
 	if (pc_probe_note(r->id))	/* measured through the fallback */
 		snprintf(r->reason, sizeof(r->reason), "%s", pc_probe_note(r->id));
 	return impl;
+}
+
+/* ---- containment: a trap or a hang fails its probe, not the run ------------ */
+
+/*
+ * Every call into probe code goes through contain(): the self-check, sizing
+ * and warm-up, each round's share of samples, the linearity check. A trap
+ * (SIGILL, SIGSEGV, SIGBUS, SIGFPE) or the probe's time running out makes the
+ * probe failed, with the signal and the instruction in the reason; an
+ * interruption stops the run. See contain.c for why this costs the timed
+ * loops nothing.
+ */
+struct phase {
+	struct job *j;
+	const struct pc_measure_config *cfg;
+	const struct pc_clock *clk;
+	unsigned count;
+	const char *check;		/* the self-check's verdict */
+	char why[256];
+};
+
+static void phase_selfcheck(void *a)
+{
+	struct phase *ph = a;
+
+	ph->check = pc_selfcheck(ph->j->s.p, ph->why, sizeof(ph->why));
+}
+
+static void phase_prepare(void *a)
+{
+	struct phase *ph = a;
+
+	job_prepare(ph->j, ph->cfg, ph->clk);
+}
+
+static void phase_sample(void *a)
+{
+	struct phase *ph = a;
+
+	job_sample(ph->j, ph->count);
+}
+
+static void phase_linearity(void *a)
+{
+	job_linearity(((struct phase *)a)->j);
+}
+
+/* Runs one phase of a live probe; false when it did not complete. */
+static bool contain(struct job *j, const char *phase, void (*fn)(void *),
+		    struct phase *ph)
+{
+	const struct pc_measure_config *cfg = ph->cfg;
+	struct pc_probe_result *r = j->r;
+	double t0 = now_s(), limit = 0;
+	enum pc_contain_result rc;
+	struct pc_trap t;
+	char what[320];
+
+	if (cfg->probe_timeout_s > 0) {
+		limit = cfg->probe_timeout_s - j->spent_s;
+		if (limit < 1e-3)
+			limit = 1e-3;
+	}
+	ph->j = j;
+	rc = pc_contain_call(fn, ph, limit, &t);
+	j->spent_s += now_s() - t0;
+	if (rc == PC_CONTAIN_DONE)
+		return true;
+	if (rc == PC_CONTAIN_INTERRUPTED)
+		return false;	/* not the probe's fault: the run stops */
+	j->live = false;
+	r->status = PC_STATUS_FAILED;
+	pc_trap_describe(&t, what, sizeof(what));
+	if (rc == PC_CONTAIN_TRAP)
+		snprintf(r->reason, sizeof(r->reason), "trapped in %s: %s; sequence: %s",
+			 phase, what, j->s.p->sequence ? j->s.p->sequence : "?");
+	else
+		snprintf(r->reason, sizeof(r->reason), "still running after its "
+			 "time limit of %.3g s (--probe-timeout), in %s: %s",
+			 cfg->probe_timeout_s, phase, what);
+	return false;
+}
+
+/* A probe the run did not reach, or did not finish, before an interruption. */
+static void cut_short(struct pc_probe_result *r, unsigned have, unsigned want,
+		      int sig)
+{
+	r->partial = true;
+	if (have) {
+		snprintf(r->reason, sizeof(r->reason), "partial: %u of %u samples "
+			 "(the run was interrupted by %s)", have, want,
+			 pc_signal_name(sig));
+		return;
+	}
+	r->status = PC_STATUS_SKIPPED;
+	snprintf(r->reason, sizeof(r->reason), "not measured: the run was "
+		 "interrupted by %s", pc_signal_name(sig));
 }
 
 /*
@@ -620,13 +737,19 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 		   const struct pc_clock *clk, struct pc_profile *prof,
 		   char *err, size_t errlen)
 {
-	struct job *jobs;
-	double *calib, t_start = now_s();
+	struct job *jobs = NULL;
+	struct phase ph;
+	double *calib = NULL, t_start = now_s();
 	size_t n = 0, k = 0, njobs = 0, ncal = 0, njobs_failed = 0, i;
 	unsigned rounds = cfg->samples < PC_ROUNDS ? cfg->samples : PC_ROUNDS, round;
-	int id;
+	int id, stop;
 
 	memset(prof, 0, sizeof(*prof));
+	memset(&ph, 0, sizeof(ph));
+	ph.cfg = cfg;
+	ph.clk = clk;
+	if (pc_contain_init(err, errlen) < 0)
+		return -1;
 	for (id = 0; id < PC_PROBE_COUNT; id++)
 		n += selected[id];
 	prof->probes = calloc(n ? n : 1, sizeof(*prof->probes));
@@ -639,6 +762,7 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
 		struct pc_probe_result *r;
 		const struct pc_arch_probe *impl;
+		struct job *j;
 
 		if (!selected[id])
 			continue;
@@ -651,33 +775,67 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 		impl = admit(r, cfg, clk);
 		if (!impl)
 			continue;
-		jobs[njobs].r = r;
-		if (job_prepare(&jobs[njobs++], impl, cfg, clk,
-				r->ring == 0 ? cfg->ring0 : NULL) < 0)
+		j = &jobs[njobs];
+		j->r = r;
+		if (job_alloc(j, impl, cfg, clk, r->ring == 0 ? cfg->ring0 : NULL) < 0)
 			goto oom;
+		njobs++;
+		j->live = true;
+		/* Ring-0 rows passed their self-check in ring 0 (admit). */
+		if (r->ring != 0 &&
+		    contain(j, "the self-check", phase_selfcheck, &ph) && ph.check) {
+			r->status = PC_STATUS_FAILED;
+			snprintf(r->reason, sizeof(r->reason), "%s", ph.why);
+			j->live = false;
+		}
+		if (j->live && !pc_interrupted())
+			contain(j, "the sizing and warm-up", phase_prepare, &ph);
 	}
-	for (round = 0; round < rounds; round++) {
+	for (round = 0; round < rounds && !pc_interrupted(); round++) {
 		/* Spread the samples evenly: round r takes its share. */
 		unsigned share = cfg->samples * (round + 1) / rounds -
 				 cfg->samples * round / rounds;
+		char phase[32];
 
-		for (i = 0; i < njobs; i++) {
+		snprintf(phase, sizeof(phase), "round %u of %u", round + 1, rounds);
+		for (i = 0; i < njobs && !pc_interrupted(); i++) {
+			if (!jobs[i].live)
+				continue;
 			progress(cfg, "round", round + 1, rounds,
 				 pc_probe_rows[jobs[i].r->id].name);
-			job_sample(&jobs[i], share);
+			ph.count = share;
+			contain(&jobs[i], phase, phase_sample, &ph);
 		}
 	}
+	stop = pc_interrupted();
 	for (i = 0; i < njobs; i++) {
-		int bad = job_finish(&jobs[i], cfg, clk) < 0;
+		struct job *j = &jobs[i];
 
-		if (!bad && jobs[i].r->status == PC_STATUS_OK &&
-		    jobs[i].r->cycles_per_tick > 0 && isfinite(jobs[i].r->cycles_per_tick))
-			calib[ncal++] = jobs[i].r->cycles_per_tick;
-		job_free(&jobs[i]);
-		if (bad)
-			njobs_failed++;
+		if (j->live && j->n && !stop)
+			contain(j, "the linearity check", phase_linearity, &ph);
+		if (j->live && (stop = pc_interrupted()) != 0 && j->n < cfg->samples)
+			cut_short(j->r, j->n, cfg->samples, stop);
+		if (j->live && (j->n || !stop)) {
+			if (job_finish(j, cfg, clk) < 0)
+				njobs_failed++;
+			else if (j->r->status == PC_STATUS_OK &&
+				 j->r->cycles_per_tick > 0 &&
+				 isfinite(j->r->cycles_per_tick))
+				calib[ncal++] = j->r->cycles_per_tick;
+		}
+		job_free(j);
 	}
 	free(jobs);
+	jobs = NULL;
+	/* Probes the run never reached. */
+	if ((stop = pc_interrupted()) != 0) {
+		prof->interrupted = stop;
+		for (i = 0; i < prof->nprobes; i++)
+			if (prof->probes[i].status == PC_STATUS_OK &&
+			    !prof->probes[i].samples && !prof->probes[i].partial)
+				cut_short(&prof->probes[i], 0, cfg->samples, stop);
+	}
+	pc_contain_fini();
 	if (njobs_failed) {
 		free(calib);
 		snprintf(err, errlen, "out of memory");
@@ -721,10 +879,13 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 	prof->wall_s = now_s() - t_start;
 	return 0;
 oom:
-	for (i = 0; jobs && i < njobs; i++)
+	pc_contain_fini();
+	for (i = 0; jobs && i <= njobs && i < n; i++)
 		job_free(&jobs[i]);
 	free(jobs);
 	free(calib);
+	free(prof->probes);
+	memset(prof, 0, sizeof(*prof));
 	snprintf(err, errlen, "out of memory");
 	return -1;
 }

@@ -17,6 +17,7 @@ enum {
 	PC_EXIT_OK = 0,
 	PC_EXIT_FAILURE = 1,	/* a probe failed, or compare found a regression */
 	PC_EXIT_USAGE = 2,	/* bad option, bad input file, cannot write output */
+	PC_EXIT_SIGNAL = 128,	/* + the signal number: interrupted (SIGINT: 130) */
 };
 
 #define PC_ERRLEN 512
@@ -123,12 +124,13 @@ struct pc_measure_config {
 	struct pc_ring0 *ring0;		/* where ring-0 rows run (ring0.h); NULL: nowhere */
 	/* ---- events counted around each sample (events.c) ---- */
 	struct pc_events *events;	/* open group (-e, disturbance), or NULL */
+	double probe_timeout_s;		/* time limit of one probe; 0: none */
 };
 
 struct pc_probe_result {
 	enum pc_probe_id id;
 	enum pc_status status;
-	char reason[256];
+	char reason[512];
 	int ring;
 	struct pc_summary ticks, cycles, ns;	/* per operation */
 	size_t samples;
@@ -150,6 +152,7 @@ struct pc_probe_result {
 		unsigned disturbed, multiplexed;	/* samples discarded */
 		unsigned short_by;	/* samples missing: discard budget spent */
 	} events;
+	bool partial;			/* cut short by an interruption */
 };
 
 struct pc_profile {
@@ -160,6 +163,7 @@ struct pc_profile {
 	double wall_s;
 	bool unreliable;		/* calibration makes no sense (emulator) */
 	char unreliable_reason[256];
+	int interrupted;		/* the signal that stopped the run, or 0 */
 };
 
 /* The implementation of a row on this build: backend first, then portable

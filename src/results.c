@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "commands.h"
+#include "contain.h"
 #include "results.h"
 
 /*
@@ -182,6 +185,8 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 		return NULL;
 	if (r->reason[0])
 		json_object_set_new(p, "reason", json_string(r->reason));
+	if (r->partial)
+		json_object_set_new(p, "partial", json_true());
 	if (r->status != PC_STATUS_OK)
 		return p;
 	json_object_set_new(p, "cycles_source",
@@ -249,6 +254,11 @@ json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 	if (prof->unreliable)
 		json_object_set_new(run, "unreliable_reason",
 				    json_string(prof->unreliable_reason));
+	if (prof->interrupted) {
+		json_object_set_new(run, "partial", json_true());
+		json_object_set_new(run, "interrupted_by",
+				    json_string(pc_signal_name(prof->interrupted)));
+	}
 	json_object_set_new(run, "options", options ? options : json_object());
 	return run;
 }
@@ -273,6 +283,27 @@ int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 		goto fail;
 	}
 	entry = json_object_get(cpus, key);
+	if (!entry && json_object_size(cpus) >= PC_LIMIT_CPUS) {
+		snprintf(err, errlen, "the file already holds %d CPUs (the limit)",
+			 PC_LIMIT_CPUS);
+		goto fail;
+	}
+	if (entry && !json_is_object(entry)) {
+		snprintf(err, errlen, "cpus.%s is not an object", key);
+		goto fail;
+	}
+	if (entry) {
+		size_t fresh = 0;
+
+		json_object_foreach(probes, name, p)
+			fresh += !json_object_get(json_object_get(entry, "probes"), name);
+		if (json_object_size(json_object_get(entry, "probes")) + fresh >
+		    PC_LIMIT_PROBES) {
+			snprintf(err, errlen, "cpus.%s would hold more than %d probes "
+				 "(the limit)", key, PC_LIMIT_PROBES);
+			goto fail;
+		}
+	}
 	if (!entry) {
 		entry = json_object();
 		json_object_set_new(entry, "cpu", cpu);
@@ -447,6 +478,9 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		  json_integer_value(v) > 3))
 		FAIL("%s.ring: not 0..3", where);
+	v = json_object_get(p, "partial");
+	if (v && !json_is_boolean(v))
+		FAIL("%s.partial: not true or false", where);
 	if (strcmp(json_string_value(st), "ok") != 0)
 		return 0;
 	for (i = 0; i < 3; i++) {
@@ -472,7 +506,20 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	return 0;
 }
 
+static int validate_doc(json_t *doc, char *err, size_t errlen);
+
+/* Errors name where, in the document's own words: control characters in
+ * its keys are replaced so that the message stays one line. */
 int pc_doc_validate(json_t *doc, char *err, size_t errlen)
+{
+	int rc = validate_doc(doc, err, errlen);
+
+	if (rc < 0)
+		pc_one_line(err);
+	return rc;
+}
+
+static int validate_doc(json_t *doc, char *err, size_t errlen)
 {
 	json_t *schema, *cpus, *entry;
 	const char *key;
@@ -525,6 +572,12 @@ int pc_doc_validate(json_t *doc, char *err, size_t errlen)
 			    !json_is_string(json_object_get(run, "date")))
 				FAIL("cpus.%s.runs[%zu]: not an object with a \"date\"",
 				     key, i);
+			if (json_object_get(run, "partial") &&
+			    !json_is_boolean(json_object_get(run, "partial")))
+				FAIL("cpus.%s.runs[%zu].partial: not true or false", key, i);
+			if (json_object_get(run, "interrupted_by") &&
+			    !json_is_string(json_object_get(run, "interrupted_by")))
+				FAIL("cpus.%s.runs[%zu].interrupted_by: not a string", key, i);
 			hist = json_object_get(run, "probes");
 			if (!hist)
 				continue;
@@ -560,12 +613,42 @@ int pc_doc_validate(json_t *doc, char *err, size_t errlen)
 
 /* ---- reading ----------------------------------------------------------- */
 
-json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
+json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
+		     size_t errlen)
 {
 	json_error_t jerr;
-	struct stat sb;
 	json_t *doc;
 	char why[PC_ERRLEN];
+
+	if (len > PC_LIMIT_FILE_BYTES) {
+		snprintf(err, errlen, "%s: %zu bytes (limit %d MiB)", name, len,
+			 PC_LIMIT_FILE_BYTES >> 20);
+		return NULL;
+	}
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc) {
+		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", name,
+			 jerr.text, jerr.line);
+		pc_one_line(err);
+		return NULL;
+	}
+	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: %s", name, why);
+		pc_one_line(err);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
+{
+	struct stat sb;
+	json_t *doc;
+	char *buf;
+	size_t got = 0;
+	ssize_t r;
+	int fd;
 
 	if (missing)
 		*missing = 0;
@@ -573,28 +656,48 @@ json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
 		if (errno == ENOENT && missing)
 			*missing = 1;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		pc_one_line(err);
 		return NULL;
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
+		pc_one_line(err);
 		return NULL;
 	}
 	if (sb.st_size > PC_LIMIT_FILE_BYTES) {
 		snprintf(err, errlen, "%s: %lld bytes (limit %d MiB)", path,
 			 (long long)sb.st_size, PC_LIMIT_FILE_BYTES >> 20);
+		pc_one_line(err);
 		return NULL;
 	}
-	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!doc) {
-		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", path,
-			 jerr.text, jerr.line);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	buf = malloc((size_t)sb.st_size + 1);
+	if (fd < 0 || !buf) {
+		snprintf(err, errlen, "%s: %s", path, fd < 0 ? strerror(errno) :
+			 "out of memory");
+		pc_one_line(err);
+		if (fd >= 0)
+			close(fd);
+		free(buf);
 		return NULL;
 	}
-	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "%s: %s", path, why);
-		json_decref(doc);
-		return NULL;
+	/* The size was checked; a file that grows meanwhile is read no further. */
+	while (got < (size_t)sb.st_size &&
+	       (r = read(fd, buf + got, (size_t)sb.st_size - got)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			pc_one_line(err);
+			close(fd);
+			free(buf);
+			return NULL;
+		}
+		got += (size_t)r;
 	}
+	close(fd);
+	doc = pc_doc_parse(buf, got, path, err, errlen);
+	free(buf);
 	return doc;
 }
 
@@ -634,7 +737,37 @@ int pc_check_writable(const char *path, char *err, size_t errlen)
  * fsync, then rename over the old file, so that a reader (or a crash) sees
  * either the old file whole or the new one whole.
  */
+static int doc_write_file(json_t *doc, const char *path, char *err, size_t errlen);
+
+/*
+ * A signal that would end the program (SIGINT, SIGTERM, SIGHUP, ...) waits
+ * while the temporary file exists: it takes effect after the rename (or
+ * after the temporary file is removed on an error), so none is left behind
+ * and the destination is whole, old or new. Only SIGKILL or a crash can
+ * leave a "FILE.tmp.XXXXXX", never a damaged FILE.
+ */
 int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	sigset_t all, old;
+	int rc;
+
+	if (strcmp(path, "-") == 0)
+		return doc_write_file(doc, path, err, errlen);
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);	/* faults must still be reported */
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGABRT);
+	sigdelset(&all, SIGTRAP);
+	sigdelset(&all, SIGSYS);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	rc = doc_write_file(doc, path, err, errlen);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+static int doc_write_file(json_t *doc, const char *path, char *err, size_t errlen)
 {
 	char *tmp = NULL, *copy, *dir;
 	FILE *f = NULL;
@@ -660,8 +793,15 @@ int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
 	}
 	fchmod(fd, 0644);
 	f = fdopen(fd, "w");
-	if (!f || pc_doc_dump(doc, f) < 0 || fflush(f) != 0 || fsync(fd) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (!f || pc_doc_dump(doc, f) < 0 || fflush(f) != 0 ||
+	    ftello(f) > PC_LIMIT_FILE_BYTES || fsync(fd) != 0) {
+		if (f && !ferror(f) && ftello(f) > PC_LIMIT_FILE_BYTES)
+			/* primcost would refuse to read it back */
+			snprintf(err, errlen, "cannot write %s: it would be %lld bytes, "
+				 "over the %d MiB a result file may have", path,
+				 (long long)ftello(f), PC_LIMIT_FILE_BYTES >> 20);
+		else
+			snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		if (f)
 			fclose(f);
 		else

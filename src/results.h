@@ -32,6 +32,9 @@ int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 
 int pc_doc_validate(json_t *doc, char *err, size_t errlen);
 int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen);
+/* Parses and validates a result held in memory; name is what errors call it. */
+json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
+		     size_t errlen);
 /* Reads and validates a result file; *missing set when it does not exist. */
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen);
 

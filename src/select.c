@@ -9,7 +9,7 @@
 int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
-	int rc = 0;
+	int rc = 0, tokens = 0;
 
 	if (!copy) {
 		snprintf(err, errlen, "out of memory");
@@ -24,6 +24,7 @@ int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
 	     tok = strtok_r(NULL, ",", &save)) {
 		int id, hits = 0;
 
+		tokens++;
 		for (id = 0; id < PC_PROBE_COUNT; id++) {
 			if (fnmatch(tok, pc_probe_rows[id].name, 0) == 0) {
 				selected[id] = true;
@@ -35,6 +36,10 @@ int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
 				 "(see primcost list)", tok);
 			rc = -1;
 		}
+	}
+	if (rc == 0 && !tokens) {
+		snprintf(err, errlen, "no probe names in '%s' (see primcost list)", list);
+		rc = -1;
 	}
 	free(copy);
 	return rc;

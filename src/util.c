@@ -1,6 +1,11 @@
 /* util.c - small helpers shared by the subcommands. */
 #include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 
@@ -16,4 +21,53 @@ long pc_parse_long(const char *s, long lo, long hi)
 	if (errno || *end || v < lo || v > hi)
 		return -1;
 	return v;
+}
+
+double pc_parse_double(const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < lo || v > hi)
+		return NAN;
+	return v;
+}
+
+void pc_one_line(char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+const char *pc_bad_option(char **argv, int c, char *buf, size_t len)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+
+	if ((c == ':' || !optopt) && arg && strncmp(arg, "--", 2) == 0)
+		snprintf(buf, len, "%s", arg);
+	else if (optopt > 0 && optopt < 256)
+		snprintf(buf, len, "-%c", optopt);
+	else
+		snprintf(buf, len, "%s", arg ? arg : "?");
+	return buf;
+}
+
+void pc_error(const char *cmd, const char *fmt, ...)
+{
+	char msg[2 * PC_ERRLEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pc_one_line(msg);
+	if (cmd)
+		fprintf(stderr, "primcost: %s: %s\n", cmd, msg);
+	else
+		fprintf(stderr, "primcost: %s\n", msg);
 }

@@ -154,6 +154,49 @@ int main(void)
 	ok(pc_doc_load("/nonexistent/primcost.json", &missing, err, sizeof(err)) == NULL &&
 	   missing, "a missing file is reported as missing");
 
+	/* Reliability: partial runs, and merges that would pass the limits. */
+	bad = json_deep_copy(doc);
+	json_object_set_new(at(bad, "cpus", A, "probes", "cmpxchg", NULL), "partial",
+			    json_string("yes"));
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "partial"),
+	   "a partial flag that is not a boolean is refused: %s", err);
+	json_object_set_new(at(bad, "cpus", A, "probes", "cmpxchg", NULL), "partial",
+			    json_true());
+	json_object_set_new(at(bad, "cpus", A, "runs", "0", NULL), "partial", json_true());
+	json_object_set_new(at(bad, "cpus", A, "runs", "0", NULL), "interrupted_by",
+			    json_string("SIGINT"));
+	ok(pc_doc_validate(bad, err, sizeof(err)) == 0,
+	   "a partial run and a partial probe validate (%s)", err);
+	json_decref(bad);
+	{
+		json_t *full = json_deep_copy(doc), *probes = at(full, "cpus", A, "probes", NULL);
+		char name[32];
+		int i;
+
+		for (i = json_object_size(probes); i < PC_LIMIT_PROBES; i++) {
+			snprintf(name, sizeof(name), "p%d", i);
+			json_object_set_new(probes, name, json_pack("{s:s}", "status",
+								    "skipped"));
+		}
+		ok(pc_doc_validate(full, err, sizeof(err)) == 0,
+		   "a CPU with %d probes validates", PC_LIMIT_PROBES);
+		ok(pc_doc_add_run(full, A, json_pack("{s:s}", "arch", "x86_64"),
+				  json_pack("{s:s}", "date", "2026-01-01T00:00:00Z"),
+				  json_pack("{s:{s:s}}", "one-too-many", "status", "skipped"),
+				  err, sizeof(err)) < 0 && strstr(err, "limit"),
+		   "a merge past the probe limit is refused before writing: %s", err);
+		ok(pc_doc_validate(full, err, sizeof(err)) == 0,
+		   "... and leaves the document valid");
+		json_decref(full);
+	}
+	{
+		const char text[] = "{\"schema\": \"primcost-result/1\", \"cpus\": {\"a\\nb\": 1}}";
+
+		ok(pc_doc_parse(text, strlen(text), "mem", err, sizeof(err)) == NULL &&
+		   strncmp(err, "mem: ", 5) == 0 && !strchr(err, '\n'),
+		   "a key with a newline gives a one-line error naming the input: %s", err);
+	}
+
 	unlink(path);
 	json_decref(again);
 	json_decref(other);

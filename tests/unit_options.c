@@ -93,5 +93,26 @@ int main(void)
 	   strstr(err, "libpfm4"), "an unknown event is refused with libpfm4's reason: %s", err);
 	ok(parse(5, ARGV("-e", "cycles", "-e", "instructions"), &o, err) < 0,
 	   "-e given twice is refused: %s", err);
+	/* Reliability options. */
+	ok(parse(1, none, &o, err) == 0 && o.probe_timeout_s < 0 && !o.save_partial,
+	   "by default: the computed probe time limit, no --save-partial");
+	near(pc_run_probe_timeout(&o), 10 + 40 * (501 + 500) * 20e-6, 1e-9,
+	     "the default probe time limit is 10 s + 40 x (samples + 500) x sample-us");
+	ok(parse(4, ARGV("--probe-timeout", "2.5", "--save-partial"), &o, err) == 0 &&
+	   o.probe_timeout_s == 2.5 && o.save_partial && pc_run_probe_timeout(&o) == 2.5,
+	   "--probe-timeout 2.5 --save-partial land in their fields");
+	ok(parse(3, ARGV("--probe-timeout", "0"), &o, err) == 0 &&
+	   pc_run_probe_timeout(&o) == 0, "--probe-timeout 0 means no limit");
+	ok(parse(3, ARGV("--probe-timeout", "-1"), &o, err) < 0 &&
+	   strstr(err, "--probe-timeout"), "a negative time limit is refused: %s", err);
+	ok(parse(3, ARGV("--probe-timeout", "0.001"), &o, err) < 0,
+	   "a time limit below 10 ms is refused");
+	ok(parse(3, ARGV("--probe-timeout", "nan"), &o, err) < 0, "nan is refused");
+	ok(parse(3, ARGV("--probes", ","), &o, err) < 0 && strstr(err, "no probe names"),
+	   "a probe list of commas only is refused: %s", err);
+	ok(parse(3, ARGV("--format", "a\nb"), &o, err) < 0 && !strchr(err, '\n'),
+	   "an option value with a newline gives a one-line error: %s", err);
+	ok(parse(2, ARGV("-qz"), &o, err) < 0 && strstr(err, "'-z'"),
+	   "an unknown short option in a cluster is named: %s", err);
 	return done_testing();
 }

@@ -1,0 +1,98 @@
+/*
+ * Fuzz target: the subcommands' option parsers. The first byte picks a
+ * parser from the table below, the rest is split at NUL bytes into the
+ * argument vector. Properties, beyond not crashing: the parser returns 0,
+ * 1 (help) or -1; a refusal is one line (no control characters); accepted
+ * options are within their documented ranges.
+ *
+ * Adding a subcommand's parser: one row in parsers[] (its name and a
+ * function that parses and checks what it accepted), and seeds in
+ * tests/fuzz/options/ starting with the row's index as their first byte.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_run.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_ARGS 64
+
+static void require(int cond, const char *parser, const char *what)
+{
+	if (!cond) {
+		fprintf(stderr, "fuzz_options: %s: property broken: %s\n", parser, what);
+		abort();
+	}
+}
+
+static int parse_run(int argc, char **argv, char *err, size_t errlen)
+{
+	struct pc_run_options o;
+	double limit;
+	int rc, id, n = 0;
+
+	rc = pc_run_options_parse(argc, argv, &o, err, errlen);
+	if (rc != 0)
+		return rc;
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		n += o.selected[id];
+	limit = pc_run_probe_timeout(&o);
+	require(n > 0, "run", "accepted options select no probe");
+	require(o.samples >= 9 && o.samples <= 1000000, "run", "--samples out of range");
+	require(o.sample_us >= 1 && o.sample_us <= 1000000, "run", "--sample-us out of range");
+	require(o.cpu >= -1 && o.cpu <= 4095, "run", "--cpu out of range");
+	require(o.output && *o.output, "run", "empty output name accepted");
+	require((unsigned)o.format <= PC_FORMAT_MARKDOWN, "run", "unknown format");
+	require(isfinite(limit) && limit >= 0 && (limit == 0 || limit >= 0.01), "run",
+		"probe time limit out of range");
+	return rc;
+}
+
+static const struct {
+	const char *name;
+	int (*parse)(int argc, char **argv, char *err, size_t errlen);
+} parsers[] = {
+	{ "run", parse_run },
+};
+#define NPARSERS (sizeof(parsers) / sizeof(parsers[0]))
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *argv[MAX_ARGS + 2], *buf, err[PC_ERRLEN], *p;
+	unsigned which;
+	int argc = 1, rc;
+	size_t i;
+
+	if (size < 1)
+		return 0;
+	which = data[0] % NPARSERS;
+	buf = malloc(size);		/* the arguments, NUL-terminated */
+	if (!buf)
+		return 0;
+	memcpy(buf, data + 1, size - 1);
+	buf[size - 1] = 0;
+	argv[0] = (char *)parsers[which].name;
+	for (p = buf, i = 0; i < size - 1 && argc <= MAX_ARGS; argc++) {
+		argv[argc] = p + i;
+		i += strlen(p + i) + 1;
+	}
+	if (size == 1)
+		argc = 1;
+	argv[argc] = NULL;
+
+	err[0] = 0;
+	rc = parsers[which].parse(argc, argv, err, sizeof(err));
+	require(rc == 0 || rc == 1 || rc == -1, parsers[which].name, "odd return value");
+	if (rc < 0) {
+		require(err[0] != 0, parsers[which].name, "a refusal without a message");
+		for (p = err; *p; p++)
+			require((unsigned char)*p >= 0x20 && *p != 0x7f,
+				parsers[which].name, "a refusal that is not one line");
+	}
+	free(buf);
+	return 0;
+}

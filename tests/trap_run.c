@@ -1,0 +1,190 @@
+/*
+ * trap_run - `primcost run` with test-only bodies in some rows: bodies that
+ * trap (ud2, cli in user mode, a load from an unmapped or unbacked address,
+ * a division by zero) or hang, so that tests/traps.sh can check that each is
+ * contained: that probe fails with the signal and the instruction named, and
+ * every other probe is measured as usual.
+ *
+ * The bodies exist only in this program: primcost has no such rows, and
+ * `primcost list` and `primcost run` never show them.
+ *
+ *   trap_run map          the overridden rows: "NAME SIGNAL INSTRUCTION"
+ *   trap_run run ARGS     primcost run ARGS with the test bodies
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define HAVE_TEST_BODIES 1
+#include "arch/x86/loop.h"
+
+/* The self-check runs 1 and 3 iterations: a body that traps only beyond
+ * that passes it and traps in a timed loop of the measurement. */
+#define SELFCHECK_ITERS 3
+/* The late body traps on this call of its measurement: past the sizing
+ * and warm-up, in one of the rounds. */
+#define LATE_CALL 120
+
+static const char *check_any(const struct pc_probe_state *before,
+			     const struct pc_probe_state *after, uint64_t ops)
+{
+	(void)before;
+	(void)after;
+	(void)ops;
+	return NULL;
+}
+
+static uint64_t run_empty(uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, "", "", "", (), ());
+	return t;
+}
+
+/* Always: in the self-check. */
+static uint64_t run_ud2(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	(void)st;
+	PC_X86_TIMED(t, iters, hi, "", "ud2", "", (), ());
+	return t;
+}
+
+static uint64_t run_cli(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	(void)st;
+	if (iters <= SELFCHECK_ITERS)
+		return run_empty(iters, hi);
+	PC_X86_TIMED(t, iters, hi, "", "cli", "", (), ());
+	return t;
+}
+
+static void init_bad_address(struct pc_probe_state *st)
+{
+	st->reg[1] = 0x10;	/* nothing is mapped at page 0 */
+}
+
+/* A load from the address in reg[1]. */
+static uint64_t run_load(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long v = 0;
+	uint64_t t;
+
+	if (iters <= SELFCHECK_ITERS)
+		return run_empty(iters, hi);
+	PC_X86_TIMED(t, iters, hi, "", "mov (%[p]), %[v]", "", (, [v] "=&r"(v)),
+		     ([p] "r"(st->reg[1])));
+	st->reg[2] = v;
+	return t;
+}
+
+static void init_div_zero(struct pc_probe_state *st)
+{
+	st->reg[1] = 0;		/* the divisor */
+}
+
+static uint64_t run_div(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = 1, d = 0;
+	uint64_t t;
+
+	if (iters <= SELFCHECK_ITERS)
+		return run_empty(iters, hi);
+	PC_X86_TIMED(t, iters, hi, "", "xor %%edx, %%edx\n\tdivl %k[z]", "",
+		     (, "+a"(a), "+d"(d)), ([z] "r"(st->reg[1])));
+	return t;
+}
+
+/* A page of a file that has no byte behind it: loads from it are SIGBUS. */
+static void init_unbacked(struct pc_probe_state *st)
+{
+	static void *page;
+
+	if (!page) {
+		int fd = memfd_create("primcost-trap-test", 0);
+
+		page = fd < 0 ? MAP_FAILED :
+		       mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+		if (fd >= 0)
+			close(fd);
+		if (page == MAP_FAILED)
+			page = (void *)0x10;	/* falls back to a SIGSEGV */
+	}
+	st->reg[1] = (unsigned long)page;
+}
+
+static uint64_t run_late_ud2(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	if (++st->reg[3] < LATE_CALL)
+		return run_empty(iters, hi);
+	PC_X86_TIMED(t, iters, hi, "", "ud2", "", (), ());
+	return t;
+}
+
+static uint64_t run_hang(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	(void)st;
+	if (iters <= SELFCHECK_ITERS)
+		return run_empty(iters, hi);
+	PC_X86_TIMED(t, iters, hi, "", "2: jmp 2b", "", (), ());
+	return t;
+}
+
+#define BODY(run, init, seq) { run, init, check_any, NULL, seq " [test-only body]" }
+
+const struct pc_arch_probe pc_test_bodies[PC_PROBE_COUNT] = {
+	[PC_PROBE_get_cycles] = BODY(run_ud2, NULL, "ud2"),
+	[PC_PROBE_cmpxchg_local] = BODY(run_cli, NULL, "cli"),
+	[PC_PROBE_local_add_return] = BODY(run_load, init_bad_address, "mov (0x10), %r"),
+	[PC_PROBE_mb] = BODY(run_div, init_div_zero, "xor %edx, %edx; divl %zero"),
+	[PC_PROBE_wmb] = BODY(run_load, init_unbacked, "mov (unbacked page), %r"),
+	[PC_PROBE_smp_rmb] = BODY(run_late_ud2, NULL, "ud2 from the 120th call"),
+	[PC_PROBE_flags_save] = BODY(run_hang, NULL, "2: jmp 2b"),
+};
+
+/* What each must end as: the signal and a word of the instruction's name
+ * (SIGALRM: stopped by the time limit). */
+static const struct {
+	int id;
+	const char *signal, *insn;
+} expected[] = {
+	{ PC_PROBE_get_cycles, "SIGILL", "ud2" },
+	{ PC_PROBE_cmpxchg_local, "SIGSEGV", "cli" },
+	{ PC_PROBE_local_add_return, "SIGSEGV", "load" },
+	{ PC_PROBE_mb, "SIGFPE", "div" },
+	{ PC_PROBE_wmb, "SIGBUS", "load" },
+	{ PC_PROBE_smp_rmb, "SIGILL", "ud2" },
+	{ PC_PROBE_flags_save, "SIGALRM", "itself" },
+};
+#define NEXPECTED (sizeof(expected) / sizeof(expected[0]))
+#endif
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "map") == 0) {
+#ifdef HAVE_TEST_BODIES
+		unsigned i;
+
+		for (i = 0; i < NEXPECTED; i++)
+			printf("%s %s %s\n", pc_probe_rows[expected[i].id].name,
+			       expected[i].signal, expected[i].insn);
+#endif
+		return 0;
+	}
+	if (argc >= 2 && strcmp(argv[1], "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	fprintf(stderr, "usage: trap_run map | trap_run run [ARGS]\n");
+	return 2;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# valgrind memcheck of the commands on the fixtures (tests/fixtures/): no
+# invalid access, no use of uninitialised memory, no definite or indirect
+# leak, on success and on the error paths.
+. "${PC_SRCDIR}/tests/lib.sh"
+
+bin="$PC_BUILDDIR/primcost"
+fx="$PC_SRCDIR/tests/fixtures"
+if ! command -v valgrind >/dev/null 2>&1; then
+	skip "valgrind is not installed (Debian: valgrind)" "valgrind memcheck of the commands"
+	done_testing
+	exit
+fi
+if [ -n "${TEST_EMULATOR:-}" ]; then
+	skip "an emulated build" "valgrind memcheck of the commands"
+	done_testing
+	exit
+fi
+if ${NM:-nm} "$bin" 2>/dev/null | grep -q '__asan_init'; then
+	skip "this build has AddressSanitizer, which valgrind cannot run" \
+		"valgrind memcheck of the commands"
+	done_testing
+	exit
+fi
+
+# vg WANT-EXIT DESCRIPTION ARGS...: memcheck clean and the expected exit.
+vg() {
+	want=$1
+	desc=$2
+	shift 2
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect \
+		--show-leak-kinds=definite,indirect --log-file="$pc_tmp/vg" \
+		"$bin" "$@" >"$pc_tmp/out" 2>"$pc_tmp/err"
+	rc=$?
+	ok $(test $rc -eq "$want" && test ! -s "$pc_tmp/vg"; echo $?) \
+		"memcheck clean: primcost $desc (exit $rc, want $want)$(test -s "$pc_tmp/vg" && printf ': %s' "$(grep -m3 '==' "$pc_tmp/vg" | tr '\n' ' ')")"
+}
+
+cp "$fx/two-cpus.json" "$pc_tmp/two.json"
+cp "$fx/invalid-figure.json" "$pc_tmp/invalid.json"
+vg 0 "list" list
+vg 0 "list -v --format json" list -v --format json
+vg 2 "list nosuch* (error)" list 'nosuch*'
+vg 0 "info --format json" info --format json
+vg 0 "run, merging into a fixture with two CPUs" run -p 'baseline,cmpxchg,local_irq_save' -n 9 -o "$pc_tmp/two.json" -q
+vg 0 "run -k -o - -f json" run -p 'calib.add_chain' -n 9 -k -o - -f json
+vg 2 "run into a file that fails validation (refused)" run -p baseline -n 9 -o "$pc_tmp/invalid.json" -q
+vg 2 "run --samples 3 (usage error)" run --samples 3
+vg 2 "run --bogus (usage error)" run --bogus
+vg 0 "help run" help run
+ok $(cmp -s "$pc_tmp/invalid.json" "$fx/invalid-figure.json"; echo $?) "the refused file is untouched"
+done_testing
