@@ -166,6 +166,7 @@ int cmd_compare(int argc, char **argv)
 	struct pc_compare_input in[PC_COMPARE_MAX_FILES];
 	struct pc_compare_config cfg;
 	struct pc_compare m;
+	static char paths[PC_COMPARE_MAX_FILES][4096];
 	char err[PC_ERRLEN];
 	size_t i, n = 0;
 	int rc;
@@ -181,8 +182,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	rc = PC_EXIT_USAGE;
 	for (n = 0; n < o.nfiles; n++) {
-		in[n].path = o.files[n];
-		in[n].doc = pc_doc_load(o.files[n], NULL, err, sizeof(err));
+		in[n].path = pc_input_path(o.files[n], paths[n], sizeof(paths[n]));
+		in[n].doc = pc_doc_load(in[n].path, NULL, err, sizeof(err));
 		if (!in[n].doc) {
 			fprintf(stderr, "primcost: compare: %s\n", err);
 			goto out;

@@ -110,7 +110,10 @@ int cmd_merge(int argc, char **argv)
 	/* Every input is read and merged before anything is written: one bad
 	 * file and OUT is left as it was. */
 	for (i = 0; i < o.nfiles; i++) {
-		in = pc_doc_load(o.files[i], NULL, err, sizeof(err));
+		char buf[4096];
+
+		in = pc_doc_load(pc_input_path(o.files[i], buf, sizeof(buf)), NULL, err,
+				 sizeof(err));
 		if (!in) {
 			fprintf(stderr, "primcost: merge: %s\n", err);
 			json_decref(out);

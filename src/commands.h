@@ -18,6 +18,13 @@ int cmd_merge(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
+/* Where the published reference tables are: $PRIMCOST_REFERENCE_DIR, else
+ * the installed data directory. */
+const char *pc_reference_dir(void);
+/* A compare/merge argument: the file itself, or when no such file exists
+ * and name has no '/', the reference table NAME(.json). */
+const char *pc_input_path(const char *name, char *buf, size_t len);
+
 /* Parses a non-negative integer option value in [lo, hi]; -1 if bad. */
 long pc_parse_long(const char *s, long lo, long hi);
 
