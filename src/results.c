@@ -327,7 +327,7 @@ static int check_summary(json_t *s, const char *where, char *err, size_t errlen)
 	size_t i;
 
 	if (!json_is_object(s))
-		FAIL("%s: not an object", where);
+		FAIL("%s: missing or not an object", where);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		json_t *v = json_object_get(s, keys[i]);
 		double x;
