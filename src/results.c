@@ -265,42 +265,83 @@ int pc_name_ok(const char *s, size_t maxlen)
 	return 1;
 }
 
-static int string_ok(const char *s, size_t n, const char *what, const char *where,
-		     char *err, size_t errlen)
+static int string_bad(const char *s, size_t n)
 {
 	size_t i;
 
 	if (n > PC_LIMIT_STRING)
-		FAIL("%s%s: a %s of %zu bytes (limit %d)", where, *where ? "" : "document",
-		     what, n, PC_LIMIT_STRING);
+		return 1;
 	for (i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			FAIL("%s%s: a %s holds a control character", where,
-			     *where ? "" : "document", what);
+			return 2;
 	return 0;
 }
 
-/* Depth-first walk with the path of the first offence in err. */
-static int check_limits(json_t *j, int depth, const char *where, char *err,
+/* Where the walk is: the path is only spelled out for an error. */
+struct walk {
+	const struct walk *up;
+	const char *key;	/* object member, or NULL: array index */
+	size_t index;
+};
+
+static void walk_path(const struct walk *w, char *buf, size_t len)
+{
+	char tail[PC_ERRLEN];
+
+	if (!w || !w->up) {
+		snprintf(buf, len, "document");
+		return;
+	}
+	walk_path(w->up, tail, sizeof(tail));
+	if (strcmp(tail, "document") == 0)
+		tail[0] = 0;
+	if (w->key)
+		snprintf(buf, len, "%s%s%.64s", tail, *tail ? "." : "", w->key);
+	else
+		snprintf(buf, len, "%s[%zu]", tail, w->index);
+}
+
+static int limit_error(const struct walk *w, const char *what, int why, size_t n,
+		       char *err, size_t errlen)
+{
+	char where[PC_ERRLEN];
+
+	walk_path(w, where, sizeof(where));
+	if (why == 1)
+		FAIL("%s: a %s of %zu bytes (limit %d)", where, what, n, PC_LIMIT_STRING);
+	FAIL("%s: a %s holds a control character", where, what);
+}
+
+/* Depth-first walk; the path of the first offence goes into err. */
+static int check_limits(json_t *j, int depth, const struct walk *w, char *err,
 			size_t errlen)
 {
-	char sub[PC_ERRLEN];
+	struct walk sub = { w, NULL, 0 };
 	const char *k;
 	json_t *v;
 	size_t i;
+	int bad;
 
-	if (depth > PC_LIMIT_DEPTH)
-		FAIL("%s: nested deeper than %d levels", *where ? where : "document",
-		     PC_LIMIT_DEPTH);
-	if (json_is_string(j))
-		return string_ok(json_string_value(j), json_string_length(j), "string",
-				 where, err, errlen);
+	if (depth > PC_LIMIT_DEPTH) {
+		char where[PC_ERRLEN];
+
+		walk_path(w, where, sizeof(where));
+		FAIL("%s: nested deeper than %d levels", where, PC_LIMIT_DEPTH);
+	}
+	if (json_is_string(j)) {
+		bad = string_bad(json_string_value(j), json_string_length(j));
+		return bad ? limit_error(w, "string", bad, json_string_length(j), err,
+					 errlen) : 0;
+	}
 	if (json_is_object(j)) {
 		json_object_foreach(j, k, v) {
-			if (string_ok(k, strlen(k), "key", where, err, errlen) < 0)
-				return -1;
-			snprintf(sub, sizeof(sub), "%s%s%.64s", where, *where ? "." : "", k);
-			if (check_limits(v, depth + 1, sub, err, errlen) < 0)
+			bad = string_bad(k, strlen(k));
+			if (bad)
+				return limit_error(w, "key", bad, strlen(k), err, errlen);
+			if (!json_is_object(v) && !json_is_array(v) && !json_is_string(v))
+				continue;
+			sub.key = k;
+			if (check_limits(v, depth + 1, &sub, err, errlen) < 0)
 				return -1;
 		}
 	} else if (json_is_array(j)) {
@@ -308,8 +349,9 @@ static int check_limits(json_t *j, int depth, const char *where, char *err,
 			/* Arrays of numbers (raw samples) are the only big ones. */
 			if (json_is_number(v))
 				continue;
-			snprintf(sub, sizeof(sub), "%s[%zu]", where, i);
-			if (check_limits(v, depth + 1, sub, err, errlen) < 0)
+			sub.key = NULL;
+			sub.index = i;
+			if (check_limits(v, depth + 1, &sub, err, errlen) < 0)
 				return -1;
 		}
 	}
@@ -318,7 +360,9 @@ static int check_limits(json_t *j, int depth, const char *where, char *err,
 
 int pc_json_check_limits(json_t *j, char *err, size_t errlen)
 {
-	return check_limits(j, 1, "", err, errlen);
+	struct walk top = { NULL, NULL, 0 };
+
+	return check_limits(j, 1, &top, err, errlen);
 }
 
 static int check_summary(json_t *s, const char *where, char *err, size_t errlen)
@@ -654,6 +698,37 @@ static void printable(char *s)
 			*s = '?';
 }
 
+/* Reads the whole file, then parses it from memory: a stdio stream would
+ * be read a locked getc() at a time. */
+static json_t *load_bytes(const char *path, size_t size, json_error_t *jerr)
+{
+	char *buf;
+	size_t n = 0;
+	ssize_t r;
+	json_t *doc;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(jerr->text, sizeof(jerr->text), "%s", strerror(errno));
+		jerr->line = 0;
+		return NULL;
+	}
+	buf = malloc(size + 1);
+	if (!buf) {
+		close(fd);
+		snprintf(jerr->text, sizeof(jerr->text), "out of memory");
+		jerr->line = 0;
+		return NULL;
+	}
+	/* Never past the size checked against the limit, even if it grows. */
+	while (n < size && (r = read(fd, buf + n, size - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	doc = json_loadb(buf, n, JSON_REJECT_DUPLICATES, jerr);
+	free(buf);
+	return doc;
+}
+
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
 {
 	json_error_t jerr;
@@ -678,7 +753,7 @@ json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
 			 (long long)sb.st_size, PC_LIMIT_FILE_BYTES >> 20);
 		return NULL;
 	}
-	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	doc = load_bytes(path, (size_t)sb.st_size, &jerr);
 	if (!doc) {
 		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", path,
 			 jerr.text, jerr.line);
