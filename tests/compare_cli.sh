@@ -23,24 +23,42 @@ pc compare "$pc_tmp/nosuch.json" "$ref/intel-pentium4.json"
 ok $(test $pc_rc -eq 2 && one_line_error && grep -q "nosuch.json" "$pc_tmp/err"; echo $?) \
 	"a missing file: one-line error naming it, exit 2"
 
-# Two real runs of this binary, raw samples kept.
-pc run -k -q -o "$pc_tmp/a.json"
-rc_a=$pc_rc
-pc run -k -q -o "$pc_tmp/b.json"
-if [ $rc_a -ne 0 ] || [ $pc_rc -ne 0 ]; then
-	ok 1 "two runs with --keep-samples succeed ($(cat "$pc_tmp/err"))"
-	done_testing
-	exit
-fi
-pc compare --format json "$pc_tmp/a.json" "$pc_tmp/b.json"
-cp "$pc_tmp/out" "$pc_tmp/ab.json"
-set -- $(cc verdicts "$pc_tmp/ab.json")
+# Two real runs of this binary, raw samples kept, back to back. A host
+# busy with other work (make -j check runs tests side by side; a shared VM
+# has neighbours) really does slow some probes by more than 3 % between
+# two runs: then compare is right to say so. So up to three pairs are
+# taken: a quiet pair must read same everywhere; if none is quiet and the
+# host was overloaded, the check is skipped with the load it saw.
+pair=0
+while [ $pair -lt 3 ]; do
+	pair=$((pair + 1))
+	pc run -k -q -o "$pc_tmp/a.json"
+	rc_a=$pc_rc
+	pc run -k -q -o "$pc_tmp/b.json"
+	if [ $rc_a -ne 0 ] || [ $pc_rc -ne 0 ]; then
+		ok 1 "two runs with --keep-samples succeed ($(cat "$pc_tmp/err"))"
+		done_testing
+		exit
+	fi
+	pc compare --format json "$pc_tmp/a.json" "$pc_tmp/b.json"
+	cp "$pc_tmp/out" "$pc_tmp/ab.json"
+	set -- $(cc verdicts "$pc_tmp/ab.json")
+	load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+	diag "pair $pair: $1 slower, $2 faster, $3 same (load average $load)"
+	[ "$1" -eq 0 ] && [ "$2" -eq 0 ] && break
+done
+ncpu=$(nproc 2>/dev/null || echo 1)
 if emulated; then
 	skip "timings under an emulator mean nothing" "two runs of the same binary: every probe same"
+elif { [ "$1" -ne 0 ] || [ "$2" -ne 0 ]; } &&
+	awk -v l="$load" -v n="$ncpu" 'BEGIN { exit !(l > n) }'; then
+	skip "host overloaded (load average $load on $ncpu CPUs): 3 pairs of runs differed for real" \
+		"two runs of the same binary: every probe same"
 else
 	ok $(test $pc_rc -eq 0 && test "$1" -eq 0 && test "$2" -eq 0 && test "$3" -gt 10; echo $?) \
-		"two runs of the same binary: every probe same ($1 slower, $2 faster, $3 same)"
+		"two runs of the same binary: every probe same ($1 slower, $2 faster, $3 same; pair $pair)"
 fi
+quiet=$(test "$1" -eq 0 && test "$2" -eq 0 && echo 1 || echo 0)
 diag "run-to-run on this machine: $(cc cell "$pc_tmp/ab.json" cmpxchg 1 delta_pct) % on cmpxchg"
 ok $(test "$(cc cell "$pc_tmp/ab.json" cmpxchg 1 test)" = mann-whitney; echo $?) \
 	"raw samples on both sides: the verdict comes from the Mann-Whitney U test"
@@ -62,6 +80,8 @@ ok $(test $pc_rc -eq 0; echo $?) "--fail-on-regression: exit 0 when only faster"
 pc compare --fail-on-regression "$pc_tmp/a.json" "$pc_tmp/b.json"
 if emulated; then
 	skip "timings under an emulator mean nothing" "--fail-on-regression: exit 0 between two runs"
+elif [ "$quiet" -eq 0 ]; then
+	skip "no quiet pair of runs (see above)" "--fail-on-regression: exit 0 between two runs"
 else
 	ok $(test $pc_rc -eq 0; echo $?) "--fail-on-regression: exit 0 between two runs of the same binary"
 fi
