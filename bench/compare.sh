@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-5}
 [ -x ./primcost ] || { echo "bench: build first (./bootstrap build)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (Debian package time)" >&2; exit 2; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/primcost-bench.XXXXXX")
+tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 python3 - "$tmp" <<'PY'
