@@ -1,6 +1,10 @@
 /* cmd_list.c - primcost list: the probe table and what this build runs. */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -10,6 +14,7 @@
 static const char usage_text[] =
 	"usage: primcost list [OPTIONS] [PATTERN]\n"
 	"       primcost list --events [OPTIONS] [PATTERN]\n"
+	"       primcost list --reference [OPTIONS] [PATTERN]\n"
 	"\n"
 	"List the probes (all, or those matching the shell glob PATTERN) with\n"
 	"their group, ring, kernel API and whether this build can run them.\n"
@@ -18,6 +23,7 @@ static const char usage_text[] =
 	"                        instead (for run -e), and whether they count here\n"
 	"  -v, --verbose         also show the instruction sequence each probe times\n"
 	"                        (with --events: full descriptions, unit masks)\n"
+	"  -r, --reference       list the published reference tables instead\n"
 	"  -f, --format FMT      table, csv or json (default table)\n"
 	"  -h, --help            this help\n";
 
@@ -26,6 +32,7 @@ enum { OPT_EVENTS = 256 };
 static const struct option long_options[] = {
 	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "reference", no_argument, NULL, 'r' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -170,22 +177,113 @@ static int list_events(const char *pattern, int verbose, int fmt)
 	return PC_EXIT_OK;
 }
 
+/* ---- the reference tables ---------------------------------------------------- */
+
+static int json_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+/* The published tables installed with primcost (pc_reference_dir()),
+ * each validated as it is read. */
+static int list_reference(const char *pattern, int fmt, int verbose)
+{
+	const char *dir = pc_reference_dir();
+	struct dirent **names;
+	json_t *arr = fmt == 2 ? json_array() : NULL;
+	int n, i, rc = PC_EXIT_OK;
+
+	n = scandir(dir, &names, json_name, alphasort);
+	if (n < 0) {
+		fprintf(stderr, "primcost: list: reference tables: %s: %s\n", dir,
+			strerror(errno));
+		json_decref(arr);
+		return PC_EXIT_USAGE;
+	}
+	if (fmt == 0)
+		printf("%-32s %-12s %6s  %s\n", "reference", "date", "probes", "cpu");
+	else if (fmt == 1)
+		printf("reference,file,cpu,brand,date,probes,source\n");
+	for (i = 0; i < n; i++) {
+		char path[4096], err[PC_ERRLEN], name[256];
+		const char *key;
+		json_t *doc, *e;
+
+		snprintf(name, sizeof(name), "%.*s", (int)strlen(names[i]->d_name) - 5,
+			 names[i]->d_name);
+		if (pattern && fnmatch(pattern, name, 0) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		doc = pc_doc_load(path, NULL, err, sizeof(err));
+		if (!doc) {
+			fprintf(stderr, "primcost: list: %s\n", err);
+			rc = PC_EXIT_USAGE;
+			break;
+		}
+		json_object_foreach(json_object_get(doc, "cpus"), key, e) {
+			json_t *runs = json_object_get(e, "runs");
+			json_t *run = json_array_get(runs, 0);
+			const char *brand = json_string_value(json_object_get(
+				json_object_get(e, "cpu"), "brand"));
+			const char *date = json_string_value(json_object_get(run, "date"));
+
+			date = date ? date : "";
+			const char *summary = json_string_value(json_object_get(
+				json_object_get(run, "provenance"), "summary"));
+			size_t np = json_object_size(json_object_get(e, "probes")), k;
+
+			if (fmt == 0) {
+				printf("%-32s %-12s %6zu  %s\n", name, date, np, brand ? brand : key);
+				if (verbose)
+					for (k = 0; k < json_array_size(runs); k++)
+						printf("%32s %s\n", "", json_string_value(json_object_get(
+							json_object_get(json_array_get(runs, k),
+									"provenance"), "summary")));
+			} else if (fmt == 1) {
+				printf("%s,\"%s\",%s,\"%s\",%s,%zu,\"%s\"\n", name, path, key,
+				       brand ? brand : "", date, np, summary ? summary : "");
+			} else {
+				json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s?, s:s, s:i, s:s?}",
+					"reference", name, "file", path, "cpu", key, "brand", brand,
+					"date", date, "probes", (json_int_t)np, "source", summary));
+			}
+		}
+		json_decref(doc);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (arr) {
+		if (rc == PC_EXIT_OK) {
+			json_dumpf(arr, stdout, JSON_INDENT(1));
+			putchar('\n');
+		}
+		json_decref(arr);
+	}
+	return rc;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const char *pattern = NULL;
 	char opt[64];
-	int c, id, verbose = 0, fmt = 0, events = 0;	/* fmt: 0 table, 1 csv, 2 json */
+	int c, id, verbose = 0, fmt = 0, events = 0, reference = 0;	/* fmt: 0 table, 1 csv, 2 json */
 	json_t *arr = NULL;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vf:h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":vrf:h", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			verbose = 1;
 			break;
 		case OPT_EVENTS:
 			events = 1;
+			break;
+		case 'r':
+			reference = 1;
 			break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)
@@ -221,6 +319,8 @@ int cmd_list(int argc, char **argv)
 	}
 	if (events)
 		return list_events(pattern, verbose, fmt);
+	if (reference)
+		return list_reference(pattern, fmt, verbose);
 	if (pattern) {
 		bool sel[PC_PROBE_COUNT];
 		char err[PC_ERRLEN];

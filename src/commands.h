@@ -13,6 +13,8 @@ struct pc_command {
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
@@ -20,6 +22,12 @@ int cmd_version(int argc, char **argv);
  * control characters replaced (cmd NULL: "primcost: what"). */
 void pc_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Where the published reference tables are: $PRIMCOST_REFERENCE_DIR, else
+ * the installed data directory. */
+const char *pc_reference_dir(void);
+/* A compare/merge argument: the file itself, or when no such file exists
+ * and name has no '/', the reference table NAME(.json). */
+const char *pc_input_path(const char *name, char *buf, size_t len);
 
 /* Parses a non-negative integer option value in [lo, hi]; -1 if bad. */
 long pc_parse_long(const char *s, long lo, long hi);

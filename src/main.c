@@ -9,6 +9,8 @@ static const struct pc_command commands[] = {
 	{ "run", cmd_run, "measure the probes on this CPU and save the results" },
 	{ "list", cmd_list, "list the probes and what this build can run" },
 	{ "info", cmd_info, "show what primcost detects about this machine" },
+	{ "compare", cmd_compare, "put result files side by side, probe by probe" },
+	{ "merge", cmd_merge, "combine result files from many hosts into one" },
 	{ "help", cmd_help, "show the help of a command" },
 	{ "version", cmd_version, "print the version" },
 };

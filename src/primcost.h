@@ -37,6 +37,17 @@ double pc_quantile_sorted(const double *sorted, size_t n, double p);
 struct pc_summary pc_summary_scale(const struct pc_summary *s, double k);
 double pc_median(double *x, size_t n);	/* sorts x in place */
 
+/* Mann-Whitney U test (two-sided, normal approximation, tie-corrected,
+ * continuity-corrected). */
+struct pc_mwu {
+	double u;	/* U statistic of x */
+	double z;
+	double p;	/* two-sided p-value */
+};
+/* Returns -1 when a side is empty or memory runs out (r->p is then 1). */
+int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+		    struct pc_mwu *r);
+
 /* ---- cpu.c ---------------------------------------------------------------- */
 
 struct pc_cpu_info {

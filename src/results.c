@@ -3,6 +3,7 @@
  * read it and write it atomically. data/schema.json is the contract; this
  * file is its C reading.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -351,13 +352,138 @@ fail:
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
+static const char *const sources[] = { "pmu", "calibrated", "published", NULL };
+
+static int one_of(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(s, *set) == 0)
+			return 1;
+	return 0;
+}
+
+int pc_name_ok(const char *s, size_t maxlen)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > maxlen || s[0] == '.' || s[0] == '-')
+		return 0;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!(isalnum(c) || c == '_' || c == '.' || c == '+' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+static int string_bad(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n > PC_LIMIT_STRING)
+		return 1;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 2;
+	return 0;
+}
+
+/* Where the walk is: the path is only spelled out for an error. */
+struct walk {
+	const struct walk *up;
+	const char *key;	/* object member, or NULL: array index */
+	size_t index;
+};
+
+static void walk_path(const struct walk *w, char *buf, size_t len)
+{
+	char tail[PC_ERRLEN];
+
+	if (!w || !w->up) {
+		snprintf(buf, len, "document");
+		return;
+	}
+	walk_path(w->up, tail, sizeof(tail));
+	if (strcmp(tail, "document") == 0)
+		tail[0] = 0;
+	if (w->key)
+		snprintf(buf, len, "%s%s%.64s", tail, *tail ? "." : "", w->key);
+	else
+		snprintf(buf, len, "%s[%zu]", tail, w->index);
+}
+
+static int limit_error(const struct walk *w, const char *what, int why, size_t n,
+		       char *err, size_t errlen)
+{
+	char where[PC_ERRLEN];
+
+	walk_path(w, where, sizeof(where));
+	if (why == 1)
+		FAIL("%s: a %s of %zu bytes (limit %d)", where, what, n, PC_LIMIT_STRING);
+	FAIL("%s: a %s holds a control character", where, what);
+}
+
+/* Depth-first walk; the path of the first offence goes into err. */
+static int check_limits(json_t *j, int depth, const struct walk *w, char *err,
+			size_t errlen)
+{
+	struct walk sub = { w, NULL, 0 };
+	const char *k;
+	json_t *v;
+	size_t i;
+	int bad;
+
+	if (depth > PC_LIMIT_DEPTH) {
+		char where[PC_ERRLEN];
+
+		walk_path(w, where, sizeof(where));
+		FAIL("%s: nested deeper than %d levels", where, PC_LIMIT_DEPTH);
+	}
+	if (json_is_string(j)) {
+		bad = string_bad(json_string_value(j), json_string_length(j));
+		return bad ? limit_error(w, "string", bad, json_string_length(j), err,
+					 errlen) : 0;
+	}
+	if (json_is_object(j)) {
+		json_object_foreach(j, k, v) {
+			bad = string_bad(k, strlen(k));
+			if (bad)
+				return limit_error(w, "key", bad, strlen(k), err, errlen);
+			if (!json_is_object(v) && !json_is_array(v) && !json_is_string(v))
+				continue;
+			sub.key = k;
+			if (check_limits(v, depth + 1, &sub, err, errlen) < 0)
+				return -1;
+		}
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v) {
+			/* Arrays of numbers (raw samples) are the only big ones. */
+			if (json_is_number(v))
+				continue;
+			sub.key = NULL;
+			sub.index = i;
+			if (check_limits(v, depth + 1, &sub, err, errlen) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int pc_json_check_limits(json_t *j, char *err, size_t errlen)
+{
+	struct walk top = { NULL, NULL, 0 };
+
+	return check_limits(j, 1, &top, err, errlen);
+}
+
 static int check_summary(json_t *s, const char *where, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "min", "q1", "median", "q3", "max", "mad" };
 	size_t i;
 
 	if (!json_is_object(s))
-		FAIL("%s: not an object", where);
+		FAIL("%s: missing or not an object", where);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		json_t *v = json_object_get(s, keys[i]);
 		double x;
@@ -368,11 +494,10 @@ static int check_summary(json_t *s, const char *where, char *err, size_t errlen)
 		if (!isfinite(x) || fabs(x) > PC_LIMIT_ABS_VALUE)
 			FAIL("%s.%s: absurd value %g", where, keys[i], x);
 	}
-	if (json_number_value(json_object_get(s, "min")) >
-	    json_number_value(json_object_get(s, "median")) ||
-	    json_number_value(json_object_get(s, "median")) >
-	    json_number_value(json_object_get(s, "max")))
-		FAIL("%s: min <= median <= max does not hold", where);
+	for (i = 0; i + 1 < 5; i++)	/* min <= q1 <= median <= q3 <= max */
+		if (json_number_value(json_object_get(s, keys[i])) >
+		    json_number_value(json_object_get(s, keys[i + 1])))
+			FAIL("%s: min <= q1 <= median <= q3 <= max does not hold", where);
 	if (json_number_value(json_object_get(s, "mad")) < 0)
 		FAIL("%s.mad: negative", where);
 	return 0;
@@ -455,21 +580,20 @@ static int check_probe_events(json_t *p, const char *where, char *err, size_t er
 
 int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 {
-	static const char *const statuses[] = { "ok", "skipped", "unsupported", "failed" };
+	static const char *const statuses[] = { "ok", "skipped", "unsupported", "failed",
+						NULL };
 	static const char *const metrics[] = { "ticks", "cycles", "ns" };
 	json_t *st, *v;
 	char sub[PC_ERRLEN];
 	size_t i;
-	int known = 0;
+	int published, nmetrics = 0;
 
 	if (!json_is_object(p))
 		FAIL("%s: not an object", where);
 	st = json_object_get(p, "status");
 	if (!json_is_string(st))
 		FAIL("%s.status: missing or not a string", where);
-	for (i = 0; i < 4; i++)
-		known |= strcmp(json_string_value(st), statuses[i]) == 0;
-	if (!known)
+	if (!one_of(json_string_value(st), statuses))
 		FAIL("%s.status: unknown status \"%.40s\"", where, json_string_value(st));
 	v = json_object_get(p, "reason");
 	if (v && !json_is_string(v))
@@ -481,20 +605,53 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	v = json_object_get(p, "partial");
 	if (v && !json_is_boolean(v))
 		FAIL("%s.partial: not true or false", where);
+	v = json_object_get(p, "group");
+	if (v && !json_is_string(v))
+		FAIL("%s.group: not a string", where);
+	v = json_object_get(p, "published");
+	if (v && !json_is_object(v))
+		FAIL("%s.published: not an object", where);
 	if (strcmp(json_string_value(st), "ok") != 0)
 		return 0;
+	v = json_object_get(p, "cycles_source");
+	if (!json_is_string(v))
+		FAIL("%s.cycles_source: missing or not a string", where);
+	if (!one_of(json_string_value(v), sources))
+		FAIL("%s.cycles_source: unknown source \"%.40s\"", where,
+		     json_string_value(v));
+	/* Published figures carry the units their source gave (at least one);
+	 * measured ones all three. */
+	published = strcmp(json_string_value(v), "published") == 0;
 	for (i = 0; i < 3; i++) {
+		json_t *m = json_object_get(p, metrics[i]);
+
+		if (!m && published)
+			continue;
 		snprintf(sub, sizeof(sub), "%s.%s", where, metrics[i]);
-		if (check_summary(json_object_get(p, metrics[i]), sub, err, errlen) < 0)
+		if (check_summary(m, sub, err, errlen) < 0)
 			return -1;
+		nmetrics++;
 	}
+	if (!nmetrics)
+		FAIL("%s: no ticks, cycles or ns", where);
 	v = json_object_get(p, "samples");
 	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
 	    json_integer_value(v) > PC_LIMIT_SAMPLES)
 		FAIL("%s.samples: missing or not 1..%d", where, PC_LIMIT_SAMPLES);
-	v = json_object_get(p, "cycles_source");
-	if (!json_is_string(v))
-		FAIL("%s.cycles_source: missing or not a string", where);
+	for (i = 0; i < 2; i++) {
+		static const char *const counts[] = { "iters", "ops_per_sample" };
+
+		v = json_object_get(p, counts[i]);
+		if (v && (!json_is_integer(v) || json_integer_value(v) < 1))
+			FAIL("%s.%s: not a positive integer", where, counts[i]);
+	}
+	v = json_object_get(p, "linearity");
+	if (v && !json_is_null(v) && !json_is_number(v))
+		FAIL("%s.linearity: not a number or null", where);
+	v = json_object_get(p, "cycles_per_tick");
+	if (v && (!json_is_number(v) || !(json_number_value(v) > 0) ||
+		  json_number_value(v) > PC_LIMIT_ABS_VALUE))
+		FAIL("%s.cycles_per_tick: not a positive number", where);
 	v = json_object_get(p, "raw");
 	if (v) {
 		snprintf(sub, sizeof(sub), "%s.raw", where);
@@ -503,6 +660,84 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	}
 	if (check_probe_events(p, where, err, errlen) < 0)
 		return -1;
+	return 0;
+}
+
+/* Optional members must have their schema type when present. */
+static int check_types(json_t *o, const char *const *strs, const char *const *ints,
+		       const char *const *bools, const char *where, char *err,
+		       size_t errlen)
+{
+	json_t *v;
+
+	for (; strs && *strs; strs++)
+		if ((v = json_object_get(o, *strs)) && !json_is_string(v))
+			FAIL("%s.%s: not a string", where, *strs);
+	for (; ints && *ints; ints++)
+		if ((v = json_object_get(o, *ints)) &&
+		    (!json_is_integer(v) || json_integer_value(v) < -1 ||
+		     json_integer_value(v) > 1000000000))
+			FAIL("%s.%s: not a sane integer", where, *ints);
+	for (; bools && *bools; bools++)
+		if ((v = json_object_get(o, *bools)) && !json_is_boolean(v))
+			FAIL("%s.%s: not true or false", where, *bools);
+	return 0;
+}
+
+static int positive(json_t *v)
+{
+	return json_is_number(v) && json_number_value(v) > 0 &&
+	       json_number_value(v) <= PC_LIMIT_ABS_VALUE;
+}
+
+static int check_cpu(json_t *cpu, const char *where, char *err, size_t errlen)
+{
+	static const char *const strs[] = { "vendor", "brand", "codename", "pmu",
+					    "hypervisor", NULL };
+	static const char *const ints[] = { "family", "model", "stepping", "cores",
+					    "threads", NULL };
+	static const char *const bools[] = { "virtualized", NULL };
+	json_t *t, *v;
+
+	if (check_types(cpu, strs, ints, bools, where, err, errlen) < 0)
+		return -1;
+	t = json_object_get(cpu, "timer");
+	if (t) {
+		if (!json_is_object(t) || !json_is_string(json_object_get(t, "name")))
+			FAIL("%s.timer: not an object with a \"name\"", where);
+		if (!positive(json_object_get(t, "hz")))
+			FAIL("%s.timer.hz: missing or not a positive number", where);
+	}
+	v = json_object_get(cpu, "core_hz_estimate");
+	if (v && !positive(v))
+		FAIL("%s.core_hz_estimate: not a positive number", where);
+	return 0;
+}
+
+static int check_run(json_t *run, const char *where, char *err, size_t errlen)
+{
+	static const char *const strs[] = { "host", "kernel", "primcost_version",
+					    "unreliable_reason", "pmu_reason", NULL };
+	static const char *const bools[] = { "unreliable", NULL };
+	const char *k;
+	json_t *v;
+
+	if (check_types(run, strs, NULL, bools, where, err, errlen) < 0)
+		return -1;
+	v = json_object_get(run, "cycles_source");
+	if (v && (!json_is_string(v) || !one_of(json_string_value(v), sources)))
+		FAIL("%s.cycles_source: not pmu, calibrated or published", where);
+	v = json_object_get(run, "options");
+	if (v && !json_is_object(v))
+		FAIL("%s.options: not an object", where);
+	v = json_object_get(run, "provenance");
+	if (v) {
+		if (!json_is_object(v))
+			FAIL("%s.provenance: not an object", where);
+		json_object_foreach(json_object_get(run, "provenance"), k, v)
+			if (!json_is_string(v))
+				FAIL("%s.provenance.%s: not a string", where, k);
+	}
 	return 0;
 }
 
@@ -527,6 +762,8 @@ static int validate_doc(json_t *doc, char *err, size_t errlen)
 
 	if (!json_is_object(doc))
 		FAIL("not a primcost result (not a JSON object)");
+	if (pc_json_check_limits(doc, err, errlen) < 0)
+		return -1;
 	schema = json_object_get(doc, "schema");
 	if (!schema)
 		FAIL("not a primcost result (no \"schema\" key)");
@@ -554,17 +791,25 @@ static int validate_doc(json_t *doc, char *err, size_t errlen)
 		char where[PC_ERRLEN];
 		size_t i;
 
-		if (!*key || strlen(key) > 191)
-			FAIL("cpus: a model key is empty or longer than 191 bytes");
+		if (!pc_name_ok(key, PC_LIMIT_KEY))
+			FAIL("cpus: model key \"%.64s\" is empty, longer than %d bytes or "
+			     "not made of letters, digits, '_', '.', '+', '-'", key,
+			     PC_LIMIT_KEY);
 		if (!json_is_object(entry))
 			FAIL("cpus.%s: not an object", key);
 		cpu = json_object_get(entry, "cpu");
 		if (!json_is_object(cpu) ||
 		    !json_is_string(json_object_get(cpu, "arch")))
 			FAIL("cpus.%s.cpu: missing, or has no \"arch\" string", key);
+		snprintf(where, sizeof(where), "cpus.%s.cpu", key);
+		if (check_cpu(cpu, where, err, errlen) < 0)
+			return -1;
 		runs = json_object_get(entry, "runs");
 		if (!json_is_array(runs))
 			FAIL("cpus.%s.runs: missing or not an array", key);
+		if (json_array_size(runs) > PC_LIMIT_RUNS)
+			FAIL("cpus.%s.runs: %zu runs (limit %d)", key,
+			     json_array_size(runs), PC_LIMIT_RUNS);
 		json_array_foreach(runs, i, run) {
 			json_t *hist;
 
@@ -578,14 +823,22 @@ static int validate_doc(json_t *doc, char *err, size_t errlen)
 			if (json_object_get(run, "interrupted_by") &&
 			    !json_is_string(json_object_get(run, "interrupted_by")))
 				FAIL("cpus.%s.runs[%zu].interrupted_by: not a string", key, i);
+			snprintf(where, sizeof(where), "cpus.%s.runs[%zu]", key, i);
+			if (check_run(run, where, err, errlen) < 0)
+				return -1;
 			hist = json_object_get(run, "probes");
 			if (!hist)
 				continue;
 			if (!json_is_object(hist))
 				FAIL("cpus.%s.runs[%zu].probes: not an object", key, i);
+			if (json_object_size(hist) > PC_LIMIT_PROBES)
+				FAIL("cpus.%s.runs[%zu].probes: %zu probes (limit %d)", key,
+				     i, json_object_size(hist), PC_LIMIT_PROBES);
 			json_object_foreach(hist, pname, p) {
 				snprintf(where, sizeof(where), "cpus.%s.runs[%zu].probes.%s",
 					 key, i, pname);
+				if (!pc_name_ok(pname, PC_LIMIT_NAME))
+					FAIL("%s: not a probe name", where);
 				if (pc_validate_probe(p, where, err, errlen) < 0)
 					return -1;
 			}
@@ -600,12 +853,20 @@ static int validate_doc(json_t *doc, char *err, size_t errlen)
 			json_t *r;
 
 			snprintf(where, sizeof(where), "cpus.%s.probes.%s", key, pname);
+			if (!pc_name_ok(pname, PC_LIMIT_NAME))
+				FAIL("%s: not a probe name (letters, digits, '_', '.', '+', "
+				     "'-', at most %d bytes)", where, PC_LIMIT_NAME);
 			if (pc_validate_probe(p, where, err, errlen) < 0)
 				return -1;
 			r = json_object_get(p, "run");
 			if (r && (!json_is_integer(r) || json_integer_value(r) < 0 ||
 				  (size_t)json_integer_value(r) >= json_array_size(runs)))
 				FAIL("%s.run: not an index into runs", where);
+			/* The current figure of a run is not also its replaced one. */
+			if (r && json_object_get(json_object_get(json_array_get(runs,
+					(size_t)json_integer_value(r)), "probes"), pname))
+				FAIL("%s: run %lld holds it both as current and as replaced",
+				     where, (long long)json_integer_value(r));
 		}
 	}
 	return 0;

@@ -14,6 +14,11 @@
 #define PC_LIMIT_PROBES 1000
 #define PC_LIMIT_SAMPLES 1000000
 #define PC_LIMIT_ABS_VALUE 1e12
+#define PC_LIMIT_RUNS 10000		/* runs per CPU */
+#define PC_LIMIT_DEPTH 16		/* nesting of arrays and objects */
+#define PC_LIMIT_STRING 4096		/* bytes in one string or key */
+#define PC_LIMIT_NAME 64		/* bytes in a probe name */
+#define PC_LIMIT_KEY 191		/* bytes in a model key */
 
 json_t *pc_doc_new(void);
 json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
@@ -31,6 +36,11 @@ int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 		   json_t *probes, char *err, size_t errlen);
 
 int pc_doc_validate(json_t *doc, char *err, size_t errlen);
+/* Shape limits every document must keep: nesting depth, string length, no
+ * control characters in strings or keys (they would reach a terminal). */
+int pc_json_check_limits(json_t *j, char *err, size_t errlen);
+/* Is s a well-formed probe name / model key (letters, digits, _ . + -)? */
+int pc_name_ok(const char *s, size_t maxlen);
 int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen);
 /* Parses and validates a result held in memory; name is what errors call it. */
 json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,

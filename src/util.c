@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 
@@ -70,4 +71,26 @@ void pc_error(const char *cmd, const char *fmt, ...)
 		fprintf(stderr, "primcost: %s: %s\n", cmd, msg);
 	else
 		fprintf(stderr, "primcost: %s\n", msg);
+}
+
+#ifndef PC_REFERENCE_DIR
+#define PC_REFERENCE_DIR "/usr/local/share/primcost/reference"
+#endif
+
+const char *pc_reference_dir(void)
+{
+	const char *d = getenv("PRIMCOST_REFERENCE_DIR");
+
+	return d && *d ? d : PC_REFERENCE_DIR;
+}
+
+const char *pc_input_path(const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+
+	if (access(name, F_OK) == 0 || strchr(name, '/') || !n)
+		return name;
+	snprintf(buf, len, "%s/%s%s", pc_reference_dir(), name,
+		 n > 5 && strcmp(name + n - 5, ".json") == 0 ? "" : ".json");
+	return access(buf, F_OK) == 0 ? buf : name;
 }

@@ -25,9 +25,9 @@ cp "$pc_tmp/base.json" "$pc_tmp/orig.json"
 interrupt() {	# interrupt SIGNAL ARGS...
 	sig=$1
 	shift
-	$PRIMCOST run -n 200001 "$@" >"$pc_tmp/out" 2>"$pc_tmp/err" &
+	$PRIMCOST run -n 200001 --ring0 none "$@" >"$pc_tmp/out" 2>"$pc_tmp/err" &
 	pid=$!
-	sleep 2
+	sleep 3
 	t0=$(date +%s)
 	kill -s "$sig" $pid
 	wait $pid

@@ -432,6 +432,9 @@ static void test_json(void)
 	r.id = PC_PROBE_calib_add_chain;
 	r.status = PC_STATUS_OK;
 	r.samples = 5;
+	r.iters = 10;
+	r.ops_per_sample = 640;
+	r.cycles_per_tick = 1.25;
 	pc_summarize(v, 5, &r.ticks);
 	r.cycles = r.ns = r.ticks;
 	pc_summarize(v, 5, &per_op[0]);

@@ -4,6 +4,47 @@
 #include "primcost.h"
 #include "tap.h"
 
+/*
+ * Mann-Whitney U against values computed independently with
+ * scipy.stats.mannwhitneyu(x, y, alternative="two-sided",
+ * method="asymptotic", use_continuity=True) (scipy 1.10.1).
+ */
+static void mann_whitney(void)
+{
+	static const double a1[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	static const double b1[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18 };
+	static const double a2[] = { 1.1, 2.2, 3.3, 4.4, 5.5, 6.6, 7.7, 8.8, 9.9, 10.1 };
+	static const double b2[] = { 2.5, 3.5, 4.5, 5.5, 6.5, 12.0, 13.0, 14.0, 15.0 };
+	static const double a3[] = { 3, 3, 3, 4, 4, 5, 5, 5, 6, 7 };	/* many ties */
+	static const double b3[] = { 4, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9 };
+	static const double a4[] = { 19, 22, 16, 29, 24 };	/* textbook size */
+	static const double b4[] = { 20, 11, 17, 12 };
+	static const double same[] = { 7.5, 7.6, 7.4, 7.5, 7.7, 7.5, 7.3, 7.5, 7.6 };
+	static const double flat[] = { 5, 5, 5, 5 };
+	struct pc_mwu r;
+
+	pc_mann_whitney(a1, 9, b1, 9, &r);
+	near(r.u, 0, 0, "U of two disjoint sets is 0");
+	near(r.p, 0.00041229480206169127, 1e-12, "p of two disjoint sets of 9 (scipy)");
+	pc_mann_whitney(b1, 9, a1, 9, &r);
+	near(r.u, 81, 0, "U swaps to nx*ny - U when the sides swap");
+	near(r.p, 0.00041229480206169127, 1e-12, "... and p does not change");
+	pc_mann_whitney(a2, 10, b2, 9, &r);
+	near(r.u, 31.5, 1e-12, "U with one tie across the sides (scipy: 31.5)");
+	near(r.p, 0.2882759056275823, 1e-12, "p with one tie (scipy)");
+	pc_mann_whitney(a3, 10, b3, 11, &r);
+	near(r.u, 18.5, 1e-12, "U with many ties (scipy: 18.5)");
+	near(r.p, 0.010134844029328594, 1e-12, "p with tie-corrected variance (scipy)");
+	pc_mann_whitney(a4, 5, b4, 4, &r);
+	near(r.u, 17, 0, "U of a textbook example (scipy: 17)");
+	near(r.p, 0.11134688653314041, 1e-12, "p of a textbook example (scipy)");
+	pc_mann_whitney(same, 9, same, 9, &r);
+	near(r.p, 1, 0, "identical samples: p = 1");
+	pc_mann_whitney(flat, 3, flat, 4, &r);
+	ok(r.p == 1 && r.u == 6, "all values equal: p = 1, U = nx*ny/2, no division by 0");
+	ok(pc_mann_whitney(a1, 0, b1, 9, &r) < 0 && r.p == 1, "an empty side is refused");
+}
+
 int main(void)
 {
 	double odd[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5 };	/* 1..9 shuffled */
@@ -40,5 +81,7 @@ int main(void)
 	near(k.mad, 2.5, 1e-12, "scaling multiplies the MAD");
 
 	ok(pc_summarize(odd, 0, &s) < 0, "an empty sample set is refused");
+
+	mann_whitney();
 	return done_testing();
 }

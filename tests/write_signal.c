@@ -22,16 +22,24 @@ static char path[256];
  * write, so that the signal lands in the middle. */
 static json_t *big_doc(int tag)
 {
-	json_t *doc = pc_doc_new(), *runs = json_array(), *entry;
-	int i;
+	json_t *doc = pc_doc_new();
+	int c, i;
 
-	for (i = 0; i < 60000; i++)
-		json_array_append_new(runs, json_pack("{s:s, s:i, s:s}", "date",
-			"2026-01-01T00:00:00Z", "tag", tag, "host",
-			"a-host-name-long-enough-to-make-the-file-large"));
-	entry = json_pack("{s:{s:s}, s:o, s:{}}", "cpu", "arch", "x86_64", "runs", runs,
-			  "probes");
-	json_object_set_new(json_object_get(doc, "cpus"), "x86_64.test.1-2-3.cpu", entry);
+	/* 6 CPUs x 10000 runs: as large as the reader's limits allow per CPU. */
+	for (c = 0; c < 6; c++) {
+		json_t *runs = json_array(), *entry;
+		char key[64];
+
+		for (i = 0; i < 10000; i++)
+			json_array_append_new(runs, json_pack("{s:s, s:i, s:s}", "date",
+				"2026-01-01T00:00:00Z", "tag", tag, "host",
+				"a-host-name-long-enough-to-make-the-file-large"));
+		entry = json_pack("{s:{s:s}, s:o, s:{}}", "cpu", "arch", "x86_64",
+				  "runs", runs, "probes");
+		snprintf(key, sizeof(key), c ? "x86_64.test.1-2-3.cpu%d" :
+			 "x86_64.test.1-2-3.cpu", c);
+		json_object_set_new(json_object_get(doc, "cpus"), key, entry);
+	}
 	return doc;
 }
 

@@ -1,0 +1,212 @@
+/* cmd_compare.c - primcost compare: result files side by side. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd_compare.h"
+#include "commands.h"
+
+static const char usage_text[] =
+	"usage: primcost compare [OPTIONS] FILE [FILE...]\n"
+	"\n"
+	"Put the CPUs of result files side by side, probe by probe, against the\n"
+	"first: each side's median and MAD, the ratio and difference, and a\n"
+	"verdict (faster, slower, same) that must be statistically significant\n"
+	"and at least --threshold percent. Files holding several CPUs each are\n"
+	"paired by model key.\n"
+	"\n"
+	"  -c, --cpu GLOB        only CPUs whose model key matches (repeatable)\n"
+	"  -m, --metric UNIT     cycles, ns or ticks (default cycles)\n"
+	"  -f, --format FMT      table, markdown, csv or json (default table)\n"
+	"      --color WHEN      auto, always or never (default auto: on a terminal)\n"
+	"  -t, --threshold PCT   smallest difference that is a verdict (default 3)\n"
+	"      --alpha P         significance level of the U test (default 0.05)\n"
+	"      --fail-on-regression\n"
+	"                        exit 1 when a probe is slower than the first side\n"
+	"  -h, --help            this help\n";
+
+enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL };
+
+static const struct option long_options[] = {
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "metric", required_argument, NULL, 'm' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "threshold", required_argument, NULL, 't' },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s)
+		return -1;
+	v = strtod(s, &end);
+	if (*end || !isfinite(v) || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o,
+			     char *err, size_t errlen)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->metric = PC_METRIC_CYCLES;
+	o->format = PC_FORMAT_TABLE;
+	o->color = PC_COLOR_AUTO;
+	o->threshold_pct = 3;
+	o->alpha = 0.05;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:m:f:t:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (o->nglobs == PC_COMPARE_MAX_GLOBS) {
+				snprintf(err, errlen, "--cpu: at most %d patterns",
+					 PC_COMPARE_MAX_GLOBS);
+				return -1;
+			}
+			if (!*optarg) {
+				snprintf(err, errlen, "--cpu: empty pattern");
+				return -1;
+			}
+			o->globs[o->nglobs++] = optarg;
+			break;
+		case 'm':
+			if (pc_metric_parse(optarg, &o->metric) < 0) {
+				snprintf(err, errlen, "--metric: want cycles, ns or ticks, "
+					 "got '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 'f':
+			if (pc_format_parse(optarg, &o->format) < 0) {
+				snprintf(err, errlen, "--format: want table, markdown, csv "
+					 "or json, got '%s'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") == 0)
+				o->color = PC_COLOR_AUTO;
+			else if (strcmp(optarg, "always") == 0)
+				o->color = PC_COLOR_ALWAYS;
+			else if (strcmp(optarg, "never") == 0)
+				o->color = PC_COLOR_NEVER;
+			else {
+				snprintf(err, errlen, "--color: want auto, always or never, "
+					 "got '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 't':
+			if (parse_double(optarg, 0, 1000, &o->threshold_pct) < 0) {
+				snprintf(err, errlen, "--threshold: want a percentage "
+					 "0..1000, got '%s'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_ALPHA:
+			if (parse_double(optarg, 1e-12, 0.5, &o->alpha) < 0) {
+				snprintf(err, errlen, "--alpha: want a probability above 0 "
+					 "and at most 0.5, got '%s'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_FAIL:
+			o->fail_on_regression = true;
+			break;
+		case 'h':
+			return 1;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			return -1;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (o->nfiles == PC_COMPARE_MAX_FILES) {
+			snprintf(err, errlen, "at most %d files", PC_COMPARE_MAX_FILES);
+			return -1;
+		}
+		o->files[o->nfiles++] = argv[optind];
+	}
+	if (!o->nfiles) {
+		snprintf(err, errlen, "no file to compare (see primcost compare --help)");
+		return -1;
+	}
+	return 0;
+}
+
+static bool want_color(enum pc_color c)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (c != PC_COLOR_AUTO)
+		return c == PC_COLOR_ALWAYS;
+	return isatty(STDOUT_FILENO) && !(no && *no);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct pc_compare_options o;
+	struct pc_compare_input in[PC_COMPARE_MAX_FILES];
+	struct pc_compare_config cfg;
+	struct pc_compare m;
+	static char paths[PC_COMPARE_MAX_FILES][4096];
+	char err[PC_ERRLEN];
+	size_t i, n = 0;
+	int rc;
+
+	rc = pc_compare_options_parse(argc, argv, &o, err, sizeof(err));
+	if (rc > 0) {
+		fputs(usage_text, stdout);
+		return PC_EXIT_OK;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "primcost: compare: %s\n", err);
+		return PC_EXIT_USAGE;
+	}
+	rc = PC_EXIT_USAGE;
+	for (n = 0; n < o.nfiles; n++) {
+		in[n].path = pc_input_path(o.files[n], paths[n], sizeof(paths[n]));
+		in[n].doc = pc_doc_load(in[n].path, NULL, err, sizeof(err));
+		if (!in[n].doc) {
+			fprintf(stderr, "primcost: compare: %s\n", err);
+			goto out;
+		}
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.metric = o.metric;
+	cfg.threshold_pct = o.threshold_pct;
+	cfg.alpha = o.alpha;
+	cfg.cpu_globs = o.nglobs ? o.globs : NULL;
+	if (pc_compare_build(&m, in, n, &cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "primcost: compare: %s\n", err);
+		goto out;
+	}
+	if (pc_compare_render(stdout, &m, o.format, want_color(o.color)) < 0 ||
+	    fflush(stdout) != 0) {
+		fprintf(stderr, "primcost: compare: cannot write the output\n");
+	} else {
+		rc = o.fail_on_regression && m.slower ? PC_EXIT_FAILURE : PC_EXIT_OK;
+	}
+	pc_compare_free(&m);
+out:
+	for (i = 0; i < n; i++)
+		json_decref(in[i].doc);
+	return rc;
+}

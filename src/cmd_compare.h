@@ -1,0 +1,29 @@
+/* cmd_compare.h - primcost compare's options (parsed apart from the core). */
+#ifndef PC_CMD_COMPARE_H
+#define PC_CMD_COMPARE_H
+
+#include "compare.h"
+
+#define PC_COMPARE_MAX_FILES 64
+#define PC_COMPARE_MAX_GLOBS 64
+
+enum pc_color { PC_COLOR_AUTO, PC_COLOR_ALWAYS, PC_COLOR_NEVER };
+
+struct pc_compare_options {
+	const char *files[PC_COMPARE_MAX_FILES];
+	size_t nfiles;
+	const char *globs[PC_COMPARE_MAX_GLOBS + 1];	/* NULL-terminated */
+	size_t nglobs;
+	enum pc_metric metric;
+	enum pc_format format;
+	enum pc_color color;
+	double threshold_pct;
+	double alpha;
+	bool fail_on_regression;
+};
+
+/* 0: compare; 1: --help asked; -1: error in err. */
+int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o,
+			     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * compare.h - the comparison model: which CPUs are put side by side, and for
+ * every probe each side's figure, its ratio to the first side, the
+ * significance of the difference and the verdict. Built from loaded result
+ * documents by pc_compare_build(); the renderers only read it.
+ */
+#ifndef PC_COMPARE_H
+#define PC_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "results.h"
+
+enum pc_metric { PC_METRIC_CYCLES, PC_METRIC_NS, PC_METRIC_TICKS };
+
+/* Verdict of a side against the first side of its table. */
+enum pc_verdict {
+	PC_VERDICT_NONE,	/* first side, or a figure missing on either side */
+	PC_VERDICT_SAME,
+	PC_VERDICT_FASTER,
+	PC_VERDICT_SLOWER,
+};
+
+/* How the verdict was reached. */
+enum pc_test {
+	PC_TEST_NONE,		/* nothing to compare */
+	PC_TEST_MWU,		/* Mann-Whitney U on the raw samples */
+	PC_TEST_QUARTILES,	/* interquartile ranges must not overlap */
+	PC_TEST_SINGLE,		/* a single figure (published): threshold only */
+};
+
+enum pc_cell_state {
+	PC_CELL_ABSENT,		/* the probe is not in that side's file */
+	PC_CELL_STATUS,		/* status is not ok: shown as the status */
+	PC_CELL_NO_METRIC,	/* ok, but the file gives no figure in this unit */
+	PC_CELL_OK,
+};
+
+/* Differences smaller than this, in the metric's unit, are below what the
+ * method resolves (baseline reads 0.00 +- 0.05): never a verdict. */
+#define PC_COMPARE_FLOOR 0.05
+/* Fewest raw samples on each side for the U test. */
+#define PC_COMPARE_MIN_RAW 9
+
+struct pc_cmp_side {
+	const char *file;
+	const char *key;
+	json_t *entry;		/* NULL: this file has no such CPU (paired mode) */
+	const char *brand;
+	const char *cycles_source;	/* of the newest run */
+	const char *kernel;
+	const char *version;
+	const char *timer;
+	double timer_hz;
+	int virtualized;	/* -1 unknown */
+	int unreliable;
+	const char *reference;	/* provenance summary of published figures */
+};
+
+struct pc_cmp_cell {
+	enum pc_cell_state state;
+	const char *status;
+	const char *reason;
+	double median, q1, q3, mad;
+	long long samples;
+	size_t nraw;		/* raw samples in the metric's unit */
+	/* Against the first side (other sides only). */
+	double ratio;		/* NAN when the first median is ~0 */
+	double delta_pct;
+	double p;		/* NAN unless the U test ran */
+	enum pc_test test;
+	enum pc_verdict verdict;
+};
+
+struct pc_cmp_row {
+	const char *probe;
+	const char *group;
+	struct pc_cmp_cell *cell;	/* one per side */
+};
+
+struct pc_cmp_table {
+	char *title;			/* "" in single-table mode, else the key */
+	size_t nsides;
+	struct pc_cmp_side *side;
+	size_t nrows;
+	struct pc_cmp_row *row;
+	double *geomean;		/* per side: geometric mean of ratios */
+	size_t *geomean_n;		/* probes in it */
+	size_t nnotes;
+	char **note;			/* context differences worth a warning */
+};
+
+struct pc_compare_config {
+	enum pc_metric metric;
+	double threshold_pct;		/* |delta| below it reads same */
+	double alpha;			/* significance level of the U test */
+	const char *const *cpu_globs;	/* NULL-terminated; NULL = every CPU */
+};
+
+struct pc_compare {
+	struct pc_compare_config cfg;
+	bool paired;			/* several CPUs per file: paired by key */
+	size_t ntables;
+	struct pc_cmp_table *table;
+	size_t slower, faster, same;	/* verdicts over all tables */
+};
+
+struct pc_compare_input {
+	const char *path;
+	json_t *doc;			/* validated */
+};
+
+const char *pc_metric_name(enum pc_metric m);
+int pc_metric_parse(const char *s, enum pc_metric *m);
+const char *pc_verdict_name(enum pc_verdict v);
+const char *pc_test_name(enum pc_test t);
+/* "A", "B", ... "Z", then "#27", ... */
+#define PC_LABEL_LEN 24
+const char *pc_side_label(size_t i, char *buf);
+
+/* Builds the model; the documents must outlive it. -1 with err filled when
+ * there is nothing to compare or memory runs out. */
+int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
+		     size_t nin, const struct pc_compare_config *cfg, char *err,
+		     size_t errlen);
+void pc_compare_free(struct pc_compare *m);
+
+/* Renderers (compare_render.c). */
+json_t *pc_compare_json(const struct pc_compare *m);
+int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
+		      bool color);
+
+#endif

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Helpers for the compare/merge shell tests.
+
+  check_compare.py scale IN OUT PROBE FACTOR   multiply PROBE's figures by FACTOR
+  check_compare.py verdicts FILE               print "slower faster same" of a
+                                               `compare --format json` output
+  check_compare.py cell FILE PROBE SIDE FIELD  print a cell's FIELD (first table)
+  check_compare.py rekey IN OUT KEY HOST DATE  rename the CPU of a one-CPU file
+"""
+import json
+import sys
+
+cmd = sys.argv[1]
+if cmd == "scale":
+    src, dst, probe, k = sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
+    d = json.load(open(src))
+    for entry in d["cpus"].values():
+        p = entry["probes"][probe]
+        for unit in ("ticks", "cycles", "ns"):
+            p[unit] = {s: v * k for s, v in p[unit].items()}
+        for unit in p.get("raw", {}):
+            p["raw"][unit] = [v * k for v in p["raw"][unit]]
+    json.dump(d, open(dst, "w"))
+elif cmd == "verdicts":
+    v = json.load(open(sys.argv[2]))["verdicts"]
+    print(v["slower"], v["faster"], v["same"])
+elif cmd == "cell":
+    m = json.load(open(sys.argv[2]))
+    rows = m["tables"][0]["rows"]
+    row = [r for r in rows if r["probe"] == sys.argv[3]][0]
+    print(row["cells"][int(sys.argv[4])].get(sys.argv[5]))
+elif cmd == "rekey":
+    src, dst, key, host, date = sys.argv[2:7]
+    d = json.load(open(src))
+    (old, entry), = d["cpus"].items()
+    for run in entry["runs"]:
+        run["host"] = host
+        run["date"] = date
+    d["cpus"] = {key: entry}
+    json.dump(d, open(dst, "w"))
+else:
+    sys.exit("unknown command " + cmd)

@@ -1,0 +1,62 @@
+#!/bin/sh
+# The hostile corpus (tests/hostile/, plus larger cases made here): compare
+# and merge must refuse each file with exit 2 and one line on stderr naming
+# it, never crash, never hang, never write an output.
+. "${PC_SRCDIR}/tests/lib.sh"
+
+corpus="$PC_SRCDIR/tests/hostile"
+good="$pc_tmp/good.json"
+# A valid file to stand beside each hostile one (the corpus' own base).
+"$PYTHON3" "$corpus/make-corpus.py" --good "$good"
+
+pc compare "$good" "$good"
+ok $(test $pc_rc -eq 0; echo $?) "the corpus' base file is valid (compare accepts it)"
+
+# Larger cases, made here rather than committed.
+big="$pc_tmp/big"
+mkdir "$big"
+"$PYTHON3" - "$good" "$big" <<'PY'
+import json, sys
+good = json.load(open(sys.argv[1]))
+out = sys.argv[2]
+d = json.loads(json.dumps(good))
+d["cpus"]["x86_64.test.1-2-3.cpu-a"]["cpu"]["brand"] = "x" * (2 << 20)
+json.dump(d, open(out + "/megabyte-string.json", "w"))
+open(out + "/deep-100000.json", "w").write("[" * 100000 + "]" * 100000)
+open(out + "/deep-objects.json", "w").write('{"a":' * 3000 + "1" + "}" * 3000)
+d = json.loads(json.dumps(good))
+p = d["cpus"]["x86_64.test.1-2-3.cpu-a"]["probes"]["cmpxchg"]
+p["raw"]["cycles"] = [9] * 1000001
+json.dump(d, open(out + "/too-many-samples.json", "w"))
+d = json.loads(json.dumps(good))
+e = d["cpus"].pop("x86_64.test.1-2-3.cpu-a")
+for i in range(10001):
+    d["cpus"]["x86_64.test.1-2-3.cpu-%d" % i] = e
+json.dump(d, open(out + "/too-many-cpus.json", "w"))
+PY
+truncate -s 65M "$big/over-size-limit.json"
+mkfifo "$big/fifo.json" 2>/dev/null
+mkdir "$big/directory.json"
+
+n=0
+for f in "$corpus"/* "$big"/*; do
+	case $f in *.py) continue ;; esac
+	n=$((n + 1))
+	name=$(basename "$f")
+	for cmd in compare merge; do
+		rm -f "$pc_tmp/merged.json"
+		if [ $cmd = compare ]; then
+			timeout 20 $PRIMCOST compare "$good" "$f" >"$pc_tmp/out" 2>"$pc_tmp/err"
+		else
+			timeout 20 $PRIMCOST merge -o "$pc_tmp/merged.json" "$good" "$f" \
+				>"$pc_tmp/out" 2>"$pc_tmp/err"
+		fi
+		pc_rc=$?
+		ok $(test $pc_rc -eq 2 && one_line_error && grep -qF "$name" "$pc_tmp/err" &&
+			test ! -s "$pc_tmp/out" && test ! -e "$pc_tmp/merged.json"; echo $?) \
+			"$cmd refuses $name: exit $pc_rc, $(head -c 160 "$pc_tmp/err" | head -1)"
+	done
+done
+ok $(test $n -ge 30; echo $?) "the corpus holds at least 30 files ($n)"
+ok $(test -z "$(ls "$pc_tmp" | grep 'merged.json.tmp')"; echo $?) "no temporary file is left behind"
+done_testing

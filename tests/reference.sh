@@ -1,0 +1,98 @@
+#!/bin/sh
+# The published reference tables: valid, listed, installed, with their
+# provenance and the clock semantics of their source.
+. "${PC_SRCDIR}/tests/lib.sh"
+
+ref="$PC_SRCDIR/data/reference"
+n=0
+for f in "$ref"/*.json; do
+	n=$((n + 1))
+	pc compare --format json "$f" "$f"
+	ok $(test $pc_rc -eq 0 && grep -q '"slower": 0' "$pc_tmp/out" && grep -q '"faster": 0' "$pc_tmp/out"; echo $?) \
+		"$(basename "$f") is read, validated and compares cleanly with itself"
+done
+ok $(test $n -ge 6; echo $?) "a table for every seed CPU ($n)"
+
+PRIMCOST_REFERENCE_DIR="$ref" $PRIMCOST list --reference --format csv >"$pc_tmp/out" 2>"$pc_tmp/err"
+ok $(test $? -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | wc -l)" -eq $n; echo $?) \
+	"list --reference lists every table"
+PRIMCOST_REFERENCE_DIR="$ref" $PRIMCOST list --reference 'intel-itanium*' >"$pc_tmp/out" 2>"$pc_tmp/err"
+ok $(test $? -eq 0 && grep -q 'Itanium' "$pc_tmp/out" && ! grep -q Athlon "$pc_tmp/out"; echo $?) \
+	"list --reference PATTERN selects tables"
+PRIMCOST_REFERENCE_DIR="$ref" $PRIMCOST compare "$ref/intel-pentium4.json" intel-itanium2-9050 >/dev/null 2>"$pc_tmp/err"
+ok $? "compare accepts a reference table by its name"
+PRIMCOST_REFERENCE_DIR="$pc_tmp/none" $PRIMCOST list --reference >/dev/null 2>"$pc_tmp/err"
+ok $(test $? -eq 2 && test "$(wc -l <"$pc_tmp/err")" -eq 1; echo $?) \
+	"list --reference without the tables: one-line error, exit 2"
+
+# Checks of the figures, one "STATUS<tab>description" line each.
+"$PYTHON3" - "$ref" "$PC_SRCDIR/data/schema.json" "$PC_SRCDIR/probes/probes.def" \
+	>"$pc_tmp/checks" 2>&1 <<'PY'
+import glob, json, re, sys
+ref, schema_path, defs = sys.argv[1:4]
+def ok(cond, desc):
+    print("%d\t%s" % (0 if cond else 1, desc))
+try:
+    import jsonschema
+    v = jsonschema.Draft7Validator(json.load(open(schema_path)))
+except ImportError:
+    v = None
+rows = set(re.findall(r'^PC_PROBE\(\w+, "([^"]+)"', open(defs).read(), re.M))
+docs = {p.split("/")[-1]: json.load(open(p)) for p in sorted(glob.glob(ref + "/*.json"))}
+for name, d in docs.items():
+    if v:
+        errs = list(v.iter_errors(d))
+        ok(not errs, "%s validates against data/schema.json%s" % (name, ": " + errs[0].message if errs else ""))
+    else:
+        print("skip\t%s validates against data/schema.json" % name)
+    for key, e in d["cpus"].items():
+        for run in e["runs"]:
+            prov = run.get("provenance", {})
+            ok(run.get("cycles_source") == "published" and
+               all(prov.get(k) for k in ("summary", "author", "date", "list", "subject", "what_was_timed", "clock")),
+               "%s: every run states its source, author, date, list, what was timed and the clock" % name)
+        ok(all(p["cycles_source"] == "published" and p.get("published") for p in e["probes"].values()),
+           "%s: every figure is marked published, with the figure as printed" % name)
+
+def probes(fname):
+    (e,) = docs[fname]["cpus"].values()
+    return e["probes"]
+it = probes("intel-itanium2-9050.json")
+ok(all(abs(p["cycles"]["median"] - 4 * p["ticks"]["median"]) < 1e-4 * p["cycles"]["median"] + 1e-9 and
+       abs(p["ns"]["median"] - 2.5 * p["ticks"]["median"]) < 1e-4 * p["ns"]["median"] + 1e-9 for p in it.values()),
+   "Itanium 2: ar.itc ticks at 400 MHz on a 1.6 GHz core: cycles = 4 x ticks, ns = 2.5 x ticks")
+ok(abs(it["local_irq_save"]["ticks"]["median"] - 59998 / 20000) < 1e-6 and it["local_irq_save"]["published"]["figure"] == 2,
+   "Itanium 2: figures recomputed from the totals (59998 / 20000 = 2.9999, printed as 2)")
+ok(it["local_irq_restore"]["published"]["label"].startswith("enabling interrupts (STI)"),
+   "Itanium 2: the 'STI' loop is filed as local_irq_restore")
+k8 = probes("amd-athlon64-x2-3800.json")
+ok(k8["local_irq_restore"]["cycles"]["median"] == 125 and k8["local_irq_save"]["cycles"]["median"] == 102 and
+   k8["local_irq_restore"]["ticks"]["median"] == 125,
+   "K8: 'STI' 125 is local_irq_restore, 'CLI' 102 local_irq_save, TSC ticks = core cycles")
+ok(k8["kmalloc.base.8"]["cycles"]["median"] == 74 and k8["kmalloc.cmpxchg_local.8"]["cycles"]["median"] == 63 and
+   k8["kmalloc.base.8"]["group"] == "kmalloc",
+   "K8: the kmalloc/kfree table is its own group (kmalloc.base.8 = 74, kmalloc.cmpxchg_local.8 = 63)")
+amd = probes("amd-opteron-interlagos.json")
+ok(abs(amd["spin_lock_unlock.qspinlock.nodes1.threads2"]["cycles"]["median"] - 620.18593) < 1e-3 and
+   amd["spin_lock_unlock.ticket.nodes4.threads16"]["group"] == "spinlock_contended",
+   "Interlagos: the contended spinlock table by lock, nodes and threads")
+extra = sorted(set(amd) | set(k8) - rows)
+ok(extra and not (set(amd) & rows), "reference-only probe names that are no rows of probes.def are accepted (%d)" % len(extra))
+PY
+[ -s "$pc_tmp/checks" ] || ok 1 "the figure checks ran"
+while IFS='	' read -r st desc; do
+	case $st in
+	0|1) ok "$st" "$desc" ;;
+	skip) skip "python3-jsonschema is not installed" "$desc" ;;
+	*) ok 1 "the figure checks ran: $st $desc" ;;
+	esac
+done <"$pc_tmp/checks"
+
+# Installed with the program.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$PC_BUILDDIR" -s install-dist_referenceDATA \
+	DESTDIR="$pc_tmp/inst" >"$pc_tmp/make.log" 2>&1
+rc=$?
+inst=$(find "$pc_tmp/inst" -type d -name reference 2>/dev/null | head -1)
+ok $(test $rc -eq 0 && test -n "$inst" && test "$(ls "$inst" | wc -l)" -eq $n; echo $?) \
+	"make install puts every table under \$(pkgdatadir)/reference${inst:+ (${inst#"$pc_tmp/inst"})}"
+done_testing

@@ -1,0 +1,333 @@
+/* The comparison model on documents whose answers are known: ratios,
+ * verdicts and the test behind each, missing probes, statuses, the floor,
+ * the geometric mean, probe order, units, pairing and CPU selection. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "tap.h"
+
+/* How a probe of a test document looks. */
+struct spec {
+	const char *name;
+	double median;		/* cycles; ticks = cycles / 1.25 */
+	double spread;		/* samples spread uniformly over +-spread/2 */
+	int nraw;		/* raw samples kept (0: summaries only) */
+	const char *status;	/* NULL: ok */
+	int published;		/* a single published figure */
+};
+
+static json_t *summary(double lo, double q1, double med, double q3, double hi, double mad)
+{
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "min", lo, "q1", q1, "median",
+			 med, "q3", q3, "max", hi, "mad", mad);
+}
+
+/* Deterministic samples: median + spread * u, u spread over [-0.5, 0.5]. */
+static double sample(const struct spec *s, int i)
+{
+	return s->median + s->spread * ((double)((i * 37) % 101) / 100.0 - 0.5);
+}
+
+static json_t *probe(const struct spec *s)
+{
+	json_t *p;
+	double c = s->median, h = s->spread / 2;
+	int i;
+
+	if (s->status)
+		return json_pack("{s:s, s:s, s:i}", "status", s->status, "reason",
+				 "test reason", "ring", 0);
+	if (s->published)
+		return json_pack("{s:s, s:i, s:s, s:i, s:o, s:o}", "status", "ok", "ring", 0,
+				 "cycles_source", "published", "samples", 1, "cycles",
+				 summary(c, c, c, c, c, 0), "ticks",
+				 summary(c / 4, c / 4, c / 4, c / 4, c / 4, 0));
+	p = json_pack("{s:s, s:i, s:s, s:i, s:i, s:o, s:o, s:o}", "status", "ok", "ring", 3,
+		      "cycles_source", "calibrated", "run", 0, "samples",
+		      s->nraw ? s->nraw : 501,
+		      "cycles", summary(c - h, c - h / 2, c, c + h / 2, c + h, h / 2),
+		      "ticks", summary((c - h) / 1.25, (c - h / 2) / 1.25, c / 1.25,
+				       (c + h / 2) / 1.25, (c + h) / 1.25, h / 2.5),
+		      "ns", summary((c - h) / 2.5, (c - h / 2) / 2.5, c / 2.5,
+				    (c + h / 2) / 2.5, (c + h) / 2.5, h / 5));
+	if (s->nraw) {
+		json_t *rc = json_array(), *rt = json_array();
+
+		for (i = 0; i < s->nraw; i++) {
+			json_array_append_new(rc, json_real(sample(s, i)));
+			json_array_append_new(rt, json_real(sample(s, i) / 1.25));
+		}
+		json_object_set_new(p, "raw", json_pack("{s:o, s:o}", "cycles", rc,
+							"ticks", rt));
+	}
+	return p;
+}
+
+static json_t *entry(const struct spec *specs, int n, const char *kernel)
+{
+	json_t *probes = json_object();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_object_set_new(probes, specs[i].name, probe(&specs[i]));
+	/* timer at 2.5 GHz: ns = ticks / 2.5 */
+	return json_pack("{s:{s:s, s:s, s:b, s:{s:s, s:f}}, s:[{s:s, s:s, s:s, s:s}], s:o}",
+			 "cpu", "arch", "x86_64", "brand", "Test CPU", "virtualized", 0,
+			 "timer", "name", "tsc", "hz", 2.5e9,
+			 "runs", "date", "2026-01-01", "kernel", kernel, "cycles_source",
+			 "calibrated", "primcost_version", "0.1.0", "probes", probes);
+}
+
+static json_t *doc1(const char *key, const struct spec *specs, int n, const char *kernel)
+{
+	json_t *d = json_pack("{s:s, s:{}}", "schema", "primcost-result/1", "cpus");
+
+	json_object_set_new(json_object_get(d, "cpus"), key, entry(specs, n, kernel));
+	return d;
+}
+
+static const struct pc_cmp_row *row(const struct pc_cmp_table *t, const char *name)
+{
+	size_t r;
+
+	for (r = 0; r < t->nrows; r++)
+		if (strcmp(t->row[r].probe, name) == 0)
+			return &t->row[r];
+	return NULL;
+}
+
+static int build(struct pc_compare *m, json_t *a, json_t *b, const struct pc_compare_config *cfg)
+{
+	struct pc_compare_input in[2] = { { "a.json", a }, { "b.json", b } };
+	char err[PC_ERRLEN] = "";
+	int rc = pc_compare_build(m, in, b ? 2 : 1, cfg, err, sizeof(err));
+
+	if (rc < 0)
+		diag("build: %s", err);
+	return rc;
+}
+
+#define N(x) (int)(sizeof(x) / sizeof((x)[0]))
+
+int main(void)
+{
+	static const struct spec a[] = {
+		{ "baseline", 0.001, 0.01, 101, NULL, 0 },
+		{ "cmpxchg", 9, 0.2, 101, NULL, 0 },
+		{ "xchg", 7.5, 0.2, 101, NULL, 0 },
+		{ "mb", 61, 0.2, 101, NULL, 0 },	/* +1 %: significant, too small */
+		{ "rmb", 10, 8, 9, NULL, 0 },		/* +10 % in a lot of noise */
+		{ "wmb", 1, 0.02, 0, NULL, 0 },	/* summaries only */
+		{ "smp_mb", 7.5, 0.2, 0, NULL, 0 },
+		{ "flags_save", 4, 0.1, 101, NULL, 0 },	/* only in A */
+		{ "local_irq_save", 0, 0, 0, "skipped", 0 },
+		{ "zz.extra_a", 5, 0.1, 101, NULL, 0 },	/* not in probes.def */
+	};
+	static const struct spec b[] = {
+		{ "zz.extra_b", 5, 0.1, 101, NULL, 0 },	/* given first, not in A */
+		{ "baseline", -0.002, 0.01, 101, NULL, 0 },
+		{ "cmpxchg", 9.9, 0.2, 101, NULL, 0 },
+		{ "xchg", 6.75, 0.2, 101, NULL, 0 },
+		{ "mb", 61.61, 0.2, 101, NULL, 0 },
+		{ "rmb", 11, 8, 9, NULL, 0 },
+		{ "wmb", 1.2, 0.02, 0, NULL, 0 },
+		{ "smp_mb", 7.6, 0.4, 0, NULL, 0 },
+		{ "local_irq_save", 0, 0, 0, "skipped", 0 },
+		{ "zz.extra_a", 5, 0.1, 101, NULL, 0 },
+	};
+	struct pc_compare_config cfg = { PC_METRIC_CYCLES, 3, 0.05, NULL };
+	struct pc_compare m;
+	const struct pc_cmp_table *t;
+	const struct pc_cmp_row *r;
+	json_t *da = doc1("x86_64.test.1-2-3.cpu-a", a, N(a), "Linux 6.1");
+	json_t *db = doc1("x86_64.test.1-2-3.cpu-a", b, N(b), "Linux 6.12");
+	char err[PC_ERRLEN] = "";
+	struct pc_mwu u;
+	double xa[101], xb[101];
+	int i;
+
+	ok(pc_doc_validate(da, err, sizeof(err)) == 0 && pc_doc_validate(db, err, sizeof(err)) == 0,
+	   "the test documents are valid results (%s)", err);
+
+	/* A document against itself: nothing but same. */
+	json_t *copy = json_deep_copy(da);
+
+	ok(build(&m, da, copy, &cfg) == 0, "a file against a copy of itself builds");
+	t = &m.table[0];
+	ok(m.slower == 0 && m.faster == 0 && m.same == 9,
+	   "... every comparable probe is same (%zu slower, %zu faster, %zu same)", m.slower,
+	   m.faster, m.same);
+	near(t->geomean[1], 1, 1e-12, "... and the geometric mean is 1");
+	pc_compare_free(&m);
+	json_decref(copy);
+
+	ok(build(&m, da, db, &cfg) == 0, "A against B builds");
+	ok(m.ntables == 1 && m.table[0].nsides == 2 && !m.paired,
+	   "one CPU per file: one table, two sides");
+	t = &m.table[0];
+
+	r = row(t, "cmpxchg");
+	near(r->cell[1].ratio, 1.1, 1e-12, "cmpxchg: ratio of medians 9.9 / 9");
+	near(r->cell[1].delta_pct, 10, 1e-9, "cmpxchg: delta +10 %%");
+	ok(r->cell[1].test == PC_TEST_MWU && r->cell[1].p < 1e-6,
+	   "cmpxchg: Mann-Whitney U on the raw samples, p = %g", r->cell[1].p);
+	for (i = 0; i < 101; i++) {
+		xa[i] = sample(&a[1], i);
+		xb[i] = sample(&b[2], i);
+	}
+	pc_mann_whitney(xa, 101, xb, 101, &u);
+	near(r->cell[1].p, u.p, 1e-15, "cmpxchg: the model's p is the U test's on raw.cycles");
+	ok(r->cell[1].verdict == PC_VERDICT_SLOWER, "cmpxchg: +10 %% and significant: slower");
+
+	r = row(t, "xchg");
+	ok(r->cell[1].verdict == PC_VERDICT_FASTER && r->cell[1].delta_pct < -9.9,
+	   "xchg: -10 %% and significant: faster");
+	r = row(t, "mb");
+	ok(r->cell[1].test == PC_TEST_MWU && r->cell[1].p < 0.05 &&
+	   r->cell[1].verdict == PC_VERDICT_SAME,
+	   "mb: +1 %% is significant (p = %g) but below the 3 %% threshold: same", r->cell[1].p);
+	r = row(t, "rmb");
+	ok(r->cell[1].test == PC_TEST_MWU && r->cell[1].p >= 0.05 &&
+	   r->cell[1].verdict == PC_VERDICT_SAME,
+	   "rmb: +10 %% lost in noise with 9 samples (p = %.3f): same", r->cell[1].p);
+	r = row(t, "wmb");
+	ok(r->cell[1].test == PC_TEST_QUARTILES && r->cell[1].verdict == PC_VERDICT_SLOWER,
+	   "wmb: no raw samples, quartiles apart and +20 %%: slower by the quartile rule");
+	r = row(t, "smp_mb");
+	ok(r->cell[1].test == PC_TEST_QUARTILES && r->cell[1].verdict == PC_VERDICT_SAME,
+	   "smp_mb: quartiles overlap: same");
+	r = row(t, "baseline");
+	ok(isnan(r->cell[1].ratio) && r->cell[1].verdict == PC_VERDICT_SAME,
+	   "baseline: medians below the floor: no ratio, same");
+	r = row(t, "flags_save");
+	ok(r && r->cell[1].state == PC_CELL_ABSENT && r->cell[1].verdict == PC_VERDICT_NONE,
+	   "flags_save only in A: absent in B, no verdict");
+	r = row(t, "zz.extra_b");
+	ok(r && r->cell[0].state == PC_CELL_ABSENT && r->cell[1].state == PC_CELL_OK,
+	   "a probe only in B is a row, absent in A");
+	r = row(t, "local_irq_save");
+	ok(r->cell[0].state == PC_CELL_STATUS && strcmp(r->cell[1].status, "skipped") == 0 &&
+	   r->cell[1].verdict == PC_VERDICT_NONE, "a skipped probe shows its status, no verdict");
+	ok(strcmp(t->row[0].probe, "baseline") == 0 &&
+	   strcmp(t->row[t->nrows - 1].probe, "zz.extra_b") == 0 &&
+	   strcmp(t->row[t->nrows - 2].probe, "zz.extra_a") == 0,
+	   "rows: probes.def order first, then other names as the files give them");
+	/* geomean over cmpxchg 1.1, xchg 0.9, mb 1.01, rmb 1.1, wmb 1.2, smp_mb
+	 * 7.6/7.5, zz.extra_a 1 */
+	near(t->geomean[1], exp((log(1.1) + log(0.9) + log(1.01) + log(1.1) + log(1.2) +
+				 log(7.6 / 7.5) + log(1.0)) / 7), 1e-9,
+	     "geometric mean over the 7 probes both sides measured above the floor");
+	ok(t->geomean_n[1] == 7, "... counting 7 probes");
+	ok(m.slower == 2 && m.faster == 1, "2 slower (cmpxchg, wmb), 1 faster (xchg) over the table (%zu, %zu)", m.slower, m.faster);
+	{
+		size_t k;
+		int kern = 0;
+
+		for (k = 0; k < t->nnotes; k++)
+			kern |= strstr(t->note[k], "kernels differ") != NULL;
+		ok(kern, "a kernel difference is noted");
+	}
+	pc_compare_free(&m);
+
+	/* Threshold 0: the significant +1 % becomes a verdict. */
+	cfg.threshold_pct = 0;
+	build(&m, da, db, &cfg);
+	ok(row(&m.table[0], "mb")->cell[1].verdict == PC_VERDICT_SLOWER,
+	   "--threshold 0: a significant +1 %% is slower");
+	pc_compare_free(&m);
+	cfg.threshold_pct = 3;
+
+	/* ns: raw ticks scaled by 1e9 / timer hz. */
+	cfg.metric = PC_METRIC_NS;
+	build(&m, da, db, &cfg);
+	r = row(&m.table[0], "cmpxchg");
+	near(r->cell[0].median, 9 / 2.5, 1e-9, "--metric ns reads the ns summary");
+	ok(r->cell[1].test == PC_TEST_MWU && r->cell[1].verdict == PC_VERDICT_SLOWER,
+	   "--metric ns tests the raw ticks scaled to ns");
+	pc_compare_free(&m);
+	cfg.metric = PC_METRIC_CYCLES;
+
+	/* A published single figure. */
+	{
+		static const struct spec ref[] = { { "cmpxchg", 12, 0, 0, NULL, 1 } };
+		json_t *dr = doc1("ia64.test.32-0-7.ref", ref, 1, "Linux 2.6");
+
+		json_object_set_new(json_array_get(json_object_get(json_object_get(
+			json_object_get(dr, "cpus"), "ia64.test.32-0-7.ref"), "runs"), 0),
+			"cycles_source", json_string("published"));
+		ok(build(&m, da, dr, &cfg) == 0, "a run against a published table builds");
+		r = row(&m.table[0], "cmpxchg");
+		ok(r->cell[1].test == PC_TEST_SINGLE && r->cell[1].verdict == PC_VERDICT_SLOWER,
+		   "a single published figure: the threshold alone decides");
+		ok(row(&m.table[0], "mb")->cell[1].state == PC_CELL_ABSENT,
+		   "probes the table lacks are absent, not errors");
+		pc_compare_free(&m);
+		cfg.metric = PC_METRIC_NS;
+		build(&m, da, dr, &cfg);
+		ok(row(&m.table[0], "cmpxchg")->cell[1].state == PC_CELL_NO_METRIC,
+		   "a unit the published table does not give reads n/a");
+		pc_compare_free(&m);
+		cfg.metric = PC_METRIC_CYCLES;
+		json_decref(dr);
+	}
+
+	/* Files with several CPUs: paired by key; --cpu selects. */
+	{
+		json_t *fa = json_deep_copy(da), *fb = json_deep_copy(db);
+		const char *only_a[] = { "*cpu-a", NULL }, *none[] = { "nomatch*", NULL };
+
+		json_object_set_new(json_object_get(fa, "cpus"), "x86_64.test.9-9-9.cpu-x",
+				    entry(a, 3, "Linux 6.1"));
+		json_object_set_new(json_object_get(fb, "cpus"), "x86_64.test.8-8-8.cpu-y",
+				    entry(b, 3, "Linux 6.1"));
+		ok(build(&m, fa, fb, &cfg) == 0 && m.paired && m.ntables == 3,
+		   "two files of two CPUs each, one key shared: paired, 3 tables");
+		ok(m.table[0].side[0].entry && m.table[0].side[1].entry &&
+		   !m.table[1].side[1].entry && !m.table[2].side[0].entry,
+		   "the shared key faces itself; a key in one file faces an absent side");
+		pc_compare_free(&m);
+		cfg.cpu_globs = only_a;
+		ok(build(&m, fa, fb, &cfg) == 0 && !m.paired && m.ntables == 1 &&
+		   m.table[0].nsides == 2, "--cpu '*cpu-a' selects one CPU per file");
+		pc_compare_free(&m);
+		cfg.cpu_globs = NULL;
+		ok(build(&m, fa, NULL, &cfg) == 0 && m.ntables == 1 && m.table[0].nsides == 2,
+		   "one file with two CPUs: they are compared with each other");
+		pc_compare_free(&m);
+		cfg.cpu_globs = none;
+		ok(build(&m, fa, fb, &cfg) < 0, "--cpu matching nothing is an error");
+		cfg.cpu_globs = NULL;
+		ok(build(&m, da, NULL, &cfg) < 0, "one file with one CPU: nothing to compare");
+		json_decref(fa);
+		json_decref(fb);
+	}
+
+	/* The JSON rendering is the model. */
+	{
+		json_t *j, *cell;
+		size_t k;
+
+		build(&m, da, db, &cfg);
+		j = pc_compare_json(&m);
+		cell = NULL;
+		for (k = 0; k < m.table[0].nrows; k++)
+			if (strcmp(m.table[0].row[k].probe, "cmpxchg") == 0)
+				cell = json_array_get(json_object_get(json_array_get(json_object_get(
+					json_array_get(json_object_get(j, "tables"), 0), "rows"), k),
+					"cells"), 1);
+		ok(cell && strcmp(json_string_value(json_object_get(cell, "verdict")),
+				  "slower") == 0 &&
+		   fabs(json_number_value(json_object_get(cell, "ratio")) - 1.1) < 1e-12 &&
+		   strcmp(json_string_value(json_object_get(cell, "test")), "mann-whitney") == 0,
+		   "--format json carries the model: cmpxchg slower, ratio 1.1, mann-whitney");
+		ok(json_integer_value(json_object_get(json_object_get(j, "verdicts"), "slower")) == 2,
+		   "--format json counts the verdicts");
+		json_decref(j);
+		pc_compare_free(&m);
+	}
+	json_decref(da);
+	json_decref(db);
+	return done_testing();
+}
