@@ -8,6 +8,14 @@
 #include "cmd_run.h"
 #include "commands.h"
 #include "report.h"
+#include "runner_host.h"
+
+#include <libgen.h>
+#include <limits.h>
+
+/* How long one execution of a probe runner may take (an emulator that
+ * hangs must not hang primcost). */
+#define PC_RUNNER_TIMEOUT_S 3600
 
 static const char usage_text[] =
 	"usage: primcost run [OPTIONS]\n"
@@ -24,9 +32,19 @@ static const char usage_text[] =
 	"  -f, --format FMT      table, json, csv or markdown (default table)\n"
 	"      --no-pmu          scale ticks by calibration even if a PMU exists\n"
 	"  -q, --quiet           no table, no progress\n"
-	"  -h, --help            this help\n";
+	"  -h, --help            this help\n"
+	"\n"
+	"Another architecture, through its freestanding probe runner:\n"
+	"      --arch ARCH       measure ARCH (ia64) with its probe runner\n"
+	"      --emulator PATH   run the runner in this simulator (ia64: Ski's bski)\n"
+	"      --runner PATH     user-mode runner (default build-ARCH/primcost-runner)\n"
+	"      --system-runner PATH  system-mode image for the ring-0 rows (default:\n"
+	"                        primcost-runner-system next to the runner)\n"
+	"      --runner-output FILE  read what a runner wrote where it ran (a real\n"
+	"                        Itanium) instead of running it\n";
 
-enum { OPT_SAMPLE_US = 256, OPT_NO_PMU };
+enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_ARCH, OPT_EMULATOR, OPT_RUNNER,
+       OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -39,6 +57,11 @@ static const struct option long_options[] = {
 	{ "no-pmu", no_argument, NULL, OPT_NO_PMU },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "emulator", required_argument, NULL, OPT_EMULATOR },
+	{ "runner", required_argument, NULL, OPT_RUNNER },
+	{ "system-runner", required_argument, NULL, OPT_SYSTEM_RUNNER },
+	{ "runner-output", required_argument, NULL, OPT_RUNNER_OUTPUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -114,6 +137,26 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 			break;
 		case 'h':
 			return 1;
+		case OPT_ARCH:
+		case OPT_EMULATOR:
+		case OPT_RUNNER:
+		case OPT_SYSTEM_RUNNER:
+		case OPT_RUNNER_OUTPUT:
+			if (!*optarg) {
+				snprintf(err, errlen, "%s: empty value", argv[optind - 1]);
+				return -1;
+			}
+			if (c == OPT_ARCH)
+				o->arch = optarg;
+			else if (c == OPT_EMULATOR)
+				o->emulator = optarg;
+			else if (c == OPT_RUNNER)
+				o->runner = optarg;
+			else if (c == OPT_SYSTEM_RUNNER)
+				o->system_runner = optarg;
+			else
+				o->runner_output = optarg;
+			break;
 		case ':':
 			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 			return -1;
@@ -126,17 +169,95 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
+	if (!o->arch && (o->emulator || o->runner || o->system_runner ||
+			 o->runner_output)) {
+		snprintf(err, errlen, "--%s needs --arch", o->emulator ? "emulator" :
+			 o->runner ? "runner" : o->system_runner ? "system-runner" :
+			 "runner-output");
+		return -1;
+	}
+	if (o->runner_output && (o->emulator || o->runner || o->system_runner)) {
+		snprintf(err, errlen, "--runner-output reads a saved output: it goes "
+			 "without --emulator, --runner and --system-runner");
+		return -1;
+	}
+	if (o->arch && strcmp(o->arch, pc_arch_name) != 0 &&
+	    !pc_runner_arch_find(o->arch)) {
+		snprintf(err, errlen, "--arch: no probe runner for '%s' (this build "
+			 "measures %s natively; runners: %s)", o->arch, pc_arch_name,
+			 pc_runner_arch_list());
+		return -1;
+	}
+	if (o->arch && strcmp(o->arch, pc_arch_name) == 0 && !o->runner &&
+	    !o->emulator && !o->runner_output)
+		o->arch = NULL;		/* this machine: the native run */
 	if (pc_select_probes(o->probes, o->selected, err, errlen) < 0)
 		return -1;
 	return 0;
 }
 
+/* The runner bootstrap builds: build-ARCH/ next to the primcost program,
+ * else in the current directory. */
+static void default_runner(const char *arch, const char *file, char *out, size_t len)
+{
+	const struct pc_runner_arch *ra = pc_runner_arch_find(arch);
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = 0;
+		snprintf(out, len, "%s/%s/%s", dirname(exe), ra->build_dir, file);
+		if (access(out, F_OK) == 0)
+			return;
+	}
+	snprintf(out, len, "%s/%s", ra->build_dir, file);
+}
+
+/* Measures through the probe runner: fills what a native run would. */
+static int run_remote(const struct pc_run_options *o, struct pc_cpu_info *ci,
+		      struct pc_clock *clk, struct pc_profile *prof, json_t **extra,
+		      char *err, size_t errlen)
+{
+	struct pc_runner_request rq;
+	char runner[PATH_MAX], system_runner[PATH_MAX];
+
+	memset(&rq, 0, sizeof(rq));
+	rq.arch = o->arch;
+	rq.emulator = o->emulator;
+	if (o->runner)
+		snprintf(runner, sizeof(runner), "%s", o->runner);
+	else
+		default_runner(o->arch, "primcost-runner", runner, sizeof(runner));
+	if (o->system_runner) {
+		snprintf(system_runner, sizeof(system_runner), "%s", o->system_runner);
+	} else {
+		char copy[PATH_MAX];
+
+		snprintf(copy, sizeof(copy), "%s", runner);
+		snprintf(system_runner, sizeof(system_runner), "%s/primcost-runner-system",
+			 dirname(copy));
+	}
+	rq.runner = runner;
+	rq.system_runner = system_runner;
+	rq.runner_output = o->runner_output;
+	rq.samples = o->samples;
+	rq.sample_us = o->sample_us;
+	rq.timeout_s = PC_RUNNER_TIMEOUT_S;
+	rq.keep_samples = o->keep_samples;
+	rq.progress = !o->quiet && isatty(STDERR_FILENO);
+	return pc_runner_measure(&rq, o->selected, ci, clk, prof, extra, err, errlen);
+}
+
 static json_t *options_json(const struct pc_run_options *o, int cpu)
 {
-	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:b}", "probes", o->probes,
-			 "cpu", cpu, "samples", (int)o->samples, "sample_us",
-			 (int)o->sample_us, "keep_samples", o->keep_samples,
-			 "pmu", o->pmu);
+	json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:b, s:b}", "probes", o->probes,
+			      "cpu", cpu, "samples", (int)o->samples, "sample_us",
+			      (int)o->sample_us, "keep_samples", o->keep_samples,
+			      "pmu", o->pmu);
+
+	if (j && o->arch)
+		json_object_set_new(j, "arch", json_string(o->arch));
+	return j;
 }
 
 static int any_failed(const struct pc_profile *prof)
@@ -156,7 +277,7 @@ int cmd_run(int argc, char **argv)
 	struct pc_cpu_info ci;
 	struct pc_clock clk;
 	struct pc_profile prof;
-	json_t *file_doc = NULL, *run_doc = NULL, *cpu, *run, *probes;
+	json_t *file_doc = NULL, *run_doc = NULL, *cpu, *run, *probes, *run_extra = NULL;
 	char err[PC_ERRLEN];
 	int rc, cpu_no, missing = 0, to_stdout;
 
@@ -188,33 +309,45 @@ int cmd_run(int argc, char **argv)
 			file_doc = pc_doc_new();
 	}
 
-	if (pc_cpu_detect(&ci, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: run: %s\n", err);
-		json_decref(file_doc);
-		return PC_EXIT_USAGE;
-	}
-	cpu_no = pc_pin_cpu(o.cpu, err, sizeof(err));
-	if (cpu_no < 0 || pc_clock_init(&clk, o.pmu, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: run: %s\n", err);
-		json_decref(file_doc);
-		return PC_EXIT_USAGE;
-	}
+	if (o.arch) {
+		cpu_no = -1;
+		if (run_remote(&o, &ci, &clk, &prof, &run_extra, err, sizeof(err)) < 0) {
+			fprintf(stderr, "primcost: run: %s\n", err);
+			json_decref(file_doc);
+			return PC_EXIT_USAGE;
+		}
+	} else {
+		if (pc_cpu_detect(&ci, err, sizeof(err)) < 0) {
+			fprintf(stderr, "primcost: run: %s\n", err);
+			json_decref(file_doc);
+			return PC_EXIT_USAGE;
+		}
+		cpu_no = pc_pin_cpu(o.cpu, err, sizeof(err));
+		if (cpu_no < 0 || pc_clock_init(&clk, o.pmu, err, sizeof(err)) < 0) {
+			fprintf(stderr, "primcost: run: %s\n", err);
+			json_decref(file_doc);
+			return PC_EXIT_USAGE;
+		}
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.samples = o.samples;
-	cfg.sample_s = o.sample_us * 1e-6;
-	cfg.keep_samples = o.keep_samples;
-	cfg.progress = !o.quiet && isatty(STDERR_FILENO);
-	cfg.cpu = cpu_no;
-	if (pc_profile_run(o.selected, &cfg, &clk, &prof, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: run: %s\n", err);
-		pc_clock_close(&clk);
-		json_decref(file_doc);
-		return PC_EXIT_USAGE;
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.samples = o.samples;
+		cfg.sample_s = o.sample_us * 1e-6;
+		cfg.keep_samples = o.keep_samples;
+		cfg.progress = !o.quiet && isatty(STDERR_FILENO);
+		cfg.cpu = cpu_no;
+		if (pc_profile_run(o.selected, &cfg, &clk, &prof, err, sizeof(err)) < 0) {
+			fprintf(stderr, "primcost: run: %s\n", err);
+			pc_clock_close(&clk);
+			json_decref(file_doc);
+			return PC_EXIT_USAGE;
+		}
 	}
 
 	cpu = pc_json_cpu(&ci, &clk, prof.cycles_per_tick);
 	run = pc_json_run(&ci, &clk, &prof, options_json(&o, cpu_no));
+	if (run && run_extra)
+		json_object_update(run, run_extra);
+	json_decref(run_extra);
 	probes = pc_json_probes(&prof, &clk);
 	run_doc = pc_doc_new();
 	if (!cpu || !run || !probes || !run_doc ||

@@ -16,6 +16,12 @@ struct pc_run_options {
 	enum pc_format format;
 	bool pmu;
 	bool quiet;
+	/* Another architecture, through its probe runner (runner_host.c). */
+	const char *arch;		/* NULL: this machine, natively */
+	const char *emulator;		/* NULL: run the runner natively */
+	const char *runner;		/* NULL: the one bootstrap built */
+	const char *system_runner;	/* NULL: next to the runner */
+	const char *runner_output;	/* a saved runner output to read instead */
 };
 
 /* 0: run; 1: --help asked; -1: error in err. */
