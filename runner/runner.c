@@ -247,7 +247,7 @@ struct job {
 	const struct pc_arch_probe *p;
 	struct pc_probe_state st, cal_st;
 	uint64_t iters, cal_iters;
-	unsigned flip, taken;
+	unsigned flip;
 	int active;
 };
 
@@ -364,7 +364,7 @@ unsigned pc_runner_run(const struct pc_runner_env *env,
 		if (j->p->init)
 			j->p->init(&j->st);
 		zero_state(&j->cal_st);
-		j->flip = j->taken = 0;
+		j->flip = 0;
 		j->iters = size_loop(j->p, &j->st, target);
 		j->cal_iters = size_loop(cal, &j->cal_st, cal_target);
 		if (!j->iters || !j->cal_iters) {

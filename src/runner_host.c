@@ -971,11 +971,32 @@ static bool is_file(const char *path)
 	return path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
+/* A program name without a slash is looked up in PATH, as a shell would. */
+static const char *find_program(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *end;
+
+	if (!name || strchr(name, '/') || !path)
+		return name;
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		snprintf(buf, len, "%.*s/%s", (int)(end - p), end > p ? p : ".", name);
+		if (is_file(buf) && access(buf, X_OK) == 0)
+			return buf;
+	}
+	return name;
+}
+
+int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selected,
 		      struct pc_cpu_info *ci, struct pc_clock *clk,
 		      struct pc_profile *prof, json_t **run_extra,
 		      char *err, size_t errlen)
 {
+	static char found[PATH_MAX];
+	struct pc_runner_request req = *rq_in;
+	const struct pc_runner_request *rq = &req;
 	struct pc_runner_output user, system;
 	bool want_user[PC_PROBE_COUNT], want_sys[PC_PROBE_COUNT], any_sys = false;
 	bool sys_ran = false;
@@ -1002,9 +1023,13 @@ int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
 			 "builds it, or give --runner)", rq->runner, rq->arch);
 		return -1;
 	}
-	if (rq->emulator && access(rq->emulator, X_OK) != 0) {
-		snprintf(err, errlen, "--emulator: %s: %s", rq->emulator, strerror(errno));
-		return -1;
+	if (rq->emulator) {
+		req.emulator = find_program(rq->emulator, found, sizeof(found));
+		if (access(rq->emulator, X_OK) != 0) {
+			snprintf(err, errlen, "--emulator: %s: %s", rq->emulator,
+				 strerror(errno));
+			return -1;
+		}
 	}
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
 		want_user[id] = selected[id] && pc_probe_rows[id].ring != 0;
