@@ -11,6 +11,14 @@
 #include "events.h"
 #include "contain.h"
 #include "report.h"
+#include "runner_host.h"
+
+#include <libgen.h>
+#include <limits.h>
+
+/* How long one execution of a probe runner may take (an emulator that
+ * hangs must not hang primcost). */
+#define PC_RUNNER_TIMEOUT_S 3600
 
 static const char usage_text[] =
 	"usage: primcost run [OPTIONS]\n"
@@ -39,10 +47,20 @@ static const char usage_text[] =
 	"      --save-partial    on SIGINT, SIGTERM or SIGHUP, save what was measured\n"
 	"                        (marked partial) instead of leaving the file as it was\n"
 	"  -q, --quiet           no table, no progress\n"
-	"  -h, --help            this help\n";
+	"  -h, --help            this help\n"
+	"\n"
+	"Another architecture, through its freestanding probe runner:\n"
+	"      --arch ARCH       measure ARCH (ia64) with its probe runner\n"
+	"      --emulator PATH   run the runner in this simulator (ia64: Ski's bski)\n"
+	"      --runner PATH     user-mode runner (default build-ARCH/primcost-runner)\n"
+	"      --system-runner PATH  system-mode image for the ring-0 rows (default:\n"
+	"                        primcost-runner-system next to the runner)\n"
+	"      --runner-output FILE  read what a runner wrote where it ran (a real\n"
+	"                        Itanium) instead of running it\n";
 
 enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
-       OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL };
+       OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
+       OPT_ARCH, OPT_EMULATOR, OPT_RUNNER, OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -63,6 +81,11 @@ static const struct option long_options[] = {
 	{ "save-partial", no_argument, NULL, OPT_SAVE_PARTIAL },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "emulator", required_argument, NULL, OPT_EMULATOR },
+	{ "runner", required_argument, NULL, OPT_RUNNER },
+	{ "system-runner", required_argument, NULL, OPT_SYSTEM_RUNNER },
+	{ "runner-output", required_argument, NULL, OPT_RUNNER_OUTPUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -213,6 +236,26 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 		case 'q':
 			o->quiet = true;
 			break;
+		case OPT_ARCH:
+		case OPT_EMULATOR:
+		case OPT_RUNNER:
+		case OPT_SYSTEM_RUNNER:
+		case OPT_RUNNER_OUTPUT:
+			if (!*optarg) {
+				snprintf(err, errlen, "%s: empty value", argv[optind - 1]);
+				return -1;
+			}
+			if (c == OPT_ARCH)
+				o->arch = optarg;
+			else if (c == OPT_EMULATOR)
+				o->emulator = optarg;
+			else if (c == OPT_RUNNER)
+				o->runner = optarg;
+			else if (c == OPT_SYSTEM_RUNNER)
+				o->system_runner = optarg;
+			else
+				o->runner_output = optarg;
+			break;
 		case 'h':
 			return 1;
 		case ':':
@@ -229,6 +272,28 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
+	if (!o->arch && (o->emulator || o->runner || o->system_runner ||
+			 o->runner_output)) {
+		snprintf(err, errlen, "--%s needs --arch", o->emulator ? "emulator" :
+			 o->runner ? "runner" : o->system_runner ? "system-runner" :
+			 "runner-output");
+		return -1;
+	}
+	if (o->runner_output && (o->emulator || o->runner || o->system_runner)) {
+		snprintf(err, errlen, "--runner-output reads a saved output: it goes "
+			 "without --emulator, --runner and --system-runner");
+		return -1;
+	}
+	if (o->arch && strcmp(o->arch, pc_arch_name) != 0 &&
+	    !pc_runner_arch_find(o->arch)) {
+		snprintf(err, errlen, "--arch: no probe runner for '%s' (this build "
+			 "measures %s natively; runners: %s)", o->arch, pc_arch_name,
+			 pc_runner_arch_list());
+		return -1;
+	}
+	if (o->arch && strcmp(o->arch, pc_arch_name) == 0 && !o->runner &&
+	    !o->emulator && !o->runner_output)
+		o->arch = NULL;		/* this machine: the native run */
 	if (pc_select_probes(o->probes, o->selected, err, errlen) < 0)
 		return -1;
 	if (o->events_list &&
@@ -237,9 +302,61 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 	return 0;
 }
 
+/* The runner bootstrap builds: build-ARCH/ next to the primcost program,
+ * else in the current directory. */
+static void default_runner(const char *arch, const char *file, char *out, size_t len)
+{
+	const struct pc_runner_arch *ra = pc_runner_arch_find(arch);
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = 0;
+		snprintf(out, len, "%s/%s/%s", dirname(exe), ra->build_dir, file);
+		if (access(out, F_OK) == 0)
+			return;
+	}
+	snprintf(out, len, "%s/%s", ra->build_dir, file);
+}
+
+/* Measures through the probe runner: fills what a native run would. */
+static int run_remote(const struct pc_run_options *o, struct pc_cpu_info *ci,
+		      struct pc_clock *clk, struct pc_profile *prof, json_t **extra,
+		      char *err, size_t errlen)
+{
+	struct pc_runner_request rq;
+	char runner[PATH_MAX], system_runner[PATH_MAX];
+
+	memset(&rq, 0, sizeof(rq));
+	rq.arch = o->arch;
+	rq.emulator = o->emulator;
+	if (o->runner)
+		snprintf(runner, sizeof(runner), "%s", o->runner);
+	else
+		default_runner(o->arch, "primcost-runner", runner, sizeof(runner));
+	if (o->system_runner) {
+		snprintf(system_runner, sizeof(system_runner), "%s", o->system_runner);
+	} else {
+		char copy[PATH_MAX];
+
+		snprintf(copy, sizeof(copy), "%s", runner);
+		snprintf(system_runner, sizeof(system_runner), "%s/primcost-runner-system",
+			 dirname(copy));
+	}
+	rq.runner = runner;
+	rq.system_runner = system_runner;
+	rq.runner_output = o->runner_output;
+	rq.samples = o->samples;
+	rq.sample_us = o->sample_us;
+	rq.timeout_s = PC_RUNNER_TIMEOUT_S;
+	rq.keep_samples = o->keep_samples;
+	rq.progress = !o->quiet && isatty(STDERR_FILENO);
+	return pc_runner_measure(&rq, o->selected, ci, clk, prof, extra, err, errlen);
+}
+
 static json_t *options_json(const struct pc_run_options *o, int cpu)
 {
-	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f, s:s, s:b, s:f}",
+	json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f, s:s, s:b, s:f}",
 			 "probes", o->probes, "cpu", cpu, "samples", (int)o->samples,
 			 "sample_us", (int)o->sample_us, "keep_samples",
 			 o->keep_samples, "pmu", o->pmu,
@@ -248,6 +365,10 @@ static json_t *options_json(const struct pc_run_options *o, int cpu)
 			 o->events_list ? o->events_list : "",
 			 "reject_disturbed", o->reject_disturbed,
 			 "probe_timeout_s", pc_run_probe_timeout(o));
+
+	if (j && o->arch)
+		json_object_set_new(j, "arch", json_string(o->arch));
+	return j;
 }
 
 /* Is any selected row a ring-0 one? Only then is a way into ring 0 opened. */
@@ -317,15 +438,69 @@ static void drop_unmeasured(json_t *probes, const struct pc_profile *prof)
 			json_object_del(probes, pc_probe_rows[prof->probes[i].id].name);
 }
 
+/* Measures this machine: detect, pin, clock, events, ring 0, the profile.
+ * On an error what it opened is closed again. */
+static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
+		      struct pc_clock *clk, struct pc_profile *prof,
+		      struct pc_ring0 **r0, int *cpu_no, char *err, size_t errlen)
+{
+	struct pc_measure_config cfg;
+	char why[256];
+
+	if (pc_cpu_detect(ci, err, errlen) < 0)
+		return -1;
+	*cpu_no = pc_pin_cpu(o->cpu, why, sizeof(why));
+	if (*cpu_no < 0) {
+		if (o->cpu >= 0)
+			snprintf(err, errlen, "--cpu %d: %s", o->cpu, why);
+		else
+			snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	if (pc_clock_init(clk, o->pmu, err, errlen) < 0)
+		return -1;
+	if (pc_events_open(&o->events, o->reject_disturbed, err, errlen) < 0) {
+		pc_clock_close(clk);
+		return -1;
+	}
+	warn_uncounted(&o->events, o->reject_disturbed);
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.samples = o->samples;
+	cfg.sample_s = o->sample_us * 1e-6;
+	cfg.keep_samples = o->keep_samples;
+	cfg.progress = !o->quiet && isatty(STDERR_FILENO);
+	cfg.cpu = *cpu_no;
+	if (wants_ring0(o)) {
+		*r0 = pc_ring0_open(&o->ring0);
+		if (!*r0) {
+			snprintf(err, errlen, "out of memory");
+			pc_events_close(&o->events);
+			pc_clock_close(clk);
+			return -1;
+		}
+		cfg.ring0 = *r0;
+	}
+	cfg.events = &o->events;
+	cfg.probe_timeout_s = pc_run_probe_timeout(o);
+	if (pc_profile_run(o->selected, &cfg, clk, prof, err, errlen) < 0) {
+		pc_ring0_close(*r0);
+		*r0 = NULL;
+		pc_events_close(&o->events);
+		pc_clock_close(clk);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct pc_run_options o;
-	struct pc_measure_config cfg;
 	struct pc_cpu_info ci;
 	struct pc_clock clk;
 	struct pc_profile prof;
 	struct pc_ring0 *r0 = NULL;
-	json_t *file_doc = NULL, *run_doc = NULL, *cpu, *run, *probes;
+	json_t *file_doc = NULL, *run_doc = NULL, *cpu, *run, *probes, *run_extra = NULL;
 	char err[PC_ERRLEN];
 	int rc, cpu_no, missing = 0, to_stdout, sig;
 
@@ -360,55 +535,15 @@ int cmd_run(int argc, char **argv)
 	/* From here on, SIGINT, SIGTERM and SIGHUP stop the run in an orderly
 	 * way: the file is left as it was, or gets what was measured. */
 	pc_interrupts_catch();
-	if (pc_cpu_detect(&ci, err, sizeof(err)) < 0) {
+	if (o.arch) {
+		cpu_no = -1;
+		rc = run_remote(&o, &ci, &clk, &prof, &run_extra, err, sizeof(err));
+	} else {
+		rc = run_native(&o, &ci, &clk, &prof, &r0, &cpu_no, err, sizeof(err));
+	}
+	if (rc < 0) {
 		pc_error("run", "%s", err);
 		pc_interrupts_release();
-		json_decref(file_doc);
-		return PC_EXIT_USAGE;
-	}
-	cpu_no = pc_pin_cpu(o.cpu, err, sizeof(err));
-	if (cpu_no < 0 || pc_clock_init(&clk, o.pmu, err, sizeof(err)) < 0) {
-		if (cpu_no < 0 && o.cpu >= 0)
-			pc_error("run", "--cpu %d: %s", o.cpu, err);
-		else
-			pc_error("run", "%s", err);
-		pc_interrupts_release();
-		json_decref(file_doc);
-		return PC_EXIT_USAGE;
-	}
-
-	if (pc_events_open(&o.events, o.reject_disturbed, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: run: %s\n", err);
-		pc_clock_close(&clk);
-		json_decref(file_doc);
-		return PC_EXIT_USAGE;
-	}
-	warn_uncounted(&o.events, o.reject_disturbed);
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.samples = o.samples;
-	cfg.sample_s = o.sample_us * 1e-6;
-	cfg.keep_samples = o.keep_samples;
-	cfg.progress = !o.quiet && isatty(STDERR_FILENO);
-	cfg.cpu = cpu_no;
-	if (wants_ring0(&o)) {
-		r0 = pc_ring0_open(&o.ring0);
-		if (!r0) {
-			fprintf(stderr, "primcost: run: out of memory\n");
-			pc_clock_close(&clk);
-			json_decref(file_doc);
-			return PC_EXIT_USAGE;
-		}
-		cfg.ring0 = r0;
-	}
-	cfg.events = &o.events;
-	cfg.probe_timeout_s = pc_run_probe_timeout(&o);
-	if (pc_profile_run(o.selected, &cfg, &clk, &prof, err, sizeof(err)) < 0) {
-		pc_error("run", "%s", err);
-		pc_ring0_close(r0);
-		pc_events_close(&o.events);
-		pc_interrupts_release();
-		pc_clock_close(&clk);
 		json_decref(file_doc);
 		return PC_EXIT_USAGE;
 	}
@@ -441,6 +576,9 @@ int cmd_run(int argc, char **argv)
 	run = pc_json_run(&ci, &clk, &prof, options_json(&o, cpu_no));
 	if (run && r0)
 		json_object_set_new(run, "ring0", pc_ring0_json(r0));
+	if (run && run_extra)
+		json_object_update(run, run_extra);
+	json_decref(run_extra);
 	if (run)
 		pc_json_run_events(run, &o.events);
 	probes = pc_json_probes(&prof, &clk);

@@ -26,6 +26,12 @@ struct pc_run_options {
 	bool verbose;
 	double probe_timeout_s;		/* < 0: the default for these settings */
 	bool save_partial;		/* on SIGINT/SIGTERM/SIGHUP, save what was measured */
+	/* Another architecture, through its probe runner (runner_host.c). */
+	const char *arch;		/* NULL: this machine, natively */
+	const char *emulator;		/* NULL: run the runner natively */
+	const char *runner;		/* NULL: the one bootstrap built */
+	const char *system_runner;	/* NULL: next to the runner */
+	const char *runner_output;	/* a saved runner output to read instead */
 };
 
 /* The time limit of one probe: the option, else 10 s plus 40 times what the

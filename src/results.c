@@ -79,11 +79,15 @@ json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 		json_object_set_new(cpu, "midr", json_string(midr));
 	}
 	if (clk) {
-		json_object_set_new(cpu, "timer",
-				    json_pack("{s:s, s:o, s:b, s:I}", "name", clk->timer,
-					      "hz", real(clk->tick_hz), "measured",
-					      clk->tick_hz_measured, "resolution_ticks",
-					      (json_int_t)clk->tick_step));
+		json_t *timer = json_pack("{s:s, s:o, s:b}", "name", clk->timer,
+					  "hz", real(clk->tick_hz), "measured",
+					  clk->tick_hz_measured);
+
+		/* The timer's step, where it was measured (not for a runner's). */
+		if (timer && clk->tick_step)
+			json_object_set_new(timer, "resolution_ticks",
+					    json_integer((json_int_t)clk->tick_step));
+		json_object_set_new(cpu, "timer", timer);
 		if (cycles_per_tick > 0)
 			json_object_set_new(cpu, "core_hz_estimate",
 					    real(clk->tick_hz * cycles_per_tick));

@@ -114,5 +114,20 @@ int main(void)
 	   "an option value with a newline gives a one-line error: %s", err);
 	ok(parse(2, ARGV("-qz"), &o, err) < 0 && strstr(err, "'-z'"),
 	   "an unknown short option in a cluster is named: %s", err);
+	/* another architecture through its probe runner */
+	ok(parse(9, ARGV("--arch", "ia64", "--emulator", "/x/bski", "--runner", "r",
+			 "--system-runner", "s"), &o, err) == 0 && o.arch &&
+	   strcmp(o.arch, "ia64") == 0 && strcmp(o.emulator, "/x/bski") == 0 &&
+	   strcmp(o.runner, "r") == 0 && strcmp(o.system_runner, "s") == 0,
+	   "--arch ia64 with --emulator, --runner and --system-runner");
+	ok(parse(3, ARGV("--arch", (char *)pc_arch_name), &o, err) == 0 && !o.arch,
+	   "--arch naming this machine's architecture is a native run");
+	ok(parse(3, ARGV("--arch", "sparc"), &o, err) < 0 && strstr(err, "sparc"),
+	   "an architecture without a runner is refused: %s", err);
+	ok(parse(3, ARGV("--emulator", "/x/bski"), &o, err) < 0 && strstr(err, "--arch"),
+	   "--emulator without --arch is refused: %s", err);
+	ok(parse(7, ARGV("--arch", "ia64", "--runner-output", "f", "--emulator", "e"),
+		 &o, err) < 0, "--runner-output with --emulator is refused: %s", err);
+	ok(parse(3, ARGV("--arch", ""), &o, err) < 0, "an empty --arch is refused");
 	return done_testing();
 }

@@ -1,0 +1,398 @@
+/*
+ * ia64 probe bodies: one function per row of probes/probes.def, each the
+ * instruction sequence Linux/ia64 used for that API
+ * (arch/ia64/include/{uapi/asm/gcc_intrin.h, asm/cmpxchg.h, asm/atomic.h,
+ * asm/barrier.h, asm/irqflags.h, asm/timex.h}; asm-generic/{local.h,
+ * preempt.h}). Each body ends with the stop (;;) the next repetition
+ * needs; the assembler bundles the instructions.
+ *
+ * Freestanding: no libc, no globals but the const table at the end. The
+ * checks and the initial states that need no instruction are in checks.c.
+ */
+#include "arch/arch.h"
+#include "checks.h"
+#include "ia64.h"
+
+/* ---- baseline and calibration -------------------------------------------- */
+
+static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	(void)st;
+	PC_IA64_TIMED(t, iters, hi, "", "", "", (), ());
+	return t;
+}
+
+/* Each add reads the previous one's result: one group per add. */
+static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = st->reg[0];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "", "adds %[a]=1,%[a]\n\t;;", "",
+		      (, [a] "+r"(a)), ());
+	st->reg[0] = a;
+	return t;
+}
+
+/* ia64 multiplies integers in the floating-point unit: xmpy.l on the
+ * significands (setf.sig/getf.sig move them in and out, once). */
+static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = st->reg[0];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi,
+		      "setf.sig f6=%[a]\n\tsetf.sig f7=%[k]\n\t;;\n",
+		      "xmpy.l f6=f6,f7\n\t;;",
+		      "getf.sig %[a]=f6\n\t;;\n\t",
+		      (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
+	st->reg[0] = a;
+	return t;
+}
+
+/* ---- timer ------------------------------------------------------------------- */
+
+static void init_get_cycles(struct pc_probe_state *st)
+{
+	st->reg[0] = pc_timer_read();
+}
+
+/* get_cycles() is a bare mov from ar.itc (asm/timex.h). */
+static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long c = st->reg[0];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "", "mov %[c]=ar.itc\n\t;;", "",
+		      (, [c] "+r"(c)), ());
+	st->reg[0] = c;
+	return t;
+}
+
+/* ---- cmpxchg: mov ar.ccv=old;; cmpxchg8.acq ------------------------------------- */
+
+static uint64_t run_cmpxchg(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long r = st->reg[0];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "", PC_IA64_CMPXCHG, "",
+		      (, [r] "+r"(r)),
+		      ([p] "r"(&st->mem[0]), [o] "r"(st->reg[0]), [nv] "r"(st->reg[1])));
+	st->reg[0] = r;
+	return t;
+}
+
+static const char *semantics_cmpxchg(struct pc_probe_state *s)
+{
+	unsigned long i;
+
+	s->mem[0] = 0;
+	for (i = 0; i < 100; i++)
+		if (pc_ia64_cmpxchg(&s->mem[0], i, i + 1) != i)
+			return "cmpxchg(v, old, new) did not return old";
+	if (s->mem[0] != 100)
+		return "100 successful cmpxchg did not leave 100";
+	if (pc_ia64_cmpxchg(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)
+		return "a failing cmpxchg wrote memory or hid the value";
+	return 0;
+}
+
+/* ---- add_return: fetchadd8.rel [v],1;; then + 1 ---------------------------------- */
+
+/*
+ * atomic_add_return(1, v) on atomic_long/atomic64 (and local_add_return(),
+ * which asm-generic/local.h makes the same atomic_long operation): 1 is an
+ * increment fetchadd encodes, so the kernel's macro picks
+ * ia64_fetch_and_add(): fetchadd8.rel, then adds i to the old value.
+ */
+static uint64_t run_add_return(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long r = st->reg[0];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "",
+		      "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;",
+		      "", (, [r] "+r"(r)),
+		      ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)));
+	st->reg[0] = r;
+	return t;
+}
+
+/* Every increment fetchadd encodes, then two it does not (the cmpxchg loop):
+ * the values returned and left must be those of an atomic add. */
+static const char *semantics_add_return(struct pc_probe_state *s)
+{
+	static const long incs[] = { 1, 4, 8, 16, -1, -4, -8, -16, 3, 1000 };
+	unsigned long want = 500;
+	unsigned int k, n;
+
+	s->mem[0] = want;
+	for (k = 0; k < sizeof(incs) / sizeof(incs[0]); k++) {
+		for (n = 0; n < 10; n++) {
+			long i = incs[k];
+			unsigned long got = PC_IA64_FETCHADD_OK(i) ?
+				pc_ia64_fetch_and_add(i, &s->mem[0]) :
+				pc_ia64_add_loop(i, &s->mem[0]);
+
+			want += (unsigned long)i;
+			if (got != want)
+				return "add_return did not return the new value";
+			if (s->mem[0] != want)
+				return "add_return did not leave old + i in memory";
+		}
+	}
+	return 0;
+}
+
+/* ---- xchg8 ------------------------------------------------------------------------- */
+
+/* xchg() is xchg8: always acquire semantics, no ar.ccv. The same register
+ * is source and destination, so consecutive exchanges need a stop. */
+static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long r = st->reg[0];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "", "xchg8 %[r]=[%[p]],%[r]\n\t;;", "",
+		      (, [r] "+r"(r)), ([p] "r"(&st->mem[0])));
+	st->reg[0] = r;
+	return t;
+}
+
+/* ---- barriers: all six are mf on ia64 (asm/barrier.h, SMP) ---------------------- */
+
+/* ia64_mf() is asm volatile ("mf" ::: "memory"): no stop around it. */
+static uint64_t run_mf(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "", "mf", "", (), ([p] "r"(&st->mem[0])));
+	return t;
+}
+
+/* ---- psr.um: the ring-3 halves of local_irq_save/restore --------------------------- */
+
+static void init_flags(struct pc_probe_state *st)
+{
+	st->reg[0] = pc_ia64_psr_um();	/* value written by flags_restore */
+	st->reg[1] = st->reg[0];	/* psr.um read back after the loop */
+	st->reg[2] = st->reg[0];	/* psr.um as it was at the start */
+}
+
+static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long f = st->reg[0];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "", "mov %[f]=psr.um\n\t;;", "",
+		      (, [f] "+r"(f)), ());
+	st->reg[0] = f;
+	return t;
+}
+
+#define IA64_UM_READBACK "mov %[g]=psr.um\n\t;;\n\t"
+
+static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long g = st->reg[1];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "", "mov psr.um=%[f]\n\t;;", IA64_UM_READBACK,
+		      (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
+	st->reg[1] = g;
+	return t;
+}
+
+static uint64_t run_flags_save_restore(struct pc_probe_state *st, uint64_t iters,
+				       int hi)
+{
+	unsigned long f = st->reg[0], g = st->reg[1];
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "",
+		      "mov %[f]=psr.um\n\t;;\n\tmov psr.um=%[f]\n\t;;",
+		      IA64_UM_READBACK, (, [f] "+r"(f), [g] "+r"(g)), ());
+	st->reg[0] = f;
+	st->reg[1] = g;
+	return t;
+}
+
+/* ---- preempt_disable(); preempt_enable(): asm-generic/preempt.h --------------------- */
+
+/*
+ * The count is a 32-bit word in thread_info (r13-relative in the kernel,
+ * plain memory here): ld4/add/st4 up, compiler barrier, ld4/add/st4 down;
+ * at zero, test TIF_NEED_RESCHED in thread_info.flags and branch to
+ * preempt_schedule() when set. A taken branch leaves the loop and is
+ * reported by the check.
+ */
+static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long taken = st->reg[0], c = 0, fl = 0;
+	uint64_t t;
+
+	PC_IA64_TIMED(t, iters, hi, "",
+		      "ld4 %[c]=[%[p]]\n\t;;\n\t"
+		      "adds %[c]=1,%[c]\n\t;;\n\t"
+		      "st4 [%[p]]=%[c]\n\t;;\n\t"
+		      "ld4 %[c]=[%[p]]\n\t;;\n\t"
+		      "adds %[c]=-1,%[c]\n\t;;\n\t"
+		      "st4 [%[p]]=%[c]\n\t"
+		      "cmp4.eq p6,p0=0,%[c]\n\t;;\n\t"
+		      "(p6) ld8 %[fl]=[%[q]]\n\t;;\n\t"
+		      "(p6) tbit.nz p6,p0=%[fl]," PC_STR(PC_IA64_TIF_NEED_RESCHED) "\n\t;;\n\t"
+		      "(p6) br.cond.dpnt.few 9f\n\t;;",
+		      "br.cond.sptk.few 8f\n\t;;\n"
+		      "9:\n\tmov %[taken]=1\n\t;;\n"
+		      "8:\n\t",
+		      (, [taken] "+r"(taken), [c] "+r"(c), [fl] "+r"(fl)),
+		      ([p] "r"(&st->mem[0]), [q] "r"(&st->mem[1])));
+	st->reg[0] = taken;
+	return t;
+}
+
+/* ---- psr.i: ring 0 only (rsm/ssm/mov psr are privileged) ----------------------------- */
+
+/*
+ * The rows start from interrupts enabled, the state local_irq_save() is
+ * normally called in (and the one in which rsm psr.i changes something).
+ */
+static void init_irq(struct pc_probe_state *st)
+{
+	unsigned long psr;
+
+	__asm__ volatile(";;\n\tssm psr.i\n\t;;\n\tsrlz.d\n\t;;" : : : "memory");
+	psr = pc_ia64_psr();
+
+	st->reg[0] = psr | PC_IA64_PSR_I;	/* saved flags: interrupts were on */
+	st->reg[1] = psr;			/* psr read back after the loop */
+	st->reg[2] = psr;			/* psr as it was at the start */
+	st->reg[3] = PC_IA64_PSR_I;		/* the mask restore applies */
+}
+
+/* After the loop: read psr back for the check, then put psr.i back as
+ * it was at the start, whatever the body left. */
+#define IA64_IRQ_READBACK						\
+	"mov %[g]=psr\n\t;;\n\t"					\
+	"tbit.nz p6,p7=%[s],14\n\t;;\n\t"				\
+	"(p7) rsm psr.i\n\t"						\
+	"(p6) ssm psr.i\n\t;;\n\t"					\
+	"(p6) srlz.d\n\t;;\n\t"
+
+#define IA64_RUN_IRQ(fn, body)						\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long f = st->reg[0], g = st->reg[1], x = 0;		\
+	uint64_t t;							\
+									\
+	PC_IA64_TIMED(t, iters, hi, "", body, IA64_IRQ_READBACK,	\
+		      (, [f] "+r"(f), [g] "+r"(g), [x] "+r"(x)),	\
+		      ([s] "r"(st->reg[2]), [m] "r"(st->reg[3])));	\
+	st->reg[0] = f;							\
+	st->reg[1] = g;							\
+	return t;							\
+}
+
+/* arch_local_irq_disable(): ia64_stop(); rsm psr.i */
+#define IA64_IRQ_DISABLE "rsm psr.i\n\t;;"
+/* arch_local_irq_enable(): ia64_stop(); ssm psr.i; ;; srlz.d */
+#define IA64_IRQ_ENABLE "ssm psr.i\n\t;;\n\tsrlz.d\n\t;;"
+/* arch_local_irq_save(): ;; mov flags=psr; ;; rsm psr.i */
+#define IA64_IRQ_SAVE "mov %[f]=psr\n\t;;\n\trsm psr.i\n\t;;"
+/* arch_local_irq_restore(flags): ia64_intrin_local_irq_restore(flags & psr.i) */
+#define IA64_IRQ_RESTORE						\
+	"and %[x]=%[f],%[m]\n\t;;\n\t"					\
+	"cmp.ne p6,p7=%[x],r0\n\t;;\n\t"				\
+	"(p6) ssm psr.i\n\t"						\
+	"(p7) rsm psr.i\n\t;;\n\t"					\
+	"(p6) srlz.d\n\t;;"
+
+IA64_RUN_IRQ(run_irq_disable, IA64_IRQ_DISABLE)
+IA64_RUN_IRQ(run_irq_enable, IA64_IRQ_ENABLE)
+IA64_RUN_IRQ(run_irq_save, IA64_IRQ_SAVE)
+IA64_RUN_IRQ(run_irq_restore, IA64_IRQ_RESTORE)
+IA64_RUN_IRQ(run_irq_save_restore, IA64_IRQ_SAVE "\n\t" IA64_IRQ_RESTORE)
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+#define SEQ_CMPXCHG "mov ar.ccv=old;; cmpxchg8.acq r=[v],new,ar.ccv;;   [succeeds]"
+#define SEQ_ADD_RETURN "fetchadd8.rel r=[v],1;; adds r=1,r;;   [other i: cmpxchg8.acq loop]"
+#define SEQ_RESTORE "and t=flags,psr.i;; cmp.ne p6,p7=t,r0;; (p6) ssm psr.i; " \
+	"(p7) rsm psr.i;; (p6) srlz.d;;"
+
+/* ia64 atomics are cmpxchg, fetchadd and xchg: there is no LL/SC form. */
+#define IA64_NO_LLSC { .unsupported = "ia64 has no load-linked/store-" \
+		"conditional: its atomics are cmpxchg, fetchadd and xchg" }
+
+const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
+	[PC_PROBE_baseline] = { run_baseline, 0, pc_ia64_check_unchanged, 0,
+		"(empty)" },
+	[PC_PROBE_calib_add_chain] = { run_add_chain, 0, pc_ia64_check_add_chain, 0,
+		"adds r=1,r;;" },
+	[PC_PROBE_calib_mul_chain] = { run_mul_chain, pc_ia64_init_mul_chain,
+		pc_ia64_check_mul_chain, 0, "xmpy.l f6=f6,f7;;   [integer multiply in the FPU]" },
+	[PC_PROBE_get_cycles] = { run_get_cycles, init_get_cycles,
+		pc_ia64_check_get_cycles, 0, "mov r=ar.itc;;" },
+	[PC_PROBE_cmpxchg] = { run_cmpxchg, pc_ia64_init_cmpxchg,
+		pc_ia64_check_cmpxchg, semantics_cmpxchg, SEQ_CMPXCHG },
+	[PC_PROBE_cmpxchg_local] = { run_cmpxchg, pc_ia64_init_cmpxchg,
+		pc_ia64_check_cmpxchg, semantics_cmpxchg,
+		SEQ_CMPXCHG "   [cmpxchg_local is cmpxchg on ia64]" },
+	[PC_PROBE_atomic_add_return] = { run_add_return, pc_ia64_init_add_return,
+		pc_ia64_check_add_return, semantics_add_return, SEQ_ADD_RETURN },
+	[PC_PROBE_local_add_return] = { run_add_return, pc_ia64_init_add_return,
+		pc_ia64_check_add_return, semantics_add_return,
+		SEQ_ADD_RETURN "   [local_t is atomic_long_t on ia64]" },
+	[PC_PROBE_xchg] = { run_xchg, pc_ia64_init_xchg, pc_ia64_check_xchg, 0,
+		"xchg8 r=[v],r;;   [acquire semantics]" },
+	[PC_PROBE_mb] = { run_mf, 0, pc_ia64_check_unchanged, 0, "mf" },
+	[PC_PROBE_rmb] = { run_mf, 0, pc_ia64_check_unchanged, 0, "mf" },
+	[PC_PROBE_wmb] = { run_mf, 0, pc_ia64_check_unchanged, 0, "mf" },
+	[PC_PROBE_smp_mb] = { run_mf, 0, pc_ia64_check_unchanged, 0, "mf" },
+	[PC_PROBE_smp_rmb] = { run_mf, 0, pc_ia64_check_unchanged, 0, "mf" },
+	[PC_PROBE_smp_wmb] = { run_mf, 0, pc_ia64_check_unchanged, 0, "mf" },
+	[PC_PROBE_flags_save] = { run_flags_save, init_flags,
+		pc_ia64_check_flags_save, 0, "mov r=psr.um;;   [user mask: mov r=psr is privileged]" },
+	[PC_PROBE_flags_restore] = { run_flags_restore, init_flags,
+		pc_ia64_check_flags_kept, 0, "mov psr.um=r;;   [value unchanged]" },
+	[PC_PROBE_flags_save_restore] = { run_flags_save_restore, init_flags,
+		pc_ia64_check_flags_kept, 0, "mov r=psr.um;; mov psr.um=r;;" },
+	[PC_PROBE_preempt_disable_enable] = { run_preempt, pc_ia64_init_preempt,
+		pc_ia64_check_preempt, 0,
+		"ld4;; adds 1;; st4;; ld4;; adds -1;; st4; cmp4.eq p6=0;; "
+		"(p6) ld8 flags;; (p6) tbit.nz p6=flags,TIF_NEED_RESCHED;; (p6) br <resched>" },
+	[PC_PROBE_local_irq_disable] = { run_irq_disable, init_irq,
+		pc_ia64_check_irq_off, 0, "rsm psr.i;;" },
+	[PC_PROBE_local_irq_enable] = { run_irq_enable, init_irq,
+		pc_ia64_check_irq_on, 0, "ssm psr.i;; srlz.d;;" },
+	[PC_PROBE_local_irq_save] = { run_irq_save, init_irq, pc_ia64_check_irq_off, 0,
+		"mov r=psr;; rsm psr.i;;" },
+	[PC_PROBE_local_irq_restore] = { run_irq_restore, init_irq,
+		pc_ia64_check_irq_on, 0, SEQ_RESTORE },
+	[PC_PROBE_local_irq_save_restore] = { run_irq_save_restore, init_irq,
+		pc_ia64_check_irq_on, 0, "mov r=psr;; rsm psr.i;; " SEQ_RESTORE },
+	/* Rows of other architectures' forms. */
+	[PC_PROBE_cmpxchg64] = { .unsupported = "a 64-bit machine has no separate "
+		"64-bit compare-and-swap: cmpxchg64() is the cmpxchg row" },
+	[PC_PROBE_cmpxchg_llsc] = IA64_NO_LLSC,
+	[PC_PROBE_cmpxchg_local_llsc] = IA64_NO_LLSC,
+	[PC_PROBE_atomic_add_return_llsc] = IA64_NO_LLSC,
+	[PC_PROBE_local_add_return_llsc] = IA64_NO_LLSC,
+	[PC_PROBE_xchg_llsc] = IA64_NO_LLSC,
+	[PC_PROBE_local_irq_restore_popf] = { .unsupported = "the popf form is "
+		"x86's: ia64 restores psr.i with ssm/rsm (local_irq_restore)" },
+};
+
+/* In .rodata, not the small-data section gcc picks for 8 bytes or less
+ * (see arch.c). */
+const char pc_arch_timer_name[] __attribute__((section(".rodata"))) = "ar.itc";
+
+/* The ITC's rate is firmware knowledge (PAL_FREQ_RATIOS, /proc/cpuinfo's
+ * "itc MHz"), not architecturally visible: the harness measures it. */
+uint64_t pc_arch_timer_hz(void)
+{
+	return 0;
+}

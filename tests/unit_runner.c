@@ -1,0 +1,233 @@
+/*
+ * The freestanding probe runner's driver (runner/runner.c) and primcost's
+ * reading of it (src/runner_host.c), on the host: the driver runs here with
+ * this machine's backend and a fake platform that captures its output, so
+ * the text format is proven end to end without the cross toolchain or an
+ * emulator. Also: a self-check that fails is reported as the probe's
+ * failure, and a run that dies names the probe it was running.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runner/runner.h"
+#include "runner_host.h"
+#include "tap.h"
+
+/* ---- the fake platform ------------------------------------------------------------ */
+
+static char out[1 << 20];
+static size_t outlen;
+
+void pc_rt_write(const char *buf, unsigned long len)
+{
+	if (outlen + len < sizeof(out)) {
+		memcpy(out + outlen, buf, len);
+		outlen += len;
+	}
+}
+
+int pc_rt_clock_us(uint64_t *us)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	*us = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	return 0;
+}
+
+void pc_rt_describe_cpu(void)
+{
+	pc_runner_line("cpu", "vendor", "TestVendor", (char *)0);
+	pc_runner_line("cpu", "family", "31", (char *)0);
+	pc_runner_line("cpu", "model", "1", (char *)0);
+}
+
+int pc_rt_ring(void)
+{
+	return 3;
+}
+
+/* ---- a probe whose check always fails ------------------------------------------------ */
+
+static const char *wrong_check(const struct pc_probe_state *before,
+			       const struct pc_probe_state *after, uint64_t ops)
+{
+	(void)before;
+	(void)after;
+	(void)ops;
+	return "deliberately wrong expected value";
+}
+
+static int count_lines(const char *prefix)
+{
+	const char *p = out;
+	int n = 0;
+	size_t l = strlen(prefix);
+
+	while (p < out + outlen) {
+		if (strncmp(p, prefix, l) == 0)
+			n++;
+		p = memchr(p, '\n', (size_t)(out + outlen - p));
+		if (!p)
+			break;
+		p++;
+	}
+	return n;
+}
+
+int main(void)
+{
+	struct pc_runner_config cfg;
+	struct pc_runner_output o;
+	char err[PC_ERRLEN];
+	char *args[] = { "runner", "-n", "12", "-u", "5", "-t", "500", "baseline",
+			 "calib.add_chain", "cmpxchg", "xchg", "local_irq_disable",
+			 "sigprocmask", NULL };
+	int argc = (int)(sizeof(args) / sizeof(args[0])) - 1, id, rc;
+	bool sel[PC_PROBE_COUNT] = { false };
+
+	/* arguments */
+	ok(pc_runner_parse_args(argc, args, 3, &cfg) == 0 && cfg.samples == 12 &&
+	   cfg.sample_us == 5 && cfg.min_ticks == 500 && cfg.selected[PC_PROBE_cmpxchg] &&
+	   !cfg.selected[PC_PROBE_mb], "runner arguments: numbers and exact names");
+	{
+		char *none[] = { "runner", NULL };
+
+		pc_runner_parse_args(1, none, 0, &cfg);
+		ok(cfg.selected[PC_PROBE_local_irq_save] && !cfg.selected[PC_PROBE_cmpxchg],
+		   "no names in system mode: the ring-0 rows");
+		pc_runner_parse_args(1, none, 3, &cfg);
+		for (rc = 1, id = 0; id < PC_PROBE_COUNT; id++)
+			rc &= cfg.selected[id];
+		ok(rc, "no names in user mode: every row");
+	}
+	{
+		char *bad[] = { "runner", "-n", "x", NULL };
+		char *bad2[] = { "runner", "nosuch", NULL };
+
+		outlen = 0;
+		ok(pc_runner_parse_args(3, bad, 3, &cfg) < 0 && count_lines("pcr error") == 1,
+		   "a bad number is refused with an error record");
+		ok(pc_runner_parse_args(2, bad2, 3, &cfg) < 0 && count_lines("pcr error") == 2,
+		   "an unknown probe is refused with an error record");
+	}
+
+	/* the whole program, then primcost's reading of its output */
+	outlen = 0;
+	rc = pc_runner_main(argc, args);
+	ok(rc == 0, "the runner exits 0 when no probe failed (got %d)", rc);
+	ok(count_lines("pcr s cmpxchg ") == 12 && count_lines("pcr lin cmpxchg ") == 31,
+	   "12 samples and 31 linearity pairs of cmpxchg");
+	ok(count_lines("pcr clock ") == 3, "three clock windows");
+	ok(pc_runner_parse(out, outlen, &o, err, sizeof(err)) == 0, "primcost parses it%s%s",
+	   err[0] ? ": " : "", err);
+	ok(o.ended && strcmp(o.arch, pc_arch_name) == 0 && strcmp(o.mode, "user") == 0 &&
+	   strcmp(o.timer, pc_arch_timer_name) == 0 && o.family == 31 &&
+	   strcmp(o.vendor, "TestVendor") == 0 && o.nclock == 3,
+	   "header, CPU identity and clock read back");
+	ok(o.probes[PC_PROBE_local_irq_disable].has_status &&
+	   o.probes[PC_PROBE_local_irq_disable].status == PC_STATUS_SKIPPED,
+	   "a ring-0 row is skipped in user mode: %s",
+	   o.probes[PC_PROBE_local_irq_disable].reason);
+	ok(o.probes[PC_PROBE_sigprocmask].has_status &&
+	   o.probes[PC_PROBE_sigprocmask].status == PC_STATUS_UNSUPPORTED,
+	   "a libc probe is unsupported in the runner: %s",
+	   o.probes[PC_PROBE_sigprocmask].reason);
+	ok(o.probes[PC_PROBE_xchg].measured && o.probes[PC_PROBE_xchg].n == 12 &&
+	   o.probes[PC_PROBE_xchg].nlin == 31, "xchg measured: 12 samples, 31 pairs");
+	{
+		struct pc_clock clk;
+		struct pc_profile prof;
+		size_t k;
+
+		sel[PC_PROBE_baseline] = sel[PC_PROBE_calib_add_chain] = true;
+		sel[PC_PROBE_cmpxchg] = sel[PC_PROBE_xchg] = true;
+		sel[PC_PROBE_local_irq_disable] = sel[PC_PROBE_sigprocmask] = true;
+		rc = pc_runner_clock(&o, NULL, &clk, err, sizeof(err));
+		ok(rc == 0 && clk.tick_hz > 0 && clk.tick_hz_measured,
+		   "timer rate from the clock windows: %.0f Hz", clk.tick_hz);
+		ok(pc_runner_profile(&o, NULL, sel, &clk, false, false, &prof, err,
+				     sizeof(err)) == 0 && prof.nprobes == 6,
+		   "a profile of the six selected probes");
+		for (k = 0; k < prof.nprobes; k++) {
+			struct pc_probe_result *r = &prof.probes[k];
+
+			if (r->id == PC_PROBE_calib_add_chain)
+				ok(r->status == PC_STATUS_OK && r->samples == 12 &&
+				   r->cycles.median > 0.5 && r->cycles.median < 2.0,
+				   "calib.add_chain against its own paired calibration: "
+				   "%.2f cycles (1 by construction, loosely)", r->cycles.median);
+			if (r->id == PC_PROBE_cmpxchg)
+				ok(r->status == PC_STATUS_OK && r->ops_per_sample ==
+				   r->iters * PC_UNROLL_DIFF && r->ticks.median > 0 &&
+				   r->ns.median > 0, "cmpxchg: %.2f ticks, %.2f ns per op",
+				   r->ticks.median, r->ns.median);
+		}
+		pc_profile_free(&prof);
+	}
+	pc_runner_output_free(&o);
+
+	/* A run cut short: the culprit is the probe it was running. */
+	{
+		char *cut = memmem(out, outlen, "pcr s xchg ", 11);
+		size_t keep = cut ? (size_t)(cut - out) : 0;
+
+		ok(cut && pc_runner_parse(out, keep, &o, err, sizeof(err)) == 0 && !o.ended &&
+		   pc_runner_culprit(&o, sel, 12) == PC_PROBE_xchg,
+		   "output cut before xchg's first sample: xchg is the culprit");
+		pc_runner_output_free(&o);
+		cut = memmem(out, outlen, "pcr probe cmpxchg", 17);
+		keep = cut ? (size_t)(cut - out) : 0;
+		ok(cut && pc_runner_parse(out, keep, &o, err, sizeof(err)) == 0 &&
+		   pc_runner_culprit(&o, sel, 12) == PC_PROBE_cmpxchg,
+		   "output cut while cmpxchg was prepared: cmpxchg is the culprit");
+		pc_runner_output_free(&o);
+	}
+
+	/* The self-check can fail, and a failure is the probe's status. */
+	{
+		struct pc_arch_probe table[PC_PROBE_COUNT];
+		struct pc_runner_env env = { table, 3, "test", "tsc" };
+
+		memcpy(table, pc_arch_probes, sizeof(table));
+		ok(pc_runner_selfcheck(&table[PC_PROBE_cmpxchg]) == NULL,
+		   "the real cmpxchg passes the runner's self-check");
+		table[PC_PROBE_cmpxchg].check = wrong_check;
+		ok(pc_runner_selfcheck(&table[PC_PROBE_cmpxchg]) != NULL,
+		   "a check with a wrong expected value fails the self-check");
+		outlen = 0;
+		pc_runner_parse_args(argc, args, 3, &cfg);
+		ok(pc_runner_run(&env, &cfg) == 1 &&
+		   count_lines("pcr status cmpxchg failed self-check failed: deliberately") == 1 &&
+		   count_lines("pcr s cmpxchg ") == 0 && count_lines("pcr s xchg ") == 12,
+		   "the failing probe is reported failed and not timed; the others run");
+	}
+
+	/* Malformed output is refused with the line that is wrong. */
+	{
+		static const char v2[] = "pcr primcost-runner 2\n";
+		static const char unroll[] = "pcr primcost-runner 1\npcr unroll 8 40\n";
+		static const char unknown[] = "noise from the emulator\npcr primcost-runner 1\n"
+					      "pcr status nosuch skipped why\n";
+		static const char early[] = "pcr primcost-runner 1\npcr probe cmpxchg 4 4\n"
+					    "pcr s cmpxchg 1 2 x 4\n";
+		static const char noise[] = "Ski banner\npcr primcost-runner 1\n"
+					    "program exited with status 0\n";
+
+		ok(pc_runner_parse(v2, sizeof(v2) - 1, &o, err, sizeof(err)) < 0 &&
+		   strstr(err, "line 1"), "another format version is refused: %s", err);
+		ok(pc_runner_parse(unroll, sizeof(unroll) - 1, &o, err, sizeof(err)) < 0 &&
+		   strstr(err, "rebuild"), "another unroll count is refused: %s", err);
+		ok(pc_runner_parse(unknown, sizeof(unknown) - 1, &o, err, sizeof(err)) < 0 &&
+		   strstr(err, "line 3") && strstr(err, "nosuch"),
+		   "an unknown probe is refused: %s", err);
+		ok(pc_runner_parse(early, sizeof(early) - 1, &o, err, sizeof(err)) < 0 &&
+		   strstr(err, "line 3"), "a non-number in a sample is refused: %s", err);
+		ok(pc_runner_parse(noise, sizeof(noise) - 1, &o, err, sizeof(err)) == 0 &&
+		   strcmp(o.last_other, "program exited with status 0") == 0,
+		   "lines that are not records are ignored, the last one kept");
+		pc_runner_output_free(&o);
+	}
+	return done_testing();
+}
