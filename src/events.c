@@ -507,7 +507,7 @@ void pc_events_loop(const struct pc_events *e, const struct pc_group_reading *r0
 		out->value[i] = r1->value[i] - r0->value[i];
 }
 
-enum pc_verdict pc_events_verdict(const struct pc_events *e,
+enum pc_sample_verdict pc_events_verdict(const struct pc_events *e,
 				  const struct pc_loop_counts *loops, unsigned nloops)
 {
 	unsigned k;
@@ -523,12 +523,12 @@ enum pc_verdict pc_events_verdict(const struct pc_events *e,
 }
 
 unsigned pc_collect(struct pc_reject *r, unsigned first, unsigned want,
-		    enum pc_verdict (*take)(void *ctx, unsigned slot), void *ctx)
+		    enum pc_sample_verdict (*take)(void *ctx, unsigned slot), void *ctx)
 {
 	unsigned kept = 0;
 
 	while (want) {
-		enum pc_verdict v = take(ctx, first + kept);
+		enum pc_sample_verdict v = take(ctx, first + kept);
 
 		if (v == PC_SAMPLE_KEEP) {
 			kept++;

@@ -63,7 +63,7 @@ struct pc_loop_counts {
 	bool full;			/* every counter ran throughout the loop */
 };
 
-enum pc_verdict {
+enum pc_sample_verdict {
 	PC_SAMPLE_KEEP,
 	PC_SAMPLE_DISTURBED,		/* a context switch or CPU migration */
 	PC_SAMPLE_MULTIPLEXED,		/* a counter was not running throughout */
@@ -128,7 +128,7 @@ void pc_events_loop(const struct pc_events *e, const struct pc_group_reading *r0
 		    const struct pc_group_reading *r1, struct pc_loop_counts *out);
 
 /* The verdict on a sample made of nloops loops. */
-enum pc_verdict pc_events_verdict(const struct pc_events *e,
+enum pc_sample_verdict pc_events_verdict(const struct pc_events *e,
 				  const struct pc_loop_counts *loops, unsigned nloops);
 
 /* Does an event have figures here? A hardware counter that read 0 in every
@@ -145,7 +145,7 @@ static inline bool pc_event_has_figures(const struct pc_event *ev, bool any_nonz
  * number of samples kept.
  */
 unsigned pc_collect(struct pc_reject *r, unsigned first, unsigned want,
-		    enum pc_verdict (*take)(void *ctx, unsigned slot), void *ctx);
+		    enum pc_sample_verdict (*take)(void *ctx, unsigned slot), void *ctx);
 
 /* ---- explaining ---------------------------------------------------------- */
 

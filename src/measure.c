@@ -430,12 +430,12 @@ static void job_prepare(struct job *j, const struct pc_measure_config *cfg,
 }
 
 /* One sample into slot `slot`, and the counters' verdict on it. */
-static enum pc_verdict take_sample(void *ctx, unsigned slot)
+static enum pc_sample_verdict take_sample(void *ctx, unsigned slot)
 {
 	struct job *j = ctx;
 	struct pc_loop_counts loops[4];
 	double *dt = &j->dt[slot], *dc = &j->dc[slot];
-	enum pc_verdict v;
+	enum pc_sample_verdict v;
 	unsigned i, nloops = 2;
 
 	sample_pair(&j->s, j->s.iters, dt, j->pmu ? dc : NULL);

@@ -303,7 +303,7 @@ struct script {
 	int slots[16];
 };
 
-static enum pc_verdict take(void *ctx, unsigned slot)
+static enum pc_sample_verdict take(void *ctx, unsigned slot)
 {
 	struct script *s = ctx;
 	char v = s->verdicts[s->next];

@@ -49,5 +49,11 @@ vg 2 "run into a file that fails validation (refused)" run -p baseline -n 9 -o "
 vg 2 "run --samples 3 (usage error)" run --samples 3
 vg 2 "run --bogus (usage error)" run --bogus
 vg 0 "help run" help run
+vg 0 "compare two result files" compare "$fx/result.json" "$pc_tmp/two.json" --format json
+vg 0 "compare against a reference table" compare "$fx/result.json" "$PC_SRCDIR/data/reference/intel-itanium2-9050.json"
+vg 2 "compare a file that fails validation (refused)" compare "$fx/result.json" "$pc_tmp/invalid.json"
+vg 0 "merge two files into a new one" merge "$fx/result.json" "$pc_tmp/two.json" -o "$pc_tmp/merged.json" -q
+vg 2 "merge a file that fails validation (refused)" merge "$fx/result.json" "$pc_tmp/invalid.json" -o "$pc_tmp/m2.json" -q
+vg 2 "merge without -o (usage error)" merge "$fx/result.json"
 ok $(cmp -s "$pc_tmp/invalid.json" "$fx/invalid-figure.json"; echo $?) "the refused file is untouched"
 done_testing

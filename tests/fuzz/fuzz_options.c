@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_compare.h"
+#include "cmd_merge.h"
 #include "cmd_run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -52,11 +54,51 @@ static int parse_run(int argc, char **argv, char *err, size_t errlen)
 	return rc;
 }
 
+static int parse_compare(int argc, char **argv, char *err, size_t errlen)
+{
+	struct pc_compare_options o;
+	size_t i;
+	int rc;
+
+	rc = pc_compare_options_parse(argc, argv, &o, err, errlen);
+	if (rc != 0)
+		return rc;
+	require(o.nfiles >= 1 && o.nfiles <= PC_COMPARE_MAX_FILES, "compare",
+		"file count out of range");
+	for (i = 0; i < o.nfiles; i++)
+		require(o.files[i] != NULL, "compare", "a NULL file name");
+	require(o.nglobs <= PC_COMPARE_MAX_GLOBS && o.globs[o.nglobs] == NULL,
+		"compare", "--cpu globs not NULL-terminated");
+	require(isfinite(o.threshold_pct) && o.threshold_pct >= 0 &&
+		o.threshold_pct <= 1000, "compare", "--threshold out of range");
+	require(o.alpha > 0 && o.alpha <= 0.5, "compare", "--alpha out of range");
+	require((unsigned)o.format <= PC_FORMAT_MARKDOWN, "compare", "unknown format");
+	return rc;
+}
+
+static int parse_merge(int argc, char **argv, char *err, size_t errlen)
+{
+	struct pc_merge_options o;
+	size_t i;
+	int rc;
+
+	rc = pc_merge_options_parse(argc, argv, &o, err, errlen);
+	if (rc != 0)
+		return rc;
+	require(o.output && *o.output, "merge", "no output accepted");
+	require(o.nfiles >= 1, "merge", "no input accepted");
+	for (i = 0; i < o.nfiles; i++)
+		require(o.files[i] != NULL, "merge", "a NULL input name");
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*parse)(int argc, char **argv, char *err, size_t errlen);
 } parsers[] = {
 	{ "run", parse_run },
+	{ "compare", parse_compare },
+	{ "merge", parse_merge },
 };
 #define NPARSERS (sizeof(parsers) / sizeof(parsers[0]))
 
