@@ -67,6 +67,12 @@ struct pc_arch_probe {
 	const char *unsupported;
 };
 
+/* A row of a backend's table: the fields every implemented row has (the
+ * others stay zero). */
+#define PC_ROW(run_, init_, check_, semantics_, sequence_)		\
+	{ .run = (run_), .init = (init_), .check = (check_),		\
+	  .semantics = (semantics_), .sequence = (sequence_) }
+
 /* Each backend defines these. A row with run == NULL is unsupported. */
 extern const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT];
 extern const char pc_arch_name[];		/* "x86_64", "i386", ... */

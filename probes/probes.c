@@ -28,7 +28,7 @@ const char *pc_group_name(enum pc_group g)
 
 /* Rows whose body needs libc are the same on every architecture. */
 const struct pc_arch_probe pc_portable_probes[PC_PROBE_COUNT] = {
-	[PC_PROBE_sigprocmask] = { pc_run_sigprocmask, pc_init_sigprocmask,
+	[PC_PROBE_sigprocmask] = PC_ROW(pc_run_sigprocmask, pc_init_sigprocmask,
 		pc_check_sigprocmask, 0,
-		"sigprocmask(SIG_BLOCK, all, &old); sigprocmask(SIG_SETMASK, &old, &seen)" },
+		"sigprocmask(SIG_BLOCK, all, &old); sigprocmask(SIG_SETMASK, &old, &seen)"),
 };

@@ -56,7 +56,7 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o,
+static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 			     char *err, size_t errlen)
 {
 	int c;
@@ -149,6 +149,16 @@ int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o
 		return -1;
 	}
 	return 0;
+}
+
+/* Errors quote what the user typed: keep them one printable line. */
+int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o, char *err, size_t errlen)
+{
+	int rc = parse_options(argc, argv, o, err, errlen);
+
+	if (rc < 0)
+		pc_one_line(err);
+	return rc;
 }
 
 static bool want_color(enum pc_color c)

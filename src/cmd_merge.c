@@ -26,7 +26,7 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int pc_merge_options_parse(int argc, char **argv, struct pc_merge_options *o,
+static int parse_options(int argc, char **argv, struct pc_merge_options *o,
 			   char *err, size_t errlen)
 {
 	int c;
@@ -71,6 +71,16 @@ int pc_merge_options_parse(int argc, char **argv, struct pc_merge_options *o,
 		return -1;
 	}
 	return 0;
+}
+
+/* Errors quote what the user typed: keep them one printable line. */
+int pc_merge_options_parse(int argc, char **argv, struct pc_merge_options *o, char *err, size_t errlen)
+{
+	int rc = parse_options(argc, argv, o, err, errlen);
+
+	if (rc < 0)
+		pc_one_line(err);
+	return rc;
 }
 
 int cmd_merge(int argc, char **argv)

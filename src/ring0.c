@@ -173,6 +173,14 @@ const char *pc_ring0_backend_name(const struct pc_ring0 *r)
 #endif
 }
 
+/* The backend's name for messages: never NULL. */
+static const char *be_name(const struct pc_ring0 *r)
+{
+	const char *n = pc_ring0_backend_name(r);
+
+	return n ? n : "none";
+}
+
 const char *pc_ring0_why_none(const struct pc_ring0 *r)
 {
 	return r ? r->why_none : "no ring-0 backend";
@@ -454,7 +462,7 @@ int pc_ring0_validate(struct pc_ring0 *r, const struct pc_clock *clk, double sam
 	}
 	r->measured = true;
 	/* Through KVM the hypervisor decides how guest ring 0 runs: name it. */
-	hv = strcmp(pc_ring0_backend_name(r), "kvm") == 0 ? r->hypervisor : NULL;
+	hv = strcmp(be_name(r), "kvm") == 0 ? r->hypervisor : NULL;
 	r->trusted = pc_ring0_gate(&r->ev, hv, r->gate_reason, sizeof(r->gate_reason));
 	return 0;
 }
@@ -487,14 +495,14 @@ bool pc_ring0_admit(struct pc_ring0 *r, struct pc_probe_result *res,
 	if (pc_ring0_selfcheck(r, (int)res->id, buf, sizeof(buf))) {
 		res->status = PC_STATUS_FAILED;
 		setf(res->reason, sizeof(res->reason), "%s: %s",
-		     pc_ring0_backend_name(r), buf);
+		     be_name(r), buf);
 		return false;
 	}
 	pc_ring0_validate(r, clk, sample_s);
 	if (!r->trusted) {
 		res->status = PC_STATUS_UNSUPPORTED;
 		setf(res->reason, sizeof(res->reason), "%s; self-check passed in ring "
-		     "0 (%s)", r->gate_reason, pc_ring0_backend_name(r));
+		     "0 (%s)", r->gate_reason, be_name(r));
 		return false;
 	}
 	return true;
@@ -514,7 +522,7 @@ void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res)
 		return;
 	res->status = PC_STATUS_FAILED;
 	setf(res->reason, sizeof(res->reason), "in ring 0 (%s): %s",
-	     pc_ring0_backend_name(r), e);
+	     be_name(r), e);
 }
 
 /* ---- JSON ---------------------------------------------------------------------------- */
