@@ -72,6 +72,13 @@ struct pc_arch_probe {
 #define PC_ROW(run_, init_, check_, semantics_, sequence_)		\
 	{ .run = (run_), .init = (init_), .check = (check_),		\
 	  .semantics = (semantics_), .sequence = (sequence_) }
+/* A row whose body the CPU may lack (unavailable_), and the row the kernel
+ * falls back to then. */
+#define PC_ROW_ALT(run_, init_, check_, semantics_, sequence_, unavailable_,	\
+		   fallback_)						\
+	{ .run = (run_), .init = (init_), .check = (check_),		\
+	  .semantics = (semantics_), .sequence = (sequence_),		\
+	  .unavailable = (unavailable_), .fallback = (fallback_) }
 
 /* Each backend defines these. A row with run == NULL is unsupported. */
 extern const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT];

@@ -245,7 +245,7 @@ static int list_reference(const char *pattern, int fmt, int verbose)
 				printf("%s,\"%s\",%s,\"%s\",%s,%zu,\"%s\"\n", name, path, key,
 				       brand ? brand : "", date, np, summary ? summary : "");
 			} else {
-				json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s?, s:s, s:i, s:s?}",
+				json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s?, s:s, s:I, s:s?}",
 					"reference", name, "file", path, "cpu", key, "brand", brand,
 					"date", date, "probes", (json_int_t)np, "source", summary));
 			}

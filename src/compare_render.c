@@ -430,7 +430,7 @@ json_t *pc_compare_json(const struct pc_compare *m)
 	json_t *out, *tables;
 	size_t c, r, i;
 
-	out = json_pack("{s:s, s:s, s:f, s:f, s:f, s:i, s:b, s:{s:i, s:i, s:i}}",
+	out = json_pack("{s:s, s:s, s:f, s:f, s:f, s:i, s:b, s:{s:I, s:I, s:I}}",
 			"schema", "primcost-compare/1",
 			"metric", pc_metric_name(m->cfg.metric),
 			"threshold_pct", m->cfg.threshold_pct, "alpha", m->cfg.alpha,
@@ -459,7 +459,7 @@ json_t *pc_compare_json(const struct pc_compare *m)
 		for (i = 0; i < t->nsides; i++) {
 			json_array_append_new(sides, side_json(&t->side[i], i));
 			json_array_append_new(geo, i == 0 ? json_null() :
-				json_pack("{s:o, s:i}", "ratio", num_or_null(t->geomean[i]),
+				json_pack("{s:o, s:I}", "ratio", num_or_null(t->geomean[i]),
 					  "probes", (json_int_t)t->geomean_n[i]));
 		}
 		for (i = 0; i < t->nnotes; i++)

@@ -20,6 +20,11 @@ if $NM "$PC_BUILDDIR/primcost" 2>/dev/null | grep -q __asan_init; then
 	done_testing
 	exit
 fi
+if ! valgrind_works "$PC_BUILDDIR/primcost"; then
+	skip "valgrind cannot run this build: $vg_why" "hostile corpus under valgrind"
+	done_testing
+	exit
+fi
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
 good="$pc_tmp/good.json"
 "$PYTHON3" "$corpus/make-corpus.py" --good "$good"

@@ -45,3 +45,11 @@ one_line_error() {
 
 # Timing assertions mean nothing under an emulator.
 emulated() { [ -n "${TEST_EMULATOR:-}" ]; }
+
+# Can valgrind start this binary? (A 32-bit build on a 64-bit system needs
+# the 32-bit libc6-dbg.) Sets vg_why to valgrind's own reason when not.
+valgrind_works() {	# valgrind_works BINARY
+	vg_why=$(valgrind -q --error-exitcode=99 "$1" version 2>&1 >/dev/null |
+		grep -v '^valgrind: *$' | head -3 | tr '\n' ' ')
+	valgrind -q --error-exitcode=99 "$1" version >/dev/null 2>&1
+}

@@ -43,7 +43,10 @@ ok $(test $pc_rc -eq 0 && test "$(grep -c '^local_irq_[a-z_.]* skipped .*--ring0
 	"--ring0 none: all $nirq local_irq_* rows skipped, saying why"
 
 # --ring0 kmod where the kernel cannot load modules: unsupported, saying so.
-if [ ! -e /proc/modules ]; then
+if [ "$PC_ARCH" != x86_64 ]; then
+	skip "the ring-0 backends are x86-64 only (this build: $PC_ARCH)" \
+		"--ring0 kmod without module support"
+elif [ ! -e /proc/modules ]; then
 	pc run --ring0 kmod --probes "$irq" -n 21 -o "$pc_tmp/kmod.json" -q
 	rows "$pc_tmp/kmod.json" >"$pc_tmp/kmod.rows"
 	ok $(test $pc_rc -eq 0 && test "$(grep -c ' unsupported .*kmod: this kernel has no module support' "$pc_tmp/kmod.rows")" -eq "$nirq"; echo $?) \
@@ -60,7 +63,12 @@ pc run --probes "$irq,cmpxchg" -n 51 --ring0-timeout 5 -o "$pc_tmp/auto.json" -q
 rows "$pc_tmp/auto.json" >"$pc_tmp/auto.rows"
 ok $(test $pc_rc -eq 0; echo $?) "run with the default --ring0 auto exits 0 ($(head -1 "$pc_tmp/err"))"
 sed 's/^/# /' "$pc_tmp/auto.rows" | cut -c1-230
-if [ "$hv" = pvm ] && [ -w /dev/kvm ]; then
+if [ "$PC_ARCH" != x86_64 ]; then
+	ok $(test "$(grep -c '^local_irq_[a-z_.]* unsupported ' "$pc_tmp/auto.rows")" -eq "$nirq"; echo $?) \
+		"$PC_ARCH: all $nirq local_irq_* rows unsupported, with the reason"
+	skip "the ring-0 backends are x86-64 only (this build: $PC_ARCH)" \
+		"the gate's verdict on this machine"
+elif [ "$hv" = pvm ] && [ -w /dev/kvm ]; then
 	ok $(test "$(grep -c '^local_irq_[a-z_.]* unsupported ring 0 is emulated (pvm): the ring-0 add chain reads [0-9]* cycles per add' "$pc_tmp/auto.rows")" -eq "$nirq"; echo $?) \
 		"pvm: all $nirq local_irq_* rows unsupported, naming the software hypervisor and the add-chain figure"
 	ok $(test "$(grep -c 'self-check passed in ring 0 (kvm)' "$pc_tmp/auto.rows")" -eq "$nirq"; echo $?) \

@@ -22,6 +22,11 @@ if ${NM:-nm} "$bin" 2>/dev/null | grep -q '__asan_init'; then
 	done_testing
 	exit
 fi
+if ! valgrind_works "$bin"; then
+	skip "valgrind cannot run this build: $vg_why" "valgrind memcheck of the commands"
+	done_testing
+	exit
+fi
 
 # vg WANT-EXIT DESCRIPTION ARGS...: memcheck clean and the expected exit.
 vg() {

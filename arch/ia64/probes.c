@@ -125,7 +125,7 @@ static uint64_t run_add_return(struct pc_probe_state *st, uint64_t iters, int hi
  * the values returned and left must be those of an atomic add. */
 static const char *semantics_add_return(struct pc_probe_state *s)
 {
-	static const long incs[] = PC_ROW(1, 4, 8, 16, -1, -4, -8, -16, 3, 1000);
+	static const long incs[] = { 1, 4, 8, 16, -1, -4, -8, -16, 3, 1000 };
 	unsigned long want = 500;
 	unsigned int k, n;
 
