@@ -36,8 +36,14 @@ ok $(grep -q '^hw events ' "$pc_tmp/out" && grep -q '^disturbance ' "$pc_tmp/out
 	"info's text shows hardware events and the disturbance check"
 
 pc list --events
-ok $(test $pc_rc -eq 0 && grep -q '^perf::PERF_COUNT_SW_TASK_CLOCK  *yes ' "$pc_tmp/out"; echo $?) \
-	"list --events shows the task clock, counting here"
+if emulated; then
+	# qemu-user may not pass perf_event_open through: listed, maybe not counting.
+	ok $(test $pc_rc -eq 0 && grep -q '^perf::PERF_COUNT_SW_TASK_CLOCK  *\(yes\|no\) ' "$pc_tmp/out"; echo $?) \
+		"list --events shows the task clock (counting or not, under $TEST_EMULATOR)"
+else
+	ok $(test $pc_rc -eq 0 && grep -q '^perf::PERF_COUNT_SW_TASK_CLOCK  *yes ' "$pc_tmp/out"; echo $?) \
+		"list --events shows the task clock, counting here"
+fi
 pc list --events -f json
 ok $(test $pc_rc -eq 0 && "$PYTHON3" -c '
 import json, sys

@@ -103,6 +103,13 @@ int main(void)
 	char err[PC_ERRLEN], cmd[300];
 	int status, missing;
 
+	/* The test forks a writer and signals it; a fork under qemu-user spins
+	 * in the emulator's translator (Debian 12's qemu-user 7.2). */
+	if (getenv("TEST_EMULATOR") && *getenv("TEST_EMULATOR")) {
+		skip("a fork under an emulator hangs in the emulator",
+		     "signals during the write");
+		return done_testing();
+	}
 	if (!mkdtemp(dir)) {
 		skip("cannot make a temporary directory", "signals during the write");
 		return done_testing();
