@@ -335,6 +335,11 @@ unsigned pc_runner_run(const struct pc_runner_env *env,
 		if (!cfg->selected[id])
 			continue;
 		j->p = &env->probes[id];
+		/* A body this CPU may lack: the runner cannot read the CPU's
+		 * features (no auxiliary vector without libc), so it runs the
+		 * fallback the kernel would use, which every CPU has. */
+		while (j->p->unavailable && j->p->fallback)
+			j->p = j->p->fallback;
 		if (!j->p->run && j->p->unsupported) {
 			pc_runner_line("status", rows[id].name, "unsupported",
 				       j->p->unsupported, (char *)0);

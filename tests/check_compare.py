@@ -6,6 +6,8 @@
                                                `compare --format json` output
   check_compare.py cell FILE PROBE SIDE FIELD  print a cell's FIELD (first table)
   check_compare.py rekey IN OUT KEY HOST DATE  rename the CPU of a one-CPU file
+  check_compare.py largest FILE                "PROBE +X.X %": the largest move
+                                               among the probes with a verdict
 """
 import json
 import sys
@@ -38,5 +40,11 @@ elif cmd == "rekey":
         run["date"] = date
     d["cpus"] = {key: entry}
     json.dump(d, open(dst, "w"))
+elif cmd == "largest":
+    m = json.load(open(sys.argv[2]))
+    moves = [(abs(r["cells"][1].get("delta_pct") or 0), r["probe"], r["cells"][1].get("delta_pct"))
+             for r in m["tables"][0]["rows"]
+             if len(r["cells"]) > 1 and r["cells"][1].get("verdict") in ("slower", "faster")]
+    print("%s %+.1f %%" % max(moves)[1:] if moves else "none")
 else:
     sys.exit("unknown command " + cmd)
