@@ -41,6 +41,7 @@ static const char usage_text[] =
 	"  -e, --events LIST     also count these libpfm4 events per operation,\n"
 	"                        comma-separated (see primcost list --events)\n"
 	"      --keep-disturbed  keep samples that saw a context switch or migration\n"
+	"      --keep-contended  keep samples taken while the core was shared\n"
 	"  -v, --verbose         show discarded samples per probe in the table\n"
 	"      --probe-timeout S seconds one probe may take; 0 = no limit\n"
 	"                        (default 10 + 40 x (samples + 500) x sample-us)\n"
@@ -60,6 +61,7 @@ static const char usage_text[] =
 
 enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
        OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
+       OPT_KEEP_CONTENDED,
        OPT_ARCH, OPT_EMULATOR, OPT_RUNNER, OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT };
 
 static const struct option long_options[] = {
@@ -76,6 +78,7 @@ static const struct option long_options[] = {
 	{ "ring0-module", required_argument, NULL, OPT_RING0_MODULE },
 	{ "events", required_argument, NULL, 'e' },
 	{ "keep-disturbed", no_argument, NULL, OPT_KEEP_DISTURBED },
+	{ "keep-contended", no_argument, NULL, OPT_KEEP_CONTENDED },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "probe-timeout", required_argument, NULL, OPT_PROBE_TIMEOUT },
 	{ "save-partial", no_argument, NULL, OPT_SAVE_PARTIAL },
@@ -214,6 +217,9 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 				return -1;
 			}
 			o->events_list = optarg;
+			break;
+		case OPT_KEEP_CONTENDED:
+			o->keep_contended = true;
 			break;
 		case OPT_KEEP_DISTURBED:
 			o->reject_disturbed = false;
@@ -356,7 +362,7 @@ static int run_remote(const struct pc_run_options *o, struct pc_cpu_info *ci,
 
 static json_t *options_json(const struct pc_run_options *o, int cpu)
 {
-	json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f, s:s, s:b, s:f}",
+	json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f, s:s, s:b, s:b, s:f}",
 			 "probes", o->probes, "cpu", cpu, "samples", (int)o->samples,
 			 "sample_us", (int)o->sample_us, "keep_samples",
 			 o->keep_samples, "pmu", o->pmu,
@@ -364,6 +370,7 @@ static json_t *options_json(const struct pc_run_options *o, int cpu)
 			 "ring0_timeout_s", o->ring0.timeout_s, "events",
 			 o->events_list ? o->events_list : "",
 			 "reject_disturbed", o->reject_disturbed,
+			 "keep_contended", o->keep_contended,
 			 "probe_timeout_s", pc_run_probe_timeout(o));
 
 	if (j && o->arch)
@@ -483,6 +490,7 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 	}
 	cfg.events = &o->events;
 	cfg.probe_timeout_s = pc_run_probe_timeout(o);
+	cfg.keep_contended = o->keep_contended;
 	if (pc_profile_run(o->selected, &cfg, clk, prof, err, errlen) < 0) {
 		pc_ring0_close(*r0);
 		*r0 = NULL;

@@ -82,6 +82,12 @@ static void side_init(struct pc_cmp_side *s, const char *file, const char *key,
 	if (json_is_boolean(v))
 		s->virtualized = json_is_true(v);
 	s->unreliable = json_is_true(json_object_get(run, "unreliable"));
+	{
+		json_t *c = json_object_get(json_object_get(run, "contention"),
+					    "canary_cycles_median");
+
+		s->canary = json_is_number(c) ? json_number_value(c) : NAN;
+	}
 	s->reference = str(json_object_get(run, "provenance"), "summary");
 }
 
@@ -282,6 +288,14 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 		    add_note(t, "%s ran %s a virtual machine, %s %s", la,
 			     a->virtualized ? "in" : "outside", lb,
 			     b->virtualized ? "in one" : "outside") < 0)
+			return -1;
+		/* The contention canary says how shared the core was. */
+		if (a->canary > 0 && b->canary > 0 &&
+		    fabs(b->canary - a->canary) > PC_CONTENTION_TOLERANCE * a->canary &&
+		    add_note(t, "the core was shared more in one run: the contention "
+			     "canary's median is %.2f cycles in %s, %.2f in %s "
+			     "(throughput-bound probes differ for that reason)",
+			     a->canary, la, b->canary, lb) < 0)
 			return -1;
 		if (differs(a->kernel, b->kernel) &&
 		    add_note(t, "kernels differ: %s %s, %s %s", la, a->kernel, lb,

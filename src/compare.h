@@ -57,6 +57,7 @@ struct pc_cmp_side {
 	int virtualized;	/* -1 unknown */
 	int unreliable;
 	const char *reference;	/* provenance summary of published figures */
+	double canary;		/* contention canary's median cycles, or NAN */
 };
 
 struct pc_cmp_cell {

@@ -374,6 +374,9 @@ struct job {
 	struct pc_reject rej;	/* discarded samples */
 	bool live;		/* still being measured */
 	double spent_s;		/* time spent in this probe's code so far */
+	struct sampler can;	/* the contention canary, when can_c != NULL */
+	uint64_t can_ops;
+	double *can_c;		/* per sample: the canary's cycles per operation */
 };
 
 /* Everything a probe needs before its code runs: no probe code here. */
@@ -394,6 +397,15 @@ static int job_alloc(struct job *j, const struct pc_arch_probe *p,
 		j->cal.clk = clk;
 		j->cal.r0 = r0;
 		j->cal.id = PC_PROBE_calib_add_chain;
+	}
+	/* The canary runs in ring 3 only (ring-0 rows are gated apart). */
+	if (!r0 && !cfg->keep_contended &&
+	    pc_probe_impl(PC_PROBE_calib_add_throughput)) {
+		j->can.p = pc_probe_impl(PC_PROBE_calib_add_throughput);
+		j->can.clk = clk;
+		j->can.id = PC_PROBE_calib_add_throughput;
+		if (!(j->can_c = calloc(cfg->samples, sizeof(*j->can_c))))
+			return -1;
 	}
 	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
 	j->nev = j->ev ? j->ev->n : 0;
@@ -425,6 +437,11 @@ static void job_prepare(struct job *j, const struct pc_measure_config *cfg,
 		j->cal.iters = size_sample(&j->cal, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
 		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
 	}
+	if (j->can_c) {
+		sampler_init(&j->can);
+		j->can.iters = size_sample(&j->can, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
+		j->can_ops = j->can.iters * PC_UNROLL_DIFF;
+	}
 	/* Sizing and warm-up judge nothing: the events are read from here on. */
 	j->s.ev = j->cal.ev = j->ev;
 }
@@ -452,6 +469,13 @@ static enum pc_sample_verdict take_sample(void *ctx, unsigned slot)
 		loops[nloops++] = j->cal.loop[1];
 		j->cpt[slot] = (double)j->cal_ops / add_ticks;
 		*dc = *dt * j->cpt[slot];
+	}
+	if (j->can_c) {
+		double can_ticks, can_cycles = 0;
+
+		sample_pair(&j->can, j->can.iters, &can_ticks, j->pmu ? &can_cycles : NULL);
+		j->can_c[slot] = (j->pmu ? can_cycles : can_ticks * j->cpt[slot]) /
+				 (double)j->can_ops;
 	}
 	v = pc_events_verdict(j->ev, loops, nloops);
 	if (v == PC_SAMPLE_KEEP) {
@@ -529,6 +553,83 @@ static void job_linearity(struct job *j)
 			 r->linearity);
 }
 
+size_t pc_contention_keep(const double *canary, size_t n, double limit, bool *keep)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		keep[i] = canary[i] <= limit;
+		kept += keep[i];
+	}
+	return kept;
+}
+
+/*
+ * Drops the samples taken while the canary ran slow: the core was shared
+ * (a busy sibling hyperthread, a neighbour's vCPU) and a throughput-bound
+ * sequence then costs more for reasons that are not its own. Unless so many
+ * are flagged that the rest could not stand for the probe: then the core
+ * was contended throughout, every sample is kept and the reason says so.
+ */
+static void job_drop_contended(struct job *j, double limit)
+{
+	size_t kept, i, k;
+	unsigned e;
+	bool *keep;
+
+	if (!j->can_c || !j->n || !(keep = malloc(j->n * sizeof(*keep))))
+		return;
+	kept = pc_contention_keep(j->can_c, j->n, limit, keep);
+	if (kept < j->n && (kept < 9 || kept < j->n / 4)) {
+		size_t len = strlen(j->r->reason);
+
+		snprintf(j->r->reason + len, sizeof(j->r->reason) - len,
+			 "%scontended: the core was shared during %zu of %u samples "
+			 "(kept them all)", len ? "; " : "", j->n - kept, j->n);
+	} else if (kept < j->n) {
+		for (i = 0, k = 0; i < j->n; i++) {
+			if (!keep[i])
+				continue;
+			j->dt[k] = j->dt[i];
+			j->dc[k] = j->dc[i];
+			j->cpt[k] = j->cpt[i];
+			j->can_c[k] = j->can_c[i];
+			for (e = 0; e < j->nev; e++)
+				j->evv[e][k] = j->evv[e][i];
+			k++;
+		}
+		j->r->events.contended = j->n - (unsigned)kept;
+		j->n = (unsigned)kept;
+	}
+	free(keep);
+}
+
+/* The canary's best (first quartile) and median over the whole run, every
+ * probe's samples together: the reference a sample's canary is held to. */
+static void canary_reference(struct job *jobs, size_t njobs, struct pc_profile *prof)
+{
+	size_t i, n = 0, k;
+	double *all;
+
+	for (i = 0; i < njobs; i++)
+		if (jobs[i].live && jobs[i].can_c)
+			n += jobs[i].n;
+	if (!n || !(all = malloc(n * sizeof(*all))))
+		return;
+	for (i = 0, k = 0; i < njobs; i++)
+		if (jobs[i].live && jobs[i].can_c) {
+			memcpy(all + k, jobs[i].can_c, jobs[i].n * sizeof(*all));
+			k += jobs[i].n;
+		}
+	prof->canary_median = pc_median(all, n);
+	/* The first quartile, not the minimum: one canary sample is a ratio
+	 * of two short measurements, and its noise reaches below the core's
+	 * true best. */
+	prof->canary_best = pc_quantile_sorted(all, n, 0.25);
+	prof->canary = prof->canary_best > 0;
+	free(all);
+}
+
 static int job_finish(struct job *j, const struct pc_measure_config *cfg,
 		      const struct pc_clock *clk)
 {
@@ -579,6 +680,7 @@ static void job_free(struct job *j)
 	free(j->dt);
 	free(j->dc);
 	free(j->cpt);
+	free(j->can_c);
 	for (i = 0; j->evv && i < j->nev; i++)
 		free(j->evv[i]);
 	free(j->evv);
@@ -808,8 +910,14 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 		}
 	}
 	stop = pc_interrupted();
+	canary_reference(jobs, njobs, prof);
 	for (i = 0; i < njobs; i++) {
 		struct job *j = &jobs[i];
+
+		if (j->live && prof->canary) {
+			job_drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
+			prof->contended += j->r->events.contended;
+		}
 
 		if (j->live && j->n && !stop)
 			contain(j, "the linearity check", phase_linearity, &ph);

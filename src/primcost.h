@@ -136,6 +136,7 @@ struct pc_measure_config {
 	/* ---- events counted around each sample (events.c) ---- */
 	struct pc_events *events;	/* open group (-e, disturbance), or NULL */
 	double probe_timeout_s;		/* time limit of one probe; 0: none */
+	bool keep_contended;		/* keep samples the contention canary flags */
 };
 
 struct pc_probe_result {
@@ -162,6 +163,7 @@ struct pc_probe_result {
 		bool checked;		/* disturbances were looked for */
 		unsigned disturbed, multiplexed;	/* samples discarded */
 		unsigned short_by;	/* samples missing: discard budget spent */
+		unsigned contended;	/* samples dropped: the core was shared */
 	} events;
 	bool partial;			/* cut short by an interruption */
 };
@@ -175,7 +177,19 @@ struct pc_profile {
 	bool unreliable;		/* calibration makes no sense (emulator) */
 	char unreliable_reason[256];
 	int interrupted;		/* the signal that stopped the run, or 0 */
+	/* The contention canary (calib.add_throughput paired with every
+	 * sample): its cycles per operation at their best (first quartile)
+	 * and at the median over the run, and the samples it dropped. */
+	double canary_best, canary_median;
+	unsigned contended;
+	bool canary;			/* the canary ran */
 };
+
+/* Marks keep[i] = canary[i] <= limit; returns how many are kept. */
+size_t pc_contention_keep(const double *canary, size_t n, double limit, bool *keep);
+/* How much slower than its best the canary may run before a sample is
+ * taken as contended: 10 %. */
+#define PC_CONTENTION_TOLERANCE 0.10
 
 /* The implementation of a row on this build: backend first, then portable
  * C bodies, then the backend's fallback when this CPU cannot run the body;

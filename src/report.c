@@ -143,7 +143,8 @@ static long discarded(json_t *p)
 	json_t *d = json_object_get(p, "discarded");
 
 	return (long)(json_integer_value(json_object_get(d, "disturbed")) +
-		      json_integer_value(json_object_get(d, "multiplexed")));
+		      json_integer_value(json_object_get(d, "multiplexed")) +
+		      json_integer_value(json_object_get(d, "contended")));
 }
 
 /* What the header says about events and discarded samples. */
@@ -192,6 +193,18 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 		fprintf(f, "; %ld samples missing (retake budget spent)", short_n);
 	if (dist)
 		fputc('\n', f);
+	{
+		json_t *c = json_object_get(run, "contention");
+
+		if (c)
+			fprintf(f, "%scontended samples: %lld dropped (the core was shared: "
+				"the canary, 4 independent adds, ran over %.0f %% above its "
+				"best of %.2f cycles; median %.2f)\n", prefix,
+				(long long)json_integer_value(json_object_get(c, "samples_dropped")),
+				100 * json_number_value(json_object_get(c, "tolerance")),
+				json_number_value(json_object_get(c, "canary_cycles_best")),
+				json_number_value(json_object_get(c, "canary_cycles_median")));
+	}
 }
 
 static void table(FILE *f, const char *key, json_t *entry, bool verbose)

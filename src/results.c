@@ -146,9 +146,10 @@ static void probe_events_json(json_t *p, const struct pc_probe_result *r)
 		}
 		json_object_set_new(p, "events", evs);
 	}
-	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i}",
+	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i, s:i}",
 			    "disturbed", (int)pe->disturbed, "multiplexed",
-			    (int)pe->multiplexed, "short_by", (int)pe->short_by));
+			    (int)pe->multiplexed, "short_by", (int)pe->short_by,
+			    "contended", (int)pe->contended));
 }
 
 void pc_json_run_events(json_t *run, const struct pc_events *e)
@@ -259,6 +260,13 @@ json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 	if (prof->unreliable)
 		json_object_set_new(run, "unreliable_reason",
 				    json_string(prof->unreliable_reason));
+	if (prof->canary)
+		json_object_set_new(run, "contention", json_pack(
+			"{s:s, s:o, s:o, s:o, s:i}", "canary", "calib.add_throughput",
+			"canary_cycles_best", real(prof->canary_best),
+			"canary_cycles_median", real(prof->canary_median),
+			"tolerance", real(PC_CONTENTION_TOLERANCE),
+			"samples_dropped", (int)prof->contended));
 	if (prof->interrupted) {
 		json_object_set_new(run, "partial", json_true());
 		json_object_set_new(run, "interrupted_by",

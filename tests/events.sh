@@ -84,7 +84,7 @@ list(d["cpus"].values())[0]["probes"]["calib.add_chain"]["events"]["instructions
 fi
 
 # ---- a software event per operation --------------------------------------------------
-pc run -e perf::task-clock -p 'calib.mul_chain,cmpxchg,mb,sigprocmask' -n 201 -o "$pc_tmp/sw.json" -v
+pc run -e perf::task-clock -p 'calib.mul_chain,cmpxchg,mb,sigprocmask' -n 201 --keep-contended -o "$pc_tmp/sw.json" -v
 ok $(test $pc_rc -eq 0 && grep -q 'perf::task-clock' "$pc_tmp/out"; echo $?) \
 	"run -e perf::task-clock shows an event column"
 tc=$(json "$pc_tmp/sw.json" 'list(d["cpus"].values())[0]["runs"][-1]["events"][0].get("reason", "")')

@@ -22,7 +22,7 @@ trapped=$(awk '{ printf "%s%s", sep, $1; sep = "," }' "$pc_tmp/map")
 others='baseline,calib.*,cmpxchg,atomic_add_return,xchg,rmb,smp_mb,smp_wmb,flags_restore'
 limit=2
 start=$(date +%s)
-$trap_run run -p "$others,$trapped" -n 81 --probe-timeout $limit -o "$pc_tmp/t.json" -q \
+$trap_run run -p "$others,$trapped" -n 81 --keep-contended --probe-timeout $limit -o "$pc_tmp/t.json" -q \
 	>"$pc_tmp/out" 2>"$pc_tmp/err"
 rc=$?
 wall=$(( $(date +%s) - start ))

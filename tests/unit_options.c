@@ -93,6 +93,9 @@ int main(void)
 	   strstr(err, "libpfm4"), "an unknown event is refused with libpfm4's reason: %s", err);
 	ok(parse(5, ARGV("-e", "cycles", "-e", "instructions"), &o, err) < 0,
 	   "-e given twice is refused: %s", err);
+	ok(parse(1, none, &o, err) == 0 && !o.keep_contended &&
+	   parse(2, ARGV("--keep-contended"), &o, err) == 0 && o.keep_contended,
+	   "contended samples are dropped by default; --keep-contended keeps them");
 	/* Reliability options. */
 	ok(parse(1, none, &o, err) == 0 && o.probe_timeout_s < 0 && !o.save_partial,
 	   "by default: the computed probe time limit, no --save-partial");

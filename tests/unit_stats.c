@@ -82,6 +82,19 @@ int main(void)
 
 	ok(pc_summarize(odd, 0, &s) < 0, "an empty sample set is refused");
 
+	{
+		/* The contention filter keeps what is within the limit. */
+		double can[] = { 1.00, 1.02, 1.35, 0.99, 1.10, 1.11, 1.60 };
+		bool keep[7];
+		size_t kept = pc_contention_keep(can, 7, 1.10, keep);
+
+		ok(kept == 4 && keep[0] && keep[1] && !keep[2] && keep[3] && keep[4] &&
+		   !keep[5] && !keep[6],
+		   "the contention filter keeps samples at or under the limit (%zu kept)", kept);
+		ok(pc_contention_keep(can, 7, 0.5, keep) == 0,
+		   "a limit under every canary keeps nothing");
+	}
+
 	mann_whitney();
 	return done_testing();
 }

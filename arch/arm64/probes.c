@@ -75,6 +75,35 @@ static const char *check_add_chain(const struct pc_probe_state *before,
 	return 0;
 }
 
+/* Four independent adds: throughput-bound (the contention canary). */
+static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2], d = st->reg[3];
+	uint64_t t;
+
+	PC_ARM64_TIMED(t, iters, hi, "",
+		       "add %x[a], %x[a], #1\n\tadd %x[b], %x[b], #1\n\t"
+		       "add %x[c], %x[c], #1\n\tadd %x[d], %x[d], #1", "",
+		       (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
+	st->reg[0] = a;
+	st->reg[1] = b;
+	st->reg[2] = c;
+	st->reg[3] = d;
+	return t;
+}
+
+static const char *check_add_throughput(const struct pc_probe_state *before,
+					const struct pc_probe_state *after,
+					uint64_t ops)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (after->reg[i] != before->reg[i] + (unsigned long)ops)
+			return "an accumulator is not start + number of operations";
+	return 0;
+}
+
 static void init_mul_chain(struct pc_probe_state *st)
 {
 	st->reg[0] = 1;
@@ -456,6 +485,8 @@ static const char *check_preempt(const struct pc_probe_state *before,
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0, "(empty)"),
+	[PC_PROBE_calib_add_throughput] = PC_ROW(run_add_throughput, 0,
+		check_add_throughput, 0, "add %a, %a, #1; add %b, %b, #1; add %c, %c, #1; add %d, %d, #1"),
 	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0, check_add_chain, 0,
 		"add %x, %x, #1"),
 	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,

@@ -384,6 +384,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_xchg_llsc] = IA64_NO_LLSC,
 	[PC_PROBE_local_irq_restore_popf] = { .unsupported = "the popf form is "
 		"x86's: ia64 restores psr.i with ssm/rsm (local_irq_restore)" },
+	[PC_PROBE_calib_add_throughput] = { .unsupported = "not written for ia64 "
+		"yet (its bundles issue up to 6 integer operations a cycle)" },
 };
 
 /* In .rodata, not the small-data section gcc picks for 8 bytes or less

@@ -110,6 +110,40 @@ static const char *check_mul_chain(const struct pc_probe_state *before,
 	return 0;
 }
 
+/*
+ * Four independent adds per operation: as many per cycle as the core has
+ * integer ALUs, so 1.00 cycle on a 4-ALU core that has the core to itself.
+ * Throughput-bound, it slows when a sibling hyperthread or a neighbour
+ * shares the core, while the dependent add chain does not: the harness
+ * uses it as its contention canary.
+ */
+static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2], d = st->reg[3];
+	uint64_t t;
+
+	PC_X86_TIMED(t, iters, hi, "",
+		     "add $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]", "",
+		     (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
+	st->reg[0] = a;
+	st->reg[1] = b;
+	st->reg[2] = c;
+	st->reg[3] = d;
+	return t;
+}
+
+static const char *check_add_throughput(const struct pc_probe_state *before,
+					const struct pc_probe_state *after,
+					uint64_t ops)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (after->reg[i] != before->reg[i] + (unsigned long)ops)
+			return "an accumulator is not start + number of operations";
+	return 0;
+}
+
 /* ---- timer ------------------------------------------------------------ */
 
 static void init_get_cycles(struct pc_probe_state *st)
@@ -493,6 +527,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"add $1, %reg"),
 	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
 		check_mul_chain, 0, "imul %k, %reg"),
+	[PC_PROBE_calib_add_throughput] = PC_ROW(run_add_throughput, 0,
+		check_add_throughput, 0, "add $1, %a; add $1, %b; add $1, %c; add $1, %d"),
 	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
 		check_get_cycles, 0, "rdtsc"),
 	[PC_PROBE_cmpxchg] = PC_ROW(run_cmpxchg, init_cmpxchg, check_cmpxchg,
