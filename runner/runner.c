@@ -335,10 +335,10 @@ unsigned pc_runner_run(const struct pc_runner_env *env,
 		if (!cfg->selected[id])
 			continue;
 		j->p = &env->probes[id];
-		/* A body this CPU may lack: the runner cannot read the CPU's
-		 * features (no auxiliary vector without libc), so it runs the
-		 * fallback the kernel would use, which every CPU has. */
-		while (j->p->unavailable && j->p->fallback)
+		/* A body this CPU may lack gives way to the kernel's fallback;
+		 * without the CPU's features to go by, always. */
+		while (j->p->unavailable && j->p->fallback &&
+		       (!env->arch_env || j->p->unavailable(env->arch_env)))
 			j->p = j->p->fallback;
 		if (!j->p->run && j->p->unsupported) {
 			pc_runner_line("status", rows[id].name, "unsupported",

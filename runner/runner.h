@@ -77,6 +77,10 @@ struct pc_runner_env {
 	const struct pc_arch_probe *probes;	/* PC_PROBE_COUNT rows */
 	int ring;				/* pc_rt_ring() */
 	const char *arch, *timer;
+	/* What the CPU can run (arch.h), or NULL where the runner cannot
+	 * read it (no libc, no auxiliary vector): then a body the CPU may
+	 * lack gives way to the fallback the kernel would use. */
+	const struct pc_arch_env *arch_env;
 };
 
 /* Parses "-n N -u US -t TICKS NAME..." (no names: every row this mode can

@@ -1022,8 +1022,17 @@ static int doc_write_file(json_t *doc, const char *path, char *err, size_t errle
 int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
 {
 	sigset_t all, old;
+	char why[PC_ERRLEN];
 	int rc;
 
+	/* What primcost writes, primcost reads back: a document its own
+	 * reader would refuse is an error here, not in the next run. */
+	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: not written: the result would not read back: %s",
+			 path, why);
+		pc_one_line(err);
+		return -1;
+	}
 	if (strcmp(path, "-") == 0)
 		return doc_write_file(doc, path, err, errlen);
 	sigfillset(&all);

@@ -105,7 +105,8 @@ for f in csv markdown json; do
 	markdown) check='grep -q "^| probe |" "$pc_tmp/out"' ;;
 	json) check='"$PYTHON3" -c "import json,sys; json.load(open(sys.argv[1]))" "$pc_tmp/out"' ;;
 	esac
-	ok $(test $pc_rc -eq 0 && eval "$check"; echo $?) "run --format $f"
+	ok $(test $pc_rc -eq 0 && eval "$check"; echo $?) \
+		"run --format $f$(test $pc_rc -ne 0 && printf ' (exit %s: %s)' $pc_rc "$(tail -1 "$pc_tmp/err")")"
 done
 
 pc info --format json

@@ -191,9 +191,14 @@ int main(void)
 	/* The self-check can fail, and a failure is the probe's status. */
 	{
 		struct pc_arch_probe table[PC_PROBE_COUNT];
-		struct pc_runner_env env = { table, 3, "test", "tsc" };
+		struct pc_runner_env env = { table, 3, "test", "tsc", pc_arch_env() };
 
 		memcpy(table, pc_arch_probes, sizeof(table));
+		/* The body this CPU runs for cmpxchg (arm64 without LSE: the
+		 * LL/SC fallback), with its check replaced below. */
+		table[PC_PROBE_cmpxchg] = *pc_probe_impl(PC_PROBE_cmpxchg);
+		table[PC_PROBE_cmpxchg].unavailable = NULL;
+		table[PC_PROBE_cmpxchg].fallback = NULL;
 		ok(pc_runner_selfcheck(&table[PC_PROBE_cmpxchg]) == NULL,
 		   "the real cmpxchg passes the runner's self-check");
 		table[PC_PROBE_cmpxchg].check = wrong_check;
