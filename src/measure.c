@@ -467,6 +467,10 @@ static enum pc_sample_verdict take_sample(void *ctx, unsigned slot)
 		sample_pair(&j->cal, j->cal.iters, &add_ticks, NULL);
 		loops[nloops++] = j->cal.loop[0];
 		loops[nloops++] = j->cal.loop[1];
+		/* A coarse timer (an emulator's) can read no difference at all:
+		 * that calibration cannot scale anything; the sample is retaken. */
+		if (!(add_ticks > 0))
+			return PC_SAMPLE_DISTURBED;
 		j->cpt[slot] = (double)j->cal_ops / add_ticks;
 		*dc = *dt * j->cpt[slot];
 	}

@@ -160,7 +160,9 @@ int main(void)
 				ok(r->status == PC_STATUS_OK && r->samples == 12 &&
 				   r->cycles.median > 0.5 && r->cycles.median < 2.0,
 				   "calib.add_chain against its own paired calibration: "
-				   "%.2f cycles (1 by construction, loosely)", r->cycles.median);
+				   "%.2f cycles (1 by construction, loosely; %s, %zu samples%s%s)",
+				   r->cycles.median, pc_status_name(r->status), r->samples,
+				   r->reason[0] ? ": " : "", r->reason);
 			if (r->id == PC_PROBE_cmpxchg)
 				ok(r->status == PC_STATUS_OK && r->ops_per_sample ==
 				   r->iters * PC_UNROLL_DIFF && r->ticks.median > 0 &&
