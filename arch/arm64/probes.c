@@ -9,6 +9,7 @@
  * Freestanding: no libc, no globals but the const table at the end.
  */
 #include "arch/arch.h"
+#include "arch/checks.h"
 #include "arm64.h"
 
 const char pc_arch_name[] = "arm64";
@@ -22,27 +23,7 @@ static const char *need_lse(const struct pc_arch_env *env)
 		"the kernel's LL/SC fallback, as the .llsc row";
 }
 
-static const char *same_state(const struct pc_probe_state *a,
-			      const struct pc_probe_state *b)
-{
-	unsigned int i;
 
-	for (i = 0; i < PC_STATE_WORDS; i++)
-		if (a->mem[i] != b->mem[i])
-			return "memory changed by a sequence that must not write it";
-	for (i = 0; i < 4; i++)
-		if (a->reg[i] != b->reg[i])
-			return "register changed by a sequence that must not write it";
-	return 0;
-}
-
-static const char *check_unchanged(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	(void)ops;
-	return same_state(before, after);
-}
 
 /* ---- baseline and calibration ---------------------------------------- */
 
@@ -66,14 +47,6 @@ static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static const char *check_add_chain(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	if (after->reg[0] != before->reg[0] + (unsigned long)ops)
-		return "accumulator is not start + number of adds";
-	return 0;
-}
 
 /* Four independent adds: throughput-bound (the contention canary). */
 static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, int hi)
@@ -92,17 +65,6 @@ static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, in
 	return t;
 }
 
-static const char *check_add_throughput(const struct pc_probe_state *before,
-					const struct pc_probe_state *after,
-					uint64_t ops)
-{
-	unsigned int i;
-
-	for (i = 0; i < 4; i++)
-		if (after->reg[i] != before->reg[i] + (unsigned long)ops)
-			return "an accumulator is not start + number of operations";
-	return 0;
-}
 
 static void init_mul_chain(struct pc_probe_state *st)
 {
@@ -121,15 +83,6 @@ static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static unsigned long word_pow(unsigned long base, uint64_t exp)
-{
-	unsigned long r = 1;
-
-	for (; exp; exp >>= 1, base *= base)
-		if (exp & 1)
-			r *= base;
-	return r;
-}
 
 static const char *check_mul_chain(const struct pc_probe_state *before,
 				   const struct pc_probe_state *after,
@@ -217,17 +170,6 @@ ARM64_RUN_LSE_CAS(run_cmpxchg_local_lse, ARM64_LSE_CAS)
 ARM64_RUN_LLSC_CAS(run_cmpxchg_llsc, ARM64_LLSC_CAS_MB)
 ARM64_RUN_LLSC_CAS(run_cmpxchg_local_llsc, ARM64_LLSC_CAS)
 
-static const char *check_cmpxchg(const struct pc_probe_state *before,
-				 const struct pc_probe_state *after,
-				 uint64_t ops)
-{
-	(void)ops;
-	if (after->mem[0] != before->reg[1])
-		return "memory does not hold the new value";
-	if (after->reg[0] != before->reg[0])
-		return "a cmpxchg that must succeed reported failure";
-	return 0;
-}
 
 #define ARM64_SEMANTICS_CMPXCHG(fn, prim)				\
 static const char *fn(struct pc_probe_state *s)				\
@@ -276,16 +218,6 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 ARM64_RUN_ADD_RETURN(run_add_return_lse, ARM64_LSE_ADD_RETURN_MB)
 ARM64_RUN_ADD_RETURN(run_add_return_llsc, ARM64_LLSC_ADD_RETURN_MB)
 
-static const char *check_add_return(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	if (after->mem[0] != before->mem[0] + (unsigned long)ops * before->reg[1])
-		return "counter is not start + ops * i";
-	if (after->reg[0] != after->mem[0])
-		return "the last add_return did not return the new value";
-	return 0;
-}
 
 /* ---- x = xchg(&v, x): register and memory swap every operation ---------- */
 
@@ -313,17 +245,6 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 ARM64_RUN_XCHG(run_xchg_lse, ARM64_LSE_XCHG_MB)
 ARM64_RUN_XCHG(run_xchg_llsc, ARM64_LLSC_XCHG_MB)
 
-static const char *check_xchg(const struct pc_probe_state *before,
-			      const struct pc_probe_state *after, uint64_t ops)
-{
-	int odd = (int)(ops & 1);
-	unsigned long want_mem = odd ? before->reg[0] : before->mem[0];
-	unsigned long want_reg = odd ? before->mem[0] : before->reg[0];
-
-	if (after->mem[0] != want_mem || after->reg[0] != want_reg)
-		return "values are not swapped once per xchg";
-	return 0;
-}
 
 /* ---- barriers (arch/arm64/include/asm/barrier.h) ------------------------ */
 
@@ -457,17 +378,6 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static const char *check_preempt(const struct pc_probe_state *before,
-				 const struct pc_probe_state *after,
-				 uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[0])
-		return "preempt_enable() took the reschedule branch";
-	if (after->mem[0] != before->mem[0])
-		return "the preempt count did not return to its start value";
-	return 0;
-}
 
 /* ---- the table ---------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
  * Freestanding: no libc, no globals but the const table at the end.
  */
 #include "arch/arch.h"
+#include "arch/checks.h"
 #include "loop.h"
 #include "x86.h"
 
@@ -22,27 +23,7 @@
  * bit set means "no reschedule needed", so the count never decrements to 0. */
 #define X86_PREEMPT_ENABLED 0x80000000UL
 
-static const char *same_state(const struct pc_probe_state *a,
-			      const struct pc_probe_state *b)
-{
-	unsigned int i;
 
-	for (i = 0; i < PC_STATE_WORDS; i++)
-		if (a->mem[i] != b->mem[i])
-			return "memory changed by a sequence that must not write it";
-	for (i = 0; i < 4; i++)
-		if (a->reg[i] != b->reg[i])
-			return "register changed by a sequence that must not write it";
-	return 0;
-}
-
-static const char *check_unchanged(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	(void)ops;
-	return same_state(before, after);
-}
 
 /* ---- baseline and calibration ---------------------------------------- */
 
@@ -65,14 +46,6 @@ static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static const char *check_add_chain(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	if (after->reg[0] != before->reg[0] + (unsigned long)ops)
-		return "accumulator is not start + number of adds";
-	return 0;
-}
 
 static void init_mul_chain(struct pc_probe_state *st)
 {
@@ -91,15 +64,6 @@ static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static unsigned long word_pow(unsigned long base, uint64_t exp)
-{
-	unsigned long r = 1;
-
-	for (; exp; exp >>= 1, base *= base)
-		if (exp & 1)
-			r *= base;
-	return r;
-}
 
 static const char *check_mul_chain(const struct pc_probe_state *before,
 				   const struct pc_probe_state *after,
@@ -132,17 +96,6 @@ static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, in
 	return t;
 }
 
-static const char *check_add_throughput(const struct pc_probe_state *before,
-					const struct pc_probe_state *after,
-					uint64_t ops)
-{
-	unsigned int i;
-
-	for (i = 0; i < 4; i++)
-		if (after->reg[i] != before->reg[i] + (unsigned long)ops)
-			return "an accumulator is not start + number of operations";
-	return 0;
-}
 
 /* ---- timer ------------------------------------------------------------ */
 
@@ -208,17 +161,6 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 X86_RUN_CMPXCHG(run_cmpxchg, PC_X86_CMPXCHG)
 X86_RUN_CMPXCHG(run_cmpxchg_local, PC_X86_CMPXCHG_LOCAL)
 
-static const char *check_cmpxchg(const struct pc_probe_state *before,
-				 const struct pc_probe_state *after,
-				 uint64_t ops)
-{
-	(void)ops;
-	if (after->mem[0] != before->reg[1])
-		return "memory does not hold the new value";
-	if (after->reg[0] != before->reg[0])
-		return "a cmpxchg that must succeed reported failure";
-	return 0;
-}
 
 #define X86_SEMANTICS_CMPXCHG(fn, prim)					\
 static const char *fn(struct pc_probe_state *s)				\
@@ -265,16 +207,6 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd")
 X86_RUN_ADD_RETURN(run_local_add_return, "xadd")
 
-static const char *check_add_return(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	if (after->mem[0] != before->mem[0] + (unsigned long)ops * before->reg[1])
-		return "counter is not start + ops * i";
-	if (after->reg[0] != after->mem[0])
-		return "the last add_return did not return the new value";
-	return 0;
-}
 
 /* ---- xchg: implicitly locked ------------------------------------------ */
 
@@ -295,17 +227,6 @@ static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static const char *check_xchg(const struct pc_probe_state *before,
-			      const struct pc_probe_state *after, uint64_t ops)
-{
-	int odd = (int)(ops & 1);
-	unsigned long want_mem = odd ? before->reg[0] : before->mem[0];
-	unsigned long want_reg = odd ? before->mem[0] : before->reg[0];
-
-	if (after->mem[0] != want_mem || after->reg[0] != want_reg)
-		return "values are not swapped once per xchg";
-	return 0;
-}
 
 /* ---- barriers --------------------------------------------------------- */
 
@@ -419,17 +340,6 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static const char *check_preempt(const struct pc_probe_state *before,
-				 const struct pc_probe_state *after,
-				 uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[0])
-		return "preempt_enable() took the reschedule branch";
-	if (after->mem[0] != before->mem[0])
-		return "the preempt count did not return to its start value";
-	return 0;
-}
 
 /* ---- interrupt flag: ring 0 only (cli/sti fault in user mode) ---------- */
 

@@ -1,0 +1,111 @@
+/*
+ * checks.h - the state checks that do not depend on the architecture: what
+ * N operations of a primitive leave in memory and registers is the same on
+ * every machine. Backends include it; freestanding, like the rest of arch/.
+ */
+#ifndef PC_ARCH_CHECKS_H
+#define PC_ARCH_CHECKS_H
+
+#include "arch/arch.h"
+
+static inline const char *same_state(const struct pc_probe_state *a,
+			      const struct pc_probe_state *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < PC_STATE_WORDS; i++)
+		if (a->mem[i] != b->mem[i])
+			return "memory changed by a sequence that must not write it";
+	for (i = 0; i < 4; i++)
+		if (a->reg[i] != b->reg[i])
+			return "register changed by a sequence that must not write it";
+	return 0;
+}
+
+static inline const char *check_unchanged(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	(void)ops;
+	return same_state(before, after);
+}
+
+static inline const char *check_add_chain(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	if (after->reg[0] != before->reg[0] + (unsigned long)ops)
+		return "accumulator is not start + number of adds";
+	return 0;
+}
+
+static inline unsigned long word_pow(unsigned long base, uint64_t exp)
+{
+	unsigned long r = 1;
+
+	for (; exp; exp >>= 1, base *= base)
+		if (exp & 1)
+			r *= base;
+	return r;
+}
+
+static inline const char *check_add_return(const struct pc_probe_state *before,
+				    const struct pc_probe_state *after,
+				    uint64_t ops)
+{
+	if (after->mem[0] != before->mem[0] + (unsigned long)ops * before->reg[1])
+		return "counter is not start + ops * i";
+	if (after->reg[0] != after->mem[0])
+		return "the last add_return did not return the new value";
+	return 0;
+}
+
+static inline const char *check_add_throughput(const struct pc_probe_state *before,
+					const struct pc_probe_state *after,
+					uint64_t ops)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (after->reg[i] != before->reg[i] + (unsigned long)ops)
+			return "an accumulator is not start + number of operations";
+	return 0;
+}
+
+static inline const char *check_cmpxchg(const struct pc_probe_state *before,
+				 const struct pc_probe_state *after,
+				 uint64_t ops)
+{
+	(void)ops;
+	if (after->mem[0] != before->reg[1])
+		return "memory does not hold the new value";
+	if (after->reg[0] != before->reg[0])
+		return "a cmpxchg that must succeed reported failure";
+	return 0;
+}
+
+static inline const char *check_preempt(const struct pc_probe_state *before,
+				 const struct pc_probe_state *after,
+				 uint64_t ops)
+{
+	(void)ops;
+	if (after->reg[0])
+		return "preempt_enable() took the reschedule branch";
+	if (after->mem[0] != before->mem[0])
+		return "the preempt count did not return to its start value";
+	return 0;
+}
+
+static inline const char *check_xchg(const struct pc_probe_state *before,
+			      const struct pc_probe_state *after, uint64_t ops)
+{
+	int odd = (int)(ops & 1);
+	unsigned long want_mem = odd ? before->reg[0] : before->mem[0];
+	unsigned long want_reg = odd ? before->mem[0] : before->reg[0];
+
+	if (after->mem[0] != want_mem || after->reg[0] != want_reg)
+		return "values are not swapped once per xchg";
+	return 0;
+}
+
+#endif
