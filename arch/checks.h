@@ -108,4 +108,31 @@ static inline const char *check_xchg(const struct pc_probe_state *before,
 	return 0;
 }
 
+/* The semantics of a compare-and-swap prim(p, old, new), which returns the
+ * value it found: 100 successes in a row, then a failure that must neither
+ * write memory nor hide the value. (The timed loops repeat one value.) */
+#define PC_SEMANTICS_CMPXCHG(fn, prim)					\
+static const char *fn(struct pc_probe_state *s)				\
+{									\
+	unsigned long i;						\
+									\
+	s->mem[0] = 0;							\
+	for (i = 0; i < 100; i++)					\
+		if (prim(&s->mem[0], i, i + 1) != i)			\
+			return "cmpxchg(v, old, new) did not return old"; \
+	if (s->mem[0] != 100)						\
+		return "100 successful cmpxchg did not leave 100";	\
+	if (prim(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)		\
+		return "a failing cmpxchg wrote memory or hid the value"; \
+	return 0;							\
+}
+
+/* add_return's state: the counter, the last value returned, the increment. */
+static inline void init_add_return(struct pc_probe_state *st)
+{
+	st->mem[0] = 1000;
+	st->reg[0] = 0;		/* last value returned */
+	st->reg[1] = 1;		/* i */
+}
+
 #endif

@@ -171,35 +171,13 @@ ARM64_RUN_LLSC_CAS(run_cmpxchg_llsc, ARM64_LLSC_CAS_MB)
 ARM64_RUN_LLSC_CAS(run_cmpxchg_local_llsc, ARM64_LLSC_CAS)
 
 
-#define ARM64_SEMANTICS_CMPXCHG(fn, prim)				\
-static const char *fn(struct pc_probe_state *s)				\
-{									\
-	unsigned long i;						\
-									\
-	s->mem[0] = 0;							\
-	for (i = 0; i < 100; i++)					\
-		if (prim(&s->mem[0], i, i + 1) != i)			\
-			return "cmpxchg(v, old, new) did not return old"; \
-	if (s->mem[0] != 100)						\
-		return "100 successful cmpxchg did not leave 100";	\
-	if (prim(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)		\
-		return "a failing cmpxchg wrote memory or hid the value"; \
-	return 0;							\
-}
-
-ARM64_SEMANTICS_CMPXCHG(semantics_cmpxchg_lse, pc_arm64_lse_cas_mb)
-ARM64_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_lse, pc_arm64_lse_cas)
-ARM64_SEMANTICS_CMPXCHG(semantics_cmpxchg_llsc, pc_arm64_llsc_cas_mb)
-ARM64_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_llsc, pc_arm64_llsc_cas)
+PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_lse, pc_arm64_lse_cas_mb)
+PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_lse, pc_arm64_lse_cas)
+PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_llsc, pc_arm64_llsc_cas_mb)
+PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_llsc, pc_arm64_llsc_cas)
 
 /* ---- add_return -------------------------------------------------------- */
 
-static void init_add_return(struct pc_probe_state *st)
-{
-	st->mem[0] = 1000;
-	st->reg[0] = 0;		/* last value returned */
-	st->reg[1] = 1;		/* i */
-}
 
 #define ARM64_RUN_ADD_RETURN(fn, seq)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\

@@ -162,33 +162,11 @@ X86_RUN_CMPXCHG(run_cmpxchg, PC_X86_CMPXCHG)
 X86_RUN_CMPXCHG(run_cmpxchg_local, PC_X86_CMPXCHG_LOCAL)
 
 
-#define X86_SEMANTICS_CMPXCHG(fn, prim)					\
-static const char *fn(struct pc_probe_state *s)				\
-{									\
-	unsigned long i;						\
-									\
-	s->mem[0] = 0;							\
-	for (i = 0; i < 100; i++)					\
-		if (prim(&s->mem[0], i, i + 1) != i)			\
-			return "cmpxchg(v, old, new) did not return old"; \
-	if (s->mem[0] != 100)						\
-		return "100 successful cmpxchg did not leave 100";	\
-	if (prim(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)		\
-		return "a failing cmpxchg wrote memory or hid the value"; \
-	return 0;							\
-}
-
-X86_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_x86_cmpxchg)
-X86_SEMANTICS_CMPXCHG(semantics_cmpxchg_local, pc_x86_cmpxchg_local)
+PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_x86_cmpxchg)
+PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local, pc_x86_cmpxchg_local)
 
 /* ---- add_return: i + xadd(&v, i), as arch_atomic_add_return() ---------- */
 
-static void init_add_return(struct pc_probe_state *st)
-{
-	st->mem[0] = 1000;
-	st->reg[0] = 0;		/* last value returned */
-	st->reg[1] = 1;		/* i */
-}
 
 #define X86_RUN_ADD_RETURN(fn, xadd)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
