@@ -11,28 +11,17 @@
  *   reg[2]  the flags (psr.um or psr) as they were at the start
  */
 #include "arch/arch.h"
+#include "arch/checks.h"
 #include "checks.h"
 
-static const char *same_state(const struct pc_probe_state *a,
-			      const struct pc_probe_state *b)
-{
-	unsigned int i;
 
-	for (i = 0; i < PC_STATE_WORDS; i++)
-		if (a->mem[i] != b->mem[i])
-			return "memory changed by a sequence that must not write it";
-	for (i = 0; i < 4; i++)
-		if (a->reg[i] != b->reg[i])
-			return "register changed by a sequence that must not write it";
-	return 0;
-}
-
+/* The shared checks (arch/checks.h), under the names probes.c and the
+ * host's unit tests use. */
 const char *pc_ia64_check_unchanged(const struct pc_probe_state *before,
 				    const struct pc_probe_state *after,
 				    uint64_t ops)
 {
-	(void)ops;
-	return same_state(before, after);
+	return check_unchanged(before, after, ops);
 }
 
 /* ---- calibration --------------------------------------------------------- */
@@ -41,9 +30,7 @@ const char *pc_ia64_check_add_chain(const struct pc_probe_state *before,
 				    const struct pc_probe_state *after,
 				    uint64_t ops)
 {
-	if (after->reg[0] != before->reg[0] + (unsigned long)ops)
-		return "accumulator is not start + number of adds";
-	return 0;
+	return check_add_chain(before, after, ops);
 }
 
 void pc_ia64_init_mul_chain(struct pc_probe_state *st)
@@ -52,15 +39,6 @@ void pc_ia64_init_mul_chain(struct pc_probe_state *st)
 	st->reg[1] = 3;		/* multiplier: the product changes every step */
 }
 
-static unsigned long word_pow(unsigned long base, uint64_t exp)
-{
-	unsigned long r = 1;
-
-	for (; exp; exp >>= 1, base *= base)
-		if (exp & 1)
-			r *= base;
-	return r;
-}
 
 const char *pc_ia64_check_mul_chain(const struct pc_probe_state *before,
 				    const struct pc_probe_state *after,
