@@ -1,6 +1,8 @@
 /* cmd_run.c - primcost run: measure, save, show. */
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,7 @@ static const char usage_text[] =
 	"      --save-partial    on SIGINT, SIGTERM or SIGHUP, save what was measured\n"
 	"                        (marked partial) instead of leaving the file as it was\n"
 	"  -q, --quiet           no table, no progress\n"
+	"      --status-fd FD    write progress lines to file descriptor FD\n"
 	"  -h, --help            this help\n"
 	"\n"
 	"Another architecture, through its freestanding probe runner:\n"
@@ -57,12 +60,15 @@ static const char usage_text[] =
 	"      --system-runner PATH  system-mode image for the ring-0 rows (default:\n"
 	"                        primcost-runner-system next to the runner)\n"
 	"      --runner-output FILE  read what a runner wrote where it ran (a real\n"
-	"                        Itanium) instead of running it\n";
+	"                        Itanium) instead of running it\n"
+	"      --system-runner-output FILE  the same for the system-mode image\n"
+	"                        (with --runner-output)\n";
 
 enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
        OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
-       OPT_KEEP_CONTENDED,
-       OPT_ARCH, OPT_EMULATOR, OPT_RUNNER, OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT };
+       OPT_KEEP_CONTENDED, OPT_STATUS_FD,
+       OPT_ARCH, OPT_EMULATOR, OPT_RUNNER, OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT,
+       OPT_SYSTEM_RUNNER_OUTPUT };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -83,12 +89,14 @@ static const struct option long_options[] = {
 	{ "probe-timeout", required_argument, NULL, OPT_PROBE_TIMEOUT },
 	{ "save-partial", no_argument, NULL, OPT_SAVE_PARTIAL },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "status-fd", required_argument, NULL, OPT_STATUS_FD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "emulator", required_argument, NULL, OPT_EMULATOR },
 	{ "runner", required_argument, NULL, OPT_RUNNER },
 	{ "system-runner", required_argument, NULL, OPT_SYSTEM_RUNNER },
 	{ "runner-output", required_argument, NULL, OPT_RUNNER_OUTPUT },
+	{ "system-runner-output", required_argument, NULL, OPT_SYSTEM_RUNNER_OUTPUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -134,6 +142,7 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 	o->reject_disturbed = true;
 	pc_events_init(&o->events);
 	o->probe_timeout_s = -1;
+	o->status_fd = -1;
 	optind = 0;	/* full reset: tests parse several argument vectors */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, NULL)) != -1) {
@@ -242,11 +251,21 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 		case 'q':
 			o->quiet = true;
 			break;
+		case OPT_STATUS_FD:
+			v = pc_parse_long(optarg, 0, INT_MAX);
+			if (v < 0) {
+				snprintf(err, errlen, "--status-fd: want a file descriptor "
+					 "number, got '%s'", optarg);
+				return -1;
+			}
+			o->status_fd = (int)v;
+			break;
 		case OPT_ARCH:
 		case OPT_EMULATOR:
 		case OPT_RUNNER:
 		case OPT_SYSTEM_RUNNER:
 		case OPT_RUNNER_OUTPUT:
+		case OPT_SYSTEM_RUNNER_OUTPUT:
 			if (!*optarg) {
 				snprintf(err, errlen, "%s: empty value", argv[optind - 1]);
 				return -1;
@@ -259,8 +278,10 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 				o->runner = optarg;
 			else if (c == OPT_SYSTEM_RUNNER)
 				o->system_runner = optarg;
-			else
+			else if (c == OPT_RUNNER_OUTPUT)
 				o->runner_output = optarg;
+			else
+				o->system_runner_output = optarg;
 			break;
 		case 'h':
 			return 1;
@@ -279,10 +300,15 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 		return -1;
 	}
 	if (!o->arch && (o->emulator || o->runner || o->system_runner ||
-			 o->runner_output)) {
+			 o->runner_output || o->system_runner_output)) {
 		snprintf(err, errlen, "--%s needs --arch", o->emulator ? "emulator" :
 			 o->runner ? "runner" : o->system_runner ? "system-runner" :
-			 "runner-output");
+			 o->runner_output ? "runner-output" : "system-runner-output");
+		return -1;
+	}
+	if (o->system_runner_output && !o->runner_output) {
+		snprintf(err, errlen, "--system-runner-output goes with --runner-output "
+			 "(the user-mode output of the same runner)");
 		return -1;
 	}
 	if (o->runner_output && (o->emulator || o->runner || o->system_runner)) {
@@ -352,11 +378,13 @@ static int run_remote(const struct pc_run_options *o, struct pc_cpu_info *ci,
 	rq.runner = runner;
 	rq.system_runner = system_runner;
 	rq.runner_output = o->runner_output;
+	rq.system_runner_output = o->system_runner_output;
 	rq.samples = o->samples;
 	rq.sample_us = o->sample_us;
 	rq.timeout_s = PC_RUNNER_TIMEOUT_S;
 	rq.keep_samples = o->keep_samples;
 	rq.progress = !o->quiet && isatty(STDERR_FILENO);
+	rq.status_fd = o->status_fd;
 	return pc_runner_measure(&rq, o->selected, ci, clk, prof, extra, err, errlen);
 }
 
@@ -477,6 +505,7 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 	cfg.sample_s = o->sample_us * 1e-6;
 	cfg.keep_samples = o->keep_samples;
 	cfg.progress = !o->quiet && isatty(STDERR_FILENO);
+	cfg.status_fd = o->status_fd;
 	cfg.cpu = *cpu_no;
 	if (wants_ring0(o)) {
 		*r0 = pc_ring0_open(&o->ring0);
@@ -501,6 +530,24 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 	return 0;
 }
 
+/* --status-fd must name a descriptor open for writing. A reader that goes
+ * away must not kill the run: SIGPIPE is then ignored (writes fail). */
+static int status_fd_open(int fd, char *err, size_t errlen)
+{
+	int fl;
+
+	if (fd < 0)
+		return 0;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+		snprintf(err, errlen, "--status-fd %d: %s", fd, fl < 0 ?
+			 "not an open file descriptor" : "not open for writing");
+		return -1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct pc_run_options o;
@@ -522,6 +569,10 @@ int cmd_run(int argc, char **argv)
 		return PC_EXIT_USAGE;
 	}
 	to_stdout = strcmp(o.output, "-") == 0;
+	if (status_fd_open(o.status_fd, err, sizeof(err)) < 0) {
+		pc_error("run", "%s", err);
+		return PC_EXIT_USAGE;
+	}
 
 	/* Refuse before measuring: an unwritable destination or an existing
 	 * file that is not a valid result (it would be lost by a merge). */

@@ -18,6 +18,7 @@ struct pc_run_options {
 	enum pc_format format;
 	bool pmu;
 	bool quiet;
+	int status_fd;			/* --status-fd: progress lines; -1: none */
 	struct pc_ring0_options ring0;	/* --ring0, --ring0-timeout, --ring0-module */
 	/* ---- events (events.c) ---- */
 	const char *events_list;	/* -e LIST as given, or NULL */
@@ -33,6 +34,7 @@ struct pc_run_options {
 	const char *runner;		/* NULL: the one bootstrap built */
 	const char *system_runner;	/* NULL: next to the runner */
 	const char *runner_output;	/* a saved runner output to read instead */
+	const char *system_runner_output;	/* the same, of the system image */
 };
 
 /* The time limit of one probe: the option, else 10 s plus 40 times what the

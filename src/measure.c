@@ -691,9 +691,16 @@ static void job_free(struct job *j)
 	free(j->ev_nonzero);
 }
 
+/* The progress line on a terminal, and the --status-fd lines:
+ * "warm-up K/N NAME", "round R/ROUNDS NAME" (a share of NAME's samples
+ * begins), "measured". */
 static void progress(const struct pc_measure_config *cfg, const char *what,
 		     size_t k, size_t n, const char *name)
 {
+	if (name)
+		pc_status_line(cfg->status_fd, "%s %zu/%zu %s", what, k, n, name);
+	else
+		pc_status_line(cfg->status_fd, "measured");
 	if (!cfg->progress)
 		return;
 	if (name)

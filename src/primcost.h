@@ -119,6 +119,12 @@ int pc_clock_pmu_attach(struct pc_clock *c, int fd);
 
 /* ---- measure.c ------------------------------------------------------------ */
 
+/* One progress line on the --status-fd descriptor (primcost-run(1) gives the
+ * format). Nothing happens when fd < 0; a failed write (a reader that went
+ * away) is ignored: it stops the lines, not the run. */
+void pc_status_line(int fd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 enum pc_status { PC_STATUS_OK, PC_STATUS_SKIPPED, PC_STATUS_UNSUPPORTED,
 		 PC_STATUS_FAILED };
 
@@ -131,6 +137,7 @@ struct pc_measure_config {
 	double sample_s;		/* target duration of one hi loop */
 	bool keep_samples;
 	bool progress;			/* progress line on stderr */
+	int status_fd;			/* --status-fd: progress lines; -1: none */
 	int cpu;			/* pinned CPU */
 	struct pc_ring0 *ring0;		/* where ring-0 rows run (ring0.h); NULL: nowhere */
 	/* ---- events counted around each sample (events.c) ---- */

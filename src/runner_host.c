@@ -36,7 +36,7 @@
 static const struct pc_runner_arch runner_arches[] = {
 	/* Ski: without -noconsole, output goes to a console window instead
 	 * of standard output. */
-	{ "ia64", "build-ia64", "Ski", { "-noconsole", NULL } },
+	{ "ia64", "build-ia64", "Ski", { "-noconsole", NULL }, "HP_Ski_Simulator" },
 };
 
 #define NARCHES (sizeof(runner_arches) / sizeof(runner_arches[0]))
@@ -587,7 +587,7 @@ static void take_header(struct pc_runner_output *dst, const struct pc_runner_out
  * takes no arguments and runs every ring-0 row).
  */
 static int run_until_done(const struct pc_runner_request *rq, const char *program,
-			  bool pass_args, const bool *want,
+			  const char *saved, bool pass_args, const bool *want,
 			  struct pc_runner_output *merged, char *err, size_t errlen)
 {
 	const struct pc_runner_arch *ra = pc_runner_arch_find(rq->arch);
@@ -623,15 +623,16 @@ static int run_until_done(const struct pc_runner_request *rq, const char *progra
 					argv[argc++] = (char *)pc_probe_rows[id].name;
 		}
 		argv[argc] = NULL;
-		if (rq->runner_output) {
+		if (saved) {
 			/* Output saved where the runner ran (a real Itanium). */
 			memset(&r, 0, sizeof(r));
-			if (load_file(rq->runner_output, &r.text, &r.len, err, errlen) < 0)
+			if (load_file(saved, &r.text, &r.len, err, errlen) < 0)
 				return -1;
 			snprintf(why, sizeof(why), "stopped (its saved output ends early)");
-			program = rq->runner_output;
+			program = saved;
 			pass_args = false;
 		} else {
+			pc_status_line(rq->status_fd, "runner %d %s", npending, program);
 			if (rq->progress)
 				fprintf(stderr, "primcost: run: %s%s%s (%d probes)\n",
 					rq->emulator ? rq->emulator : "",
@@ -989,6 +990,21 @@ static const char *find_program(const char *name, char *buf, size_t len)
 	return name;
 }
 
+/* What simulated the runner: the --emulator given, or, whichever way the
+ * output arrived (a saved output too), a simulator's own CPU vendor string
+ * (Ski reports HP_Ski_Simulator). NULL: it ran on a real CPU. */
+static const char *simulated_by(const struct pc_runner_request *rq,
+				const struct pc_runner_output *user)
+{
+	const struct pc_runner_arch *ra = pc_runner_arch_find(rq->arch);
+
+	if (rq->emulator)
+		return rq->emulator;
+	if (ra && ra->simulator_vendor && strcmp(user->vendor, ra->simulator_vendor) == 0)
+		return ra->simulator_vendor;
+	return NULL;
+}
+
 int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selected,
 		      struct pc_cpu_info *ci, struct pc_clock *clk,
 		      struct pc_profile *prof, json_t **run_extra,
@@ -1001,6 +1017,7 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 	bool want_user[PC_PROBE_COUNT], want_sys[PC_PROBE_COUNT], any_sys = false;
 	bool sys_ran = false;
 	char sys_why[256] = "";
+	const char *simulator;
 	int id, rc = -1;
 	double t0 = mono_s();
 
@@ -1018,6 +1035,13 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 			 "not a regular file");
 		return -1;
 	}
+	if (rq->system_runner_output && !is_file(rq->system_runner_output)) {
+		snprintf(err, errlen, "--system-runner-output: %s: %s",
+			 rq->system_runner_output,
+			 access(rq->system_runner_output, F_OK) ? strerror(errno) :
+			 "not a regular file");
+		return -1;
+	}
 	if (!rq->runner_output && !is_file(rq->runner)) {
 		snprintf(err, errlen, "%s: no runner there (./bootstrap build --arch %s "
 			 "builds it, or give --runner)", rq->runner, rq->arch);
@@ -1032,26 +1056,43 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 		}
 	}
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		want_user[id] = selected[id] && pc_probe_rows[id].ring != 0;
+		/* The user-mode runner reports the ring-0 rows too: skipped
+		 * (needs ring 0), or unsupported on its architecture. */
+		want_user[id] = selected[id];
 		want_sys[id] = selected[id] && pc_probe_rows[id].ring == 0;
 		any_sys |= want_sys[id];
 	}
 	/* Every run needs the add chain for its calibration: the runner
 	 * measures it for the pairing anyway; ask for nothing more. */
-	if (run_until_done(rq, rq->runner, true, want_user, &user, err, errlen) < 0)
+	if (run_until_done(rq, rq->runner, rq->runner_output, true, want_user, &user,
+			   err, errlen) < 0)
 		goto out;
 	if (!user.format) {
 		/* Only ring-0 rows selected: still the header and the clock. */
 		bool none[PC_PROBE_COUNT] = { false };
 
 		none[PC_PROBE_baseline] = true;
-		if (run_until_done(rq, rq->runner, true, none, &user, err, errlen) < 0)
+		if (run_until_done(rq, rq->runner, rq->runner_output, true, none, &user,
+				   err, errlen) < 0)
 			goto out;
 	}
+	if (strcmp(user.mode, "user") != 0) {
+		snprintf(err, errlen, "%s: the runner ran in '%s' mode, not user mode%s",
+			 rq->runner_output ? rq->runner_output : rq->runner, user.mode,
+			 rq->runner_output ? " (a system-mode output goes with "
+			 "--system-runner-output)" : "");
+		goto out;
+	}
 	if (any_sys) {
-		if (rq->runner_output)
+		if (rq->system_runner_output) {
+			if (run_until_done(rq, rq->system_runner, rq->system_runner_output,
+					   false, want_sys, &system, err, errlen) < 0)
+				goto out;
+			sys_ran = true;
+		} else if (rq->runner_output)
 			snprintf(sys_why, sizeof(sys_why), "needs ring 0: a saved "
-				 "user-mode runner output does not run it");
+				 "user-mode runner output does not run it (a saved "
+				 "system-mode output goes with --system-runner-output)");
 		else if (!rq->emulator)
 			snprintf(sys_why, sizeof(sys_why), "needs ring 0: the system-mode "
 				 "runner image runs only under the simulator (--emulator)");
@@ -1060,8 +1101,8 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 				 "runner image at %s (./bootstrap build --arch %s builds "
 				 "it, or give --system-runner)",
 				 rq->system_runner ? rq->system_runner : "(none)", rq->arch);
-		else if (run_until_done(rq, rq->system_runner, false, want_sys, &system,
-					err, errlen) < 0)
+		else if (run_until_done(rq, rq->system_runner, NULL, false, want_sys,
+					&system, err, errlen) < 0)
 			goto out;
 		else
 			sys_ran = true;
@@ -1069,34 +1110,44 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 			for (id = 0; id < PC_PROBE_COUNT; id++)
 				if (want_sys[id]) {
 					struct pc_runner_probe *p = &system.probes[id];
+					const struct pc_runner_probe *u = &user.probes[id];
+					bool none = u->has_status &&
+						    u->status == PC_STATUS_UNSUPPORTED;
 
 					p->seen = p->has_status = true;
-					p->status = PC_STATUS_SKIPPED;
-					copy_str(p->reason, sizeof(p->reason), sys_why);
+					p->status = none ? u->status : PC_STATUS_SKIPPED;
+					copy_str(p->reason, sizeof(p->reason),
+						 none ? u->reason : sys_why);
 				}
 		if (sys_ran && strcmp(system.mode, "system") != 0) {
 			snprintf(err, errlen, "%s did not run in system mode (it says "
-				 "'%s'): is it the system-mode image?", rq->system_runner,
-				 system.mode);
+				 "'%s'): is it the system-mode image?",
+				 rq->system_runner_output ? rq->system_runner_output :
+				 rq->system_runner, system.mode);
 			goto out;
 		}
 	}
 	if (pc_runner_clock(&user, sys_ran ? &system : NULL, clk, err, errlen) < 0)
 		goto out;
-	pc_runner_cpu(&user, rq->emulator, ci);
-	if (pc_runner_profile(&user, &system, selected, clk, rq->emulator != NULL,
+	simulator = simulated_by(rq, &user);
+	pc_runner_cpu(&user, simulator, ci);
+	if (pc_runner_profile(&user, &system, selected, clk, simulator != NULL,
 			      rq->keep_samples, prof, err, errlen) < 0)
 		goto out;
 	prof->wall_s = mono_s() - t0;
 	*run_extra = json_pack("{s:s, s:s, s:b}", "runner",
 			       rq->runner_output ? rq->runner_output : rq->runner,
 			       "runner_mode", sys_ran ? "user+system" : "user",
-			       "emulated", rq->emulator != NULL);
+			       "emulated", simulator != NULL);
 	if (*run_extra && rq->emulator)
 		json_object_set_new(*run_extra, "emulator", json_string(rq->emulator));
+	if (*run_extra && !rq->emulator && simulator)
+		json_object_set_new(*run_extra, "simulator_vendor", json_string(simulator));
 	if (*run_extra && sys_ran)
 		json_object_set_new(*run_extra, "system_runner",
-				    json_string(rq->system_runner));
+				    json_string(rq->system_runner_output ?
+						rq->system_runner_output :
+						rq->system_runner));
 	if (*run_extra && user.target_ticks)
 		json_object_set_new(*run_extra, "runner_target_ticks",
 				    json_integer((json_int_t)user.target_ticks));

@@ -20,6 +20,7 @@ struct pc_runner_arch {
 	const char *build_dir;		/* bootstrap's output, next to primcost */
 	const char *emulator_name;	/* for messages */
 	const char *emulator_args[4];	/* before the program, NULL-terminated */
+	const char *simulator_vendor;	/* the CPU vendor its simulator reports */
 };
 
 const struct pc_runner_arch *pc_runner_arch_find(const char *arch);
@@ -79,11 +80,13 @@ struct pc_runner_request {
 	const char *runner;		/* user-mode runner */
 	const char *system_runner;	/* system-mode image, or NULL */
 	const char *runner_output;	/* a saved runner output to read instead */
+	const char *system_runner_output;	/* the same, of the system image */
 	unsigned samples;
 	unsigned sample_us;
 	unsigned timeout_s;		/* per runner execution */
 	bool keep_samples;		/* raw per-sample figures in the result */
 	bool progress;
+	int status_fd;			/* --status-fd: progress lines; -1: none */
 };
 
 /* Runs the runner (and the system image for selected ring-0 rows, under an

@@ -58,6 +58,34 @@ const char *pc_bad_option(char **argv, int c, char *buf, size_t len)
 	return buf;
 }
 
+void pc_status_line(int fd, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	size_t len, done = 0;
+	int n;
+
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	len = strlen(line);
+	pc_one_line(line);
+	line[len++] = '\n';
+	while (done < len) {
+		ssize_t w = write(fd, line + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		done += (size_t)w;
+	}
+}
+
 void pc_error(const char *cmd, const char *fmt, ...)
 {
 	char msg[2 * PC_ERRLEN];

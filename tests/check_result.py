@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """TAP checks of one `primcost run` result file.
 
-usage: check_result.py RESULT.json SCHEMA.json PROBES.def [--emulated|--no-timing]
+usage: check_result.py RESULT.json SCHEMA.json PROBES.def
+                       [--emulated|--no-timing|--disturbed REASON]
 
 The calibrated cycles come from the dependent add chain, so calib.add_chain
 reads 1.00 by construction and only shows the calibration is stable; the
@@ -37,6 +38,9 @@ path, schema_path, defs = sys.argv[1:4]
 emulated = "--emulated" in sys.argv
 # --no-timing: the figures are a stand-in's (tests of the runner protocol)
 no_timing = "--no-timing" in sys.argv
+# --disturbed REASON: the runs recorded a host too disturbed to measure
+# (tests/disturbed.py): the timing checks skip with that reason
+disturbed = sys.argv[sys.argv.index("--disturbed") + 1] if "--disturbed" in sys.argv else None
 doc = json.load(open(path))
 schema = json.load(open(schema_path))
 
@@ -56,12 +60,25 @@ ok(len(doc["cpus"]) == 1, "a fresh run holds one CPU")
 probes = entry["probes"]
 rows = re.findall(r'^PC_PROBE\(\w+, "([^"]+)"', open(defs).read(), re.M)
 ok(sorted(probes) == sorted(rows), "every row of probes.def is in the result, and nothing else")
-# Ring-0 rows are measured only when the validation gate trusted ring 0.
-ring0 = entry["runs"][-1].get("ring0") or {}
+# Ring-0 rows are measured only where ring 0 ran: behind the host's
+# validation gate (KVM, the kernel module), or in a probe runner's
+# system-mode image, which runs only in a simulator (Ski) and is then an
+# emulated, unreliable run. The popf form of local_irq_restore is x86's.
+run = entry["runs"][-1]
+ring0 = run.get("ring0") or {}
+arch = entry["cpu"]["arch"]
+system_image = run.get("runner_mode") == "user+system"
 for name in [r for r in rows if r.startswith("local_irq_")]:
     p = probes[name]
-    if ring0.get("trusted"):
+    if name.endswith(".popf") and arch not in ("x86_64", "i386"):
+        ok(p["status"] == "unsupported" and p.get("reason"),
+           "%s is unsupported on %s, with a reason (%s)" % (name, arch, p["status"]))
+    elif ring0.get("trusted"):
         ok(p["status"] == "ok", "%s is measured in ring 0 (%s; trusted by the gate)"
+           % (name, p["status"]))
+    elif system_image:
+        ok(p["status"] == "ok" and run.get("emulated") is True and run.get("unreliable") is True,
+           "%s is measured in the runner's system image (%s), in an emulated, unreliable run"
            % (name, p["status"]))
     else:
         ok(p["status"] in ("skipped", "unsupported") and p.get("reason"),
@@ -69,11 +86,9 @@ for name in [r for r in rows if r.startswith("local_irq_")]:
 failed_probes = [k for k, v in probes.items() if v["status"] == "failed"]
 ok(not failed_probes, "no probe failed", ", ".join(failed_probes))
 
-run = entry["runs"][-1]
 if emulated:
     ok(run.get("unreliable") is True and run.get("unreliable_reason"),
        "the tool itself marks an emulated run unreliable (%s)" % run.get("unreliable_reason"))
-arch = entry["cpu"]["arch"]
 # NAME.llsc rows are arm64's LL/SC forms: measured there, unsupported with a
 # reason elsewhere.
 for name in [r for r in rows if r.endswith(".llsc")]:
@@ -85,8 +100,9 @@ c64 = probes["cmpxchg64"]
 ok(c64["status"] == ("ok" if arch == "i386" else "unsupported"),
    "cmpxchg64 is %s on %s (lock cmpxchg8b: an i386 row)" % (c64["status"], arch),
    c64.get("reason"))
-if emulated or no_timing or run.get("unreliable"):
+if emulated or no_timing or disturbed or run.get("unreliable"):
     why = ("emulated" if emulated else "a stand-in's made-up figures" if no_timing
+           else "the host was too disturbed to measure: " + disturbed if disturbed
            else run.get("unreliable_reason", "unreliable"))
     for d in ("baseline reads 0.00 +- 0.05 cycles", "calib.add_chain reads 1.00 +- 0.03 cycles",
               "calib.mul_chain reads 3.00 +- 0.10 cycles"):

@@ -111,4 +111,20 @@ done
 
 pc info --format json
 ok $(test $pc_rc -eq 0 && grep -q '"model_key"' "$pc_tmp/out"; echo $?) "info --format json shows the model key"
+
+# --status-fd: progress lines for scripts, in order, with -q too.
+$PRIMCOST run -p 'baseline,cmpxchg' -n 21 -q --status-fd 3 -o "$pc_tmp/s.json" \
+	3>"$pc_tmp/status" >"$pc_tmp/out" 2>"$pc_tmp/err"
+pc_rc=$?
+ok $(test $pc_rc -eq 0 && test ! -s "$pc_tmp/err" &&
+	test "$(sed -n 1p "$pc_tmp/status")" = "warm-up 1/2 baseline" &&
+	test "$(sed -n 2p "$pc_tmp/status")" = "warm-up 2/2 cmpxchg" &&
+	test "$(grep -c '^round [0-9]*/10 \(baseline\|cmpxchg\)$' "$pc_tmp/status")" -eq 20 &&
+	test "$(tail -1 "$pc_tmp/status")" = measured; echo $?) \
+	"run --status-fd 3: warm-up, 10 rounds of each probe, measured ($(wc -l <"$pc_tmp/status") lines)"
+pc run -p baseline -n 21 --status-fd 987 -o "$pc_tmp/s.json"
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'status-fd 987: not an open file descriptor' "$pc_tmp/err"; echo $?) \
+	"run --status-fd on a closed descriptor: one-line error, exit 2"
+pc run -p baseline -n 21 --status-fd x -o "$pc_tmp/s.json"
+ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "run --status-fd x: one-line error, exit 2"
 done_testing

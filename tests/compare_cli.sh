@@ -29,7 +29,8 @@ ok $(test $pc_rc -eq 2 && one_line_error && grep -q "nosuch.json" "$pc_tmp/err";
 # slow some probes by more than 3 % between two runs: then compare is right
 # to say so. So up to 4 runs are taken and every pair compared: a pair that
 # ran in the same conditions must read same everywhere. If no pair did, the
-# host moved between every run, and the check is skipped saying by how much.
+# check fails, unless every run recorded a host too disturbed to measure
+# (tests/disturbed.py): then it skips with that record.
 best=
 bestn=999
 k=0
@@ -63,8 +64,8 @@ done
 set -- $(cc verdicts "$pc_tmp/ab.json")
 if emulated; then
 	skip "timings under an emulator mean nothing" "two runs of the same binary: every probe same"
-elif [ $found -eq 0 ]; then
-	skip "the host's speed moved between every one of $k runs (closest pair, runs $best: $1 slower, $2 faster; largest move $(cc largest "$pc_tmp/ab.json"))" \
+elif [ $found -eq 0 ] && why=$("$PYTHON3" "$PC_SRCDIR/tests/disturbed.py" "$pc_tmp"/run[0-9].json); then
+	skip "every one of $k runs recorded a disturbed host ($why; closest pair, runs $best: $1 slower, $2 faster; largest move $(cc largest "$pc_tmp/ab.json"))" \
 		"two runs of the same binary: every probe same"
 else
 	ok $(test "$1" -eq 0 && test "$2" -eq 0 && test "$3" -gt 10; echo $?) \

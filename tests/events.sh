@@ -87,13 +87,11 @@ fi
 pc run -e perf::task-clock -p 'calib.mul_chain,cmpxchg,mb,sigprocmask' -n 201 --keep-contended -o "$pc_tmp/sw.json" -v
 ok $(test $pc_rc -eq 0 && grep -q 'perf::task-clock' "$pc_tmp/out"; echo $?) \
 	"run -e perf::task-clock shows an event column"
+cp "$pc_tmp/out" "$pc_tmp/sw.out"
 tc=$(json "$pc_tmp/sw.json" 'list(d["cpus"].values())[0]["runs"][-1]["events"][0].get("reason", "")')
-if emulated; then
-	skip "timings mean nothing under an emulator" "perf::task-clock per op matches ns per op within 10 %"
-elif [ "$(json "$pc_tmp/sw.json" 'list(d["cpus"].values())[0]["runs"][-1]["events"][0]["status"]')" != counted ]; then
-	skip "perf::task-clock cannot count here: $tc" "perf::task-clock per op matches ns per op within 10 %"
-else
-	"$PYTHON3" - "$pc_tmp/sw.json" <<'PY' >"$pc_tmp/ratio"
+# task-clock per op against ns per op, for every probe of a result file
+tc_matches() {	# tc_matches FILE: prints the figures; exit 0 when within 10 %
+	"$PYTHON3" - "$1" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e = list(d["cpus"].values())[0]
@@ -105,8 +103,33 @@ for name, p in e["probes"].items():
         bad.append(name)
 sys.exit(1 if bad else 0)
 PY
-	ok $? "perf::task-clock per op matches ns per op within 10 % ($(cat "$pc_tmp/ratio"))"
+}
+what="perf::task-clock per op matches ns per op within 10 %"
+if emulated; then
+	skip "timings mean nothing under an emulator" "$what"
+elif [ "$(json "$pc_tmp/sw.json" 'list(d["cpus"].values())[0]["runs"][-1]["events"][0]["status"]')" != counted ]; then
+	skip "perf::task-clock cannot count here: $tc" "$what"
+else
+	# Best of three runs; all three failing is a failure unless every run
+	# recorded a host too disturbed to measure (tests/disturbed.py).
+	files=
+	for attempt in 1 2 3; do
+		f=$pc_tmp/tc$attempt.json
+		$PRIMCOST run -e perf::task-clock -p 'calib.mul_chain,cmpxchg,mb,sigprocmask' \
+			-n 201 -o "$f" -q 2>/dev/null
+		files="$files $f"
+		tc_matches "$f" >"$pc_tmp/ratio" && break
+		diag "attempt $attempt: $(cat "$pc_tmp/ratio")"
+	done
+	if tc_matches "$f" >/dev/null; then
+		ok 0 "$what (attempt $attempt: $(cat "$pc_tmp/ratio"))"
+	elif why=$("$PYTHON3" "$PC_SRCDIR/tests/disturbed.py" $files); then
+		skip "every attempt recorded a disturbed host: $why" "$what"
+	else
+		ok 1 "$what (3 attempts; last: $(cat "$pc_tmp/ratio"); $why)"
+	fi
 fi
+cp "$pc_tmp/sw.out" "$pc_tmp/out"
 
 # ---- disturbed samples ----------------------------------------------------------------
 if [ "$checked" = True ]; then

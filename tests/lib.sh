@@ -19,6 +19,20 @@ skip() {	# skip REASON DESCRIPTION
 
 diag() { printf '# %s\n' "$*"; }
 
+# Imports another TAP producer's points (on stdin) into this script's
+# numbering.
+tap_import() {
+	while IFS= read -r line; do
+		case $line in
+		"not ok "*) ok 1 "$(echo "$line" | sed 's/^not ok [0-9]* - //')" ;;
+		"ok "*"# SKIP "*)
+			d=$(echo "$line" | sed 's/^ok [0-9]* - //; s/ # SKIP .*//')
+			skip "$(echo "$line" | sed 's/.* # SKIP //')" "$d" ;;
+		"ok "*) ok 0 "$(echo "$line" | sed 's/^ok [0-9]* - //')" ;;
+		esac
+	done
+}
+
 done_testing() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
@@ -41,6 +55,20 @@ pc() {
 # True when stderr is exactly one line starting with "primcost: ".
 one_line_error() {
 	[ "$(wc -l <"$pc_tmp/err")" -eq 1 ] && grep -q '^primcost: ' "$pc_tmp/err"
+}
+
+# Waits for a sign of progress, never a fixed time: until FILE holds at
+# least COUNT lines matching the extended regular expression ERE, or PID (if
+# given) has exited, or SECONDS have passed (a generous limit: a loaded
+# machine is slow). Returns 1 when the sign did not come.
+wait_for_lines() {	# wait_for_lines FILE ERE COUNT SECONDS [PID]
+	wf_end=$(( $(date +%s) + $4 ))
+	while :; do
+		[ -f "$1" ] && [ "$(grep -Ec -- "$2" "$1")" -ge "$3" ] && return 0
+		[ -n "${5:-}" ] && ! kill -0 "$5" 2>/dev/null && return 1
+		[ "$(date +%s)" -lt "$wf_end" ] || return 1
+		sleep 0.05
+	done
 }
 
 # Timing assertions mean nothing under an emulator.

@@ -20,14 +20,20 @@ json.dump(d, open(sys.argv[1], "w"), indent=1)
 PY
 cp "$pc_tmp/base.json" "$pc_tmp/orig.json"
 
-# Starts a long run in the background, lets it measure, sends a signal.
-# Sets run_rc and run_s (seconds from the signal to the exit).
-interrupt() {	# interrupt SIGNAL ARGS...
+# Starts a long run in the background, waits until its --status-fd lines
+# show it measuring (SHARES "round" lines: with 2, the first probe has its
+# first round's samples), sends a signal. Sets run_rc and run_s (seconds
+# from the signal to the exit).
+interrupt() {	# interrupt SIGNAL SHARES ARGS...
 	sig=$1
-	shift
-	$PRIMCOST run -n 200001 --ring0 none "$@" >"$pc_tmp/out" 2>"$pc_tmp/err" &
+	shares=$2
+	shift 2
+	rm -f "$pc_tmp/status"
+	$PRIMCOST run -n 200001 --ring0 none --status-fd 3 "$@" \
+		>"$pc_tmp/out" 2>"$pc_tmp/err" 3>"$pc_tmp/status" &
 	pid=$!
-	sleep 3
+	wait_for_lines "$pc_tmp/status" '^round 1/' "$shares" 300 $pid ||
+		diag "no sign of measuring within 300 s: $(tail -1 "$pc_tmp/status" 2>/dev/null)"
 	t0=$(date +%s)
 	kill -s "$sig" $pid
 	wait $pid
@@ -41,7 +47,7 @@ if emulated; then
 	exit
 fi
 
-interrupt INT -o "$pc_tmp/base.json" -q
+interrupt INT 1 -o "$pc_tmp/base.json" -q
 ok $(test $run_rc -eq 130; echo $?) "SIGINT during run: exit 130 (got $run_rc)"
 ok $(test $run_s -le 5; echo $?) "... promptly (${run_s} s after the signal)"
 ok $(cmp -s "$pc_tmp/base.json" "$pc_tmp/orig.json"; echo $?) "... the existing file is exactly as it was"
@@ -49,20 +55,20 @@ ok $(no_tmp "$pc_tmp"; echo $?) "... and no temporary file is left"
 ok $(one_line_error && grep -q "interrupted by SIGINT" "$pc_tmp/err" && grep -q "base.json" "$pc_tmp/err"; echo $?) \
 	"... one line on stderr naming the signal and the file: $(cat "$pc_tmp/err")"
 
-interrupt TERM -o "$pc_tmp/base.json" -q
+interrupt TERM 1 -o "$pc_tmp/base.json" -q
 ok $(test $run_rc -eq 143 && cmp -s "$pc_tmp/base.json" "$pc_tmp/orig.json"; echo $?) \
 	"SIGTERM during run: exit 143, the existing file exactly as it was"
 
-interrupt HUP -o "$pc_tmp/new.json" -q
+interrupt HUP 1 -o "$pc_tmp/new.json" -q
 ok $(test $run_rc -eq 129 && test ! -e "$pc_tmp/new.json" && no_tmp "$pc_tmp"; echo $?) \
 	"SIGHUP during a run to a new file: exit 129, no file created, no temporary file"
 
-interrupt INT -o - -q
+interrupt INT 1 -o - -q
 ok $(test $run_rc -eq 130 && test ! -s "$pc_tmp/out"; echo $?) "SIGINT during run -o -: exit 130, nothing on stdout"
 
-# Few probes, so that the warm-up (all probes, before the first sample) is
-# over well before the signal even on a loaded machine.
-interrupt TERM -o "$pc_tmp/base.json" -q --save-partial -p 'baseline,calib.*,cmpxchg,xchg,sigprocmask'
+# The signal comes once the second probe's first round begins: the first
+# has samples to file.
+interrupt TERM 2 -o "$pc_tmp/base.json" -q --save-partial -p 'baseline,calib.*,cmpxchg,xchg,sigprocmask'
 ok $(test $run_rc -eq 143; echo $?) "SIGTERM with --save-partial: exit 143 (got $run_rc)"
 ok $(one_line_error && grep -q "saved (marked partial)" "$pc_tmp/err"; echo $?) \
 	"... one line on stderr says what was saved: $(cat "$pc_tmp/err")"
