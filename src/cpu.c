@@ -356,14 +356,39 @@ const struct pc_arch_env *pc_arch_env(void)
 static void detect_emulation(struct pc_cpu_info *ci)
 {
 #ifdef CPUINFO_OWN_LINE
-	char v[64];
+	char v[256];
 
-	if (access("/proc/cpuinfo", R_OK) != 0 ||
-	    cpuinfo_field(CPUINFO_OWN_LINE, v, sizeof(v)) == 0)
+	if (access("/proc/cpuinfo", R_OK) != 0)
 		return;
-	snprintf(ci->emulated, sizeof(ci->emulated), "/proc/cpuinfo has no "
-		 "'%s' line: the kernel runs on another architecture and this "
-		 "%s program under an emulator", CPUINFO_OWN_LINE, pc_arch_name);
+	if (cpuinfo_field(CPUINFO_OWN_LINE, v, sizeof(v)) != 0) {
+		snprintf(ci->emulated, sizeof(ci->emulated), "/proc/cpuinfo has no "
+			 "'%s' line: the kernel runs on another architecture and this "
+			 "%s program under an emulator", CPUINFO_OWN_LINE, pc_arch_name);
+		return;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	/*
+	 * Same architecture family, translated all the same (qemu-i386 on an
+	 * x86-64 kernel that refuses 32-bit programs): the CPUID this program
+	 * executes is the emulator's, while the kernel describes the real CPU.
+	 * In a virtual machine both read the hypervisor's CPUID: the vendor,
+	 * family and model agree (the brand string need not: a PVM guest's
+	 * kernel may name the CPU otherwise).
+	 */
+	{
+		char fam[32], mod[32];
+
+		if (ci->vendor[0] && cpuinfo_field("cpu family", fam, sizeof(fam)) == 0 &&
+		    cpuinfo_field("model", mod, sizeof(mod)) == 0 &&
+		    (strcmp(v, ci->vendor) != 0 || atoi(fam) != ci->family ||
+		     atoi(mod) != ci->model))
+			snprintf(ci->emulated, sizeof(ci->emulated), "CPUID reads %.16s "
+				 "family %d model %d but the kernel reports %.16s family "
+				 "%.8s model %.8s: this %s program runs under an emulator",
+				 ci->vendor, ci->family, ci->model, v, fam, mod,
+				 pc_arch_name);
+	}
+#endif
 #else
 	(void)ci;
 #endif

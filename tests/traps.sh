@@ -27,7 +27,10 @@ $trap_run run -p "$others,$trapped" -n 81 --keep-contended --probe-timeout $limi
 rc=$?
 wall=$(( $(date +%s) - start ))
 ok $(test $rc -eq 1; echo $?) "the run completes and exits 1 (a probe failed), not killed by a signal (exit $rc)"
-ok $(test ! -s "$pc_tmp/err"; echo $?) "nothing on stderr ($(head -c 300 "$pc_tmp/err"))"
+# (but the note, where perf_event_open is missing, that disturbed samples
+# cannot be detected)
+ok $(! grep -v '^primcost: run: disturbed samples cannot be detected: ' "$pc_tmp/err" | grep -q .; echo $?) \
+	"nothing on stderr but the disturbance note ($(head -c 300 "$pc_tmp/err"))"
 ok $(test -s "$pc_tmp/t.json"; echo $?) "the result file is written"
 ok $(test "$wall" -lt $((limit + 30)); echo $?) "the hanging probe is stopped by --probe-timeout $limit (run took $wall s)"
 ok $(test -z "$(ls "$pc_tmp" | grep '\.tmp\.')"; echo $?) "no temporary file is left"
@@ -61,18 +64,23 @@ for pat in sys.argv[3].split(","):
            "%s, measured after the traps, is ok with all its samples (%s, %s)"
            % (name, p["status"], p.get("samples")))
 mul = probes["calib.mul_chain"]["cycles"]["median"]
-ok(2.5 < mul < 3.5, "the measurements around the traps still make sense (calib.mul_chain %.3f cycles)" % mul)
+run = entry["runs"][-1]
+desc = "the measurements around the traps still make sense (calib.mul_chain %.3f cycles)" % mul
+if run.get("unreliable"):
+    print("skip\t%s\tthe run marked itself unreliable: %s" % (desc, run.get("unreliable_reason")))
+else:
+    ok(2.5 < mul < 3.5, desc)
 try:
     import jsonschema
     errs = list(jsonschema.Draft7Validator(json.load(open(sys.argv[4]))).iter_errors(doc))
     ok(not errs, "the file validates against data/schema.json")
 except ImportError:
-    print("skip\tthe file validates against data/schema.json")
+    print("skip\tthe file validates against data/schema.json\tpython3-jsonschema is not installed")
 PY
 tab=$(printf '\t')
-while IFS="$tab" read -r st desc; do
+while IFS="$tab" read -r st desc why; do
 	case $st in
-	skip) skip "python3-jsonschema is not installed" "$desc" ;;
+	skip) skip "$why" "$desc" ;;
 	*) ok "$st" "$desc" ;;
 	esac
 done <"$pc_tmp/checks"
