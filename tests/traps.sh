@@ -38,7 +38,7 @@ ok $(test -z "$(ls "$pc_tmp" | grep '\.tmp\.')"; echo $?) "no temporary file is 
 # The checks of the file, one "STATUS<tab>DESCRIPTION" line each.
 "$PYTHON3" - "$pc_tmp/t.json" "$pc_tmp/map" "$others" "$PC_SRCDIR/data/schema.json" \
 	>"$pc_tmp/checks" <<'PY'
-import fnmatch, json, sys
+import fnmatch, json, os, sys
 doc = json.load(open(sys.argv[1]))
 (key, entry), = doc["cpus"].items()
 probes = entry["probes"]
@@ -66,8 +66,11 @@ for pat in sys.argv[3].split(","):
 mul = probes["calib.mul_chain"]["cycles"]["median"]
 run = entry["runs"][-1]
 desc = "the measurements around the traps still make sense (calib.mul_chain %.3f cycles)" % mul
-if run.get("unreliable"):
-    print("skip\t%s\tthe run marked itself unreliable: %s" % (desc, run.get("unreliable_reason")))
+sys.path.insert(0, os.path.join(os.environ["PC_SRCDIR"], "tests"))
+from disturbed import why_disturbed
+why = None if 2.5 < mul < 3.5 else why_disturbed(sys.argv[1])
+if why:
+    print("skip\t%s\tthe run recorded a host too disturbed to measure: %s" % (desc, why))
 else:
     ok(2.5 < mul < 3.5, desc)
 try:
