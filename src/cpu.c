@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "primcost.h"
+#include "uarch.h"
 
 #ifdef HAVE_LIBCPUID
 #include <libcpuid/libcpuid.h>
@@ -129,8 +130,10 @@ static int detect_libcpuid(struct pc_cpu_info *ci, char *err, size_t errlen)
 	ci->family = id.ext_family;
 	ci->model = id.ext_model;
 	ci->stepping = id.stepping;
+	/* Per package, and in a virtual machine whatever the hypervisor's
+	 * CPUID says: the topology (hwloc) replaces both. */
 	ci->cores = id.num_cores;
-	ci->threads = id.num_logical_cpus;
+	ci->threads = id.total_logical_cpus;
 	ci->l1d_kb = id.l1_data_cache > 0 ? id.l1_data_cache : 0;
 	ci->l1i_kb = id.l1_instruction_cache > 0 ? id.l1_instruction_cache : 0;
 	ci->l2_kb = id.l2_cache > 0 ? id.l2_cache : 0;
@@ -394,6 +397,116 @@ static void detect_emulation(struct pc_cpu_info *ci)
 #endif
 }
 
+/* ---- what the identity means: data/uarch.tsv ------------------------------ */
+
+static const char *libcpuid_name(char *buf, size_t len)
+{
+#ifdef HAVE_LIBCPUID
+	snprintf(buf, len, "libcpuid %s", cpuid_lib_version());
+#else
+	snprintf(buf, len, "libcpuid");
+#endif
+	return buf;
+}
+
+void pc_cpu_name_uarch(struct pc_cpu_info *ci)
+{
+	const struct pc_uarch_row *r, *lib;
+	char vendor[32], libname[48];
+
+	if (ci->midr)
+		snprintf(vendor, sizeof(vendor), "0x%02lx", (ci->midr >> 24) & 0xff);
+	else
+		copy(vendor, sizeof(vendor), ci->vendor);
+	r = pc_uarch_find(ci->arch, vendor, ci->family, ci->model);
+	ci->uarch[0] = ci->uarch_source[0] = ci->codename_note[0] = 0;
+	if (r) {
+		copy(ci->uarch, sizeof(ci->uarch), r->uarch);
+		copy(ci->uarch_source, sizeof(ci->uarch_source), r->source);
+	}
+	if (!r || !ci->codename[0])
+		return;		/* nothing to check libcpuid's codename against */
+	lib = pc_uarch_by_codename(ci->arch, vendor, ci->codename);
+	if (lib && strcmp(lib->uarch, r->uarch) == 0)
+		return;		/* it agrees: kept */
+	libcpuid_name(libname, sizeof(libname));
+	if (lib && lib < r)
+		snprintf(ci->codename_note, sizeof(ci->codename_note),
+			 "%.24s (older than this CPU): %.48s, a %.40s name", libname,
+			 ci->codename, lib->uarch);
+	else if (lib)
+		snprintf(ci->codename_note, sizeof(ci->codename_note),
+			 "%.24s disagrees: %.48s, a %.40s name", libname, ci->codename,
+			 lib->uarch);
+	else
+		snprintf(ci->codename_note, sizeof(ci->codename_note),
+			 "%.24s: %.48s, not a codename of %.40s", libname, ci->codename,
+			 r->uarch);
+	ci->codename[0] = 0;
+}
+
+/* Why libpfm4 names no core PMU for this CPU. */
+static void pmu_note(struct pc_cpu_info *ci)
+{
+#ifdef HAVE_LIBPFM
+	int v = pfm_get_version();
+
+	if (!ci->pmu[0])
+		snprintf(ci->pmu_note, sizeof(ci->pmu_note), "libpfm4 %d.%d does not "
+			 "know this CPU", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
+#else
+	(void)ci;
+#endif
+}
+
+/* CPUID's cache sizes (libcpuid) against the kernel's (hwloc, sysfs). */
+static void caches_note(struct pc_cpu_info *ci)
+{
+	const int cpuid_kb[] = { ci->l1d_kb, ci->l1i_kb, ci->l2_kb, ci->l3_kb };
+	static const char *const names[] = { "L1d", "L1i", "L2", "L3" };
+	static const int levels[] = { 1, 1, 2, 3 };
+	static const char *const types[] = { "data", "instruction", "unified", "unified" };
+	char a[96] = "", b[96] = "";
+	size_t i, na = 0, nb = 0;
+
+	if (!ci->l1d_kb && !ci->l2_kb && !ci->l3_kb)
+		return;
+	if (!ci->topo.os_caches) {
+		snprintf(ci->caches_note, sizeof(ci->caches_note), "CPUID's sizes: the "
+			 "kernel describes no caches (no /sys/devices/system/cpu/cpu0/"
+			 "cache)%s", ci->virtualized ? "; in a virtual machine they are "
+			 "the hypervisor's" : "");
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		long os = pc_topology_cache_kb(&ci->topo, levels[i], types[i]);
+
+		if (!os && levels[i] > 1)
+			os = pc_topology_cache_kb(&ci->topo, levels[i], "data");
+		if (!os || !cpuid_kb[i] || os == cpuid_kb[i] || na + 24 >= sizeof(a))
+			continue;
+		na += (size_t)snprintf(a + na, sizeof(a) - na, "%s%s %d KiB",
+				       na ? ", " : "", names[i], cpuid_kb[i]);
+		nb += (size_t)snprintf(b + nb, sizeof(b) - nb, "%s%s %ld KiB",
+				       nb ? ", " : "", names[i], os);
+	}
+	if (na)
+		snprintf(ci->caches_note, sizeof(ci->caches_note), "CPUID says %s; "
+			 "the kernel says %s", a, b);
+}
+
+/* Topology from hwloc; the thread count is always the online CPUs. */
+static void detect_topology(struct pc_cpu_info *ci)
+{
+	char err[PC_ERRLEN];
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (pc_topology_load(&ci->topo, NULL, err, sizeof(err)) == 0 && ci->topo.cores > 0)
+		ci->cores = ci->topo.cores;
+	if (online > 0)
+		ci->threads = (int)online;
+}
+
 int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen)
 {
 	struct utsname u;
@@ -421,6 +534,11 @@ int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen)
 #ifdef HAVE_LIBPFM
 	detect_pmu(ci);
 #endif
+	pmu_note(ci);
+	detect_topology(ci);
+	pc_cpu_detect_hypervisor(ci);
+	caches_note(ci);
+	pc_cpu_name_uarch(ci);
 	if (uname(&u) == 0) {
 		snprintf(ci->kernel, sizeof(ci->kernel), "%s %s", u.sysname, u.release);
 		copy(ci->host, sizeof(ci->host), u.nodename);

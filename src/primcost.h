@@ -48,6 +48,35 @@ struct pc_mwu {
 int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		    struct pc_mwu *r);
 
+/* ---- topology.c: packages, NUMA nodes, cores, caches (hwloc) --------------- */
+
+#define PC_TOPO_CACHES 6
+
+struct pc_topology {
+	char source[48];	/* "hwloc 2.9.0", or "sysconf" without hwloc */
+	int packages, numa_nodes, cores;
+	int threads;		/* logical CPUs (online ones, on this machine) */
+	int threads_per_core;	/* most threads any core has */
+	char allowed[128];	/* the CPUs this process may run on, as a list */
+	bool os_caches;		/* the kernel describes the caches (sysfs) */
+	int ncaches;
+	struct pc_topo_cache {
+		int level;
+		char type[12];		/* "data", "instruction" or "unified" */
+		long size_kb;
+		int instances;
+		int cpus_each;		/* logical CPUs sharing one instance */
+		char sharing[160];	/* each instance's CPUs: "0,4 1,5 ..." */
+	} caches[PC_TOPO_CACHES];
+};
+
+/* This machine's topology (xml_path NULL), or an hwloc XML export's.
+ * Without hwloc, only threads (sysconf) is known. */
+int pc_topology_load(struct pc_topology *t, const char *xml_path, char *err,
+		     size_t errlen);
+/* The OS's size of cache level/type ("data", "unified", ...), or 0. */
+long pc_topology_cache_kb(const struct pc_topology *t, int level, const char *type);
+
 /* ---- cpu.c ---------------------------------------------------------------- */
 
 struct pc_cpu_info {
@@ -68,6 +97,18 @@ struct pc_cpu_info {
 	unsigned long midr;	/* arm64: MIDR_EL1 (family-model-stepping are
 				 * its part-variant-revision); 0 elsewhere */
 	char emulated[224];	/* why this looks like an emulator, or "" */
+	/* ---- what the identity means (data/uarch.tsv), and who says so ---- */
+	char uarch[64];		/* "Zen 5", "" when the table has no row */
+	char uarch_source[96];	/* the row's source */
+	char codename_note[160];	/* libcpuid's codename when it disagrees */
+	char pmu_note[96];	/* why libpfm4 names no PMU */
+	char caches_note[192];	/* CPUID's caches against the OS's */
+	/* ---- virtualization, named by each witness ---- */
+	char hv_cpuid_raw[16];	/* CPUID 0x40000000 signature, 12 bytes, or "" */
+	char hv_cpuid[32];	/* its name: "bhyve", "KVM", ... */
+	char hv_kernel[64];	/* the kernel's: /sys/hypervisor/type, boot log */
+	char hv_kernel_source[48];
+	struct pc_topology topo;
 };
 
 int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen);
@@ -79,6 +120,18 @@ const struct pc_arch_env *pc_arch_env(void);
 void pc_cpu_from_midr(struct pc_cpu_info *ci, unsigned long midr);
 /* Builds the model key from the identity fields into ci->key. */
 void pc_cpu_make_key(struct pc_cpu_info *ci);
+/* Fills uarch and uarch_source from data/uarch.tsv, and codename_note when
+ * libcpuid's codename (ci->codename, which it then clears) disagrees. */
+void pc_cpu_name_uarch(struct pc_cpu_info *ci);
+/* Fills hv_cpuid_raw, hv_cpuid (and hypervisor), hv_kernel and its source,
+ * and virtualized when either witness saw a hypervisor (hypervisor.c). */
+void pc_cpu_detect_hypervisor(struct pc_cpu_info *ci);
+/* The name of a CPUID hypervisor signature ("bhyve bhyve " -> "bhyve"),
+ * or NULL when unknown. */
+const char *pc_hypervisor_signature_name(const char *sig);
+/* The hypervisor the kernel names in a boot log line ("Hypervisor
+ * detected: PVM" -> "PVM"), copied into out; -1 when the line has none. */
+int pc_hypervisor_from_log(const char *line, char *out, size_t len);
 
 /* ---- clock.c -------------------------------------------------------------- */
 
