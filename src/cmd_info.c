@@ -34,23 +34,267 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_info(int argc, char **argv)
-{
+/* ---- the model: everything info says, as one JSON object --------------------- */
+
+struct info_sources {
 	struct pc_cpu_info ci;
 	struct pc_clock clk;
+	double cpt;
+	int cpu;
+	struct pc_ring0 *r0;
 	struct pc_events dist;
-	char err[PC_ERRLEN], hw_why[256];
 	bool hw_ok;
-	double cpt = 0;
+	char hw_why[256];
+	char kvm_detail[160];
+	const char *kvm_kind;
+};
+
+static json_t *info_json(const struct info_sources *x)
+{
+	const struct pc_clock *clk = &x->clk;
+	const struct pc_events *dist = &x->dist;
+	json_t *out = json_pack("{s:s}", "schema", PC_INFO_SCHEMA),
+	       *cpu = pc_json_cpu(&x->ci, clk, x->cpt);
+
+	if (!out || !cpu || json_object_update(out, cpu) < 0) {
+		json_decref(out);
+		json_decref(cpu);
+		return NULL;
+	}
+	json_decref(cpu);
+	json_object_set_new(out, "model_key", json_string(x->ci.key));
+	json_object_set_new(out, "kernel", json_string(x->ci.kernel));
+	json_object_set_new(out, "pinned_cpu", json_integer(x->cpu));
+	json_object_set_new(out, "cycles_source",
+			    json_string(pc_cycles_source_name(clk->source)));
+	json_object_set_new(out, "cycles_per_tick", json_real(x->cpt));
+	json_object_set_new(out, "sample_min_us",
+			    json_real(pc_sample_ticks(clk, 0) * 1e6 / clk->tick_hz));
+	if (clk->source != PC_CYCLES_PMU) {
+		json_object_set_new(out, "pmu_reason", json_string(clk->pmu_reason));
+	} else {
+		json_object_set_new(out, "pmu_read", json_string(clk->pmu_read_reason));
+		json_object_set_new(out, "pmu_user_only", json_boolean(clk->pmu_user_only));
+	}
+	json_object_set_new(out, "hardware_events", x->hw_ok ?
+			    json_pack("{s:b}", "available", 1) :
+			    json_pack("{s:b, s:s}", "available", 0, "reason", x->hw_why));
+	json_object_set_new(out, "disturbance", dist->reject ?
+			    json_pack("{s:b, s:[s, s]}", "checked", 1, "counters",
+				      dist->ev[dist->cs].name, dist->ev[dist->mig].name) :
+			    json_pack("{s:b, s:s}", "checked", 0, "reason",
+				      dist->reject_reason));
+	json_object_set_new(out, "kvm", json_pack("{s:s, s:s}", "kind", x->kvm_kind,
+						  "detail", x->kvm_detail));
+	if (x->r0)
+		json_object_set_new(out, "ring0", pc_ring0_json(x->r0));
+	else
+		json_object_set_new(out, "ring0", json_pack("{s:n, s:s}", "backend",
+				    "why_unavailable", pc_ring0_why_none(NULL)));
+	if (x->ci.emulated[0])
+		json_object_set_new(out, "emulated", json_string(x->ci.emulated));
+	return out;
+}
+
+/* ---- the text view, rendered from the model ----------------------------------- */
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static long long num(json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+static double real(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static void render_identity(json_t *o)
+{
+	json_t *v;
+
+	printf("model key      %s\n", str(o, "model_key"));
+	printf("cpu            %s (%s), family %lld model %lld stepping %lld\n",
+	       str(o, "brand"), *str(o, "vendor") ? str(o, "vendor") : "vendor unknown",
+	       num(o, "family"), num(o, "model"), num(o, "stepping"));
+	if (*str(o, "uarch"))
+		printf("uarch          %s (%s)\n", str(o, "uarch"), str(o, "uarch_source"));
+	else
+		printf("uarch          unknown (not in data/uarch.tsv)\n");
+	if (*str(o, "codename"))
+		printf("codename       %s (libcpuid)\n", str(o, "codename"));
+	if (*str(o, "codename_note"))
+		printf("codename       %s\n", str(o, "codename_note"));
+	if (*str(o, "pmu"))
+		printf("pmu model      %s\n", str(o, "pmu"));
+	else
+		printf("pmu model      none: %s\n", *str(o, "pmu_note") ? str(o, "pmu_note") :
+		       "libpfm4 detected no core PMU");
+	if ((v = json_object_get(o, "midr")))
+		printf("midr_el1       %s (part 0x%03llx, r%lldp%lld)\n", json_string_value(v),
+		       num(o, "family"), num(o, "model"), num(o, "stepping"));
+}
+
+static void render_topology(json_t *o)
+{
+	json_t *t = json_object_get(o, "topology"), *c, *caches = json_object_get(o, "caches_kb");
+	size_t i;
+
+	if (t && json_object_get(t, "cores"))
+		printf("topology       %lld package%s, %lld NUMA node%s, %lld cores, %lld "
+		       "thread%s per core: %lld CPUs online (%s)\n", num(t, "packages"),
+		       num(t, "packages") == 1 ? "" : "s", num(t, "numa_nodes"),
+		       num(t, "numa_nodes") == 1 ? "" : "s", num(t, "cores"),
+		       num(t, "threads_per_core"), num(t, "threads_per_core") == 1 ? "" : "s",
+		       num(t, "threads"), str(t, "source"));
+	else
+		printf("topology       %lld CPUs online (%s)\n", num(o, "threads"),
+		       t ? str(t, "source") : "sysconf");
+	if (t && *str(t, "allowed_cpus"))
+		printf("may run on     CPUs %s\n", str(t, "allowed_cpus"));
+	printf("caches         L1d %lld KiB, L1i %lld KiB, L2 %lld KiB, L3 %lld KiB (CPUID)\n",
+	       num(caches, "l1d"), num(caches, "l1i"), num(caches, "l2"), num(caches, "l3"));
+	if (*str(o, "caches_note"))
+		printf("               %s\n", str(o, "caches_note"));
+	json_array_foreach(t ? json_object_get(t, "caches") : NULL, i, c)
+		printf("%-15sL%lld%s %lld KiB, %lld of them, %lld CPU%s each: %s\n",
+		       i ? "" : "cache sharing", num(c, "level"),
+		       strcmp(str(c, "type"), "data") == 0 ? "d" :
+		       strcmp(str(c, "type"), "instruction") == 0 ? "i" : "",
+		       num(c, "size_kb"), num(c, "instances"), num(c, "cpus_each"),
+		       num(c, "cpus_each") == 1 ? "" : "s", str(c, "sharing"));
+}
+
+static void render_virtualization(json_t *o)
+{
+	json_t *v = json_object_get(o, "virtualization");
+
+	if (!json_is_true(json_object_get(o, "virtualized"))) {
+		printf("virtualized    no\n");
+		return;
+	}
+	printf("virtualized    yes");
+	if (v && *str(v, "cpuid"))
+		printf(": %s by CPUID (signature \"%s\")", str(v, "cpuid"),
+		       str(v, "cpuid_signature"));
+	if (v && *str(v, "kernel"))
+		printf("%s%s by the kernel (%s)", *str(v, "cpuid") ? ", " : ": ",
+		       str(v, "kernel"), str(v, "kernel_source"));
+	if (!v || (!*str(v, "cpuid") && !*str(v, "kernel")))
+		printf(", hypervisor %s", *str(o, "hypervisor") ? str(o, "hypervisor") :
+		       "not named by CPUID or the kernel");
+	putchar('\n');
+}
+
+static void render_clock(json_t *o)
+{
+	json_t *timer = json_object_get(o, "timer"), *d;
+	double hz = real(timer, "hz"), step = (double)num(timer, "resolution_ticks");
+
+	printf("timer          %s at %.3f MHz (%s)\n", str(timer, "name"), hz / 1e6,
+	       json_is_true(json_object_get(timer, "measured")) ?
+	       "measured against CLOCK_MONOTONIC_RAW" : "stated by the hardware");
+	printf("timer step     %.0f tick%s (%.1f ns); a sample lasts at least %.1f us\n",
+	       step, step == 1 ? "" : "s", step * 1e9 / hz, real(o, "sample_min_us"));
+	printf("core clock     about %.0f MHz (%.4f cycles per tick, CPU %lld)\n",
+	       hz * real(o, "cycles_per_tick") / 1e6, real(o, "cycles_per_tick"),
+	       num(o, "pinned_cpu"));
+	if (strcmp(str(o, "cycles_source"), "pmu") == 0) {
+		printf("cycles source  pmu\n");
+		printf("cycles read    %s%s\n", str(o, "pmu_read"),
+		       json_is_true(json_object_get(o, "pmu_user_only")) ? "; user mode "
+		       "only (kernel-mode counting not permitted)" : "");
+	} else {
+		printf("cycles source  %s: %s\n", str(o, "cycles_source"), str(o, "pmu_reason"));
+	}
+	d = json_object_get(o, "hardware_events");
+	printf("hw events      %s%s\n", json_is_true(json_object_get(d, "available")) ?
+	       "can be counted (run -e)" : "not here: ", str(d, "reason"));
+	d = json_object_get(o, "disturbance");
+	if (json_is_true(json_object_get(d, "checked")))
+		printf("disturbance    detected with %s and %s: samples that saw either "
+		       "are discarded\n",
+		       json_string_value(json_array_get(json_object_get(d, "counters"), 0)),
+		       json_string_value(json_array_get(json_object_get(d, "counters"), 1)));
+	else
+		printf("disturbance    not detected: %s\n", str(d, "reason"));
+}
+
+static void render_text(json_t *o)
+{
+	json_t *r0 = json_object_get(o, "ring0"), *kvm = json_object_get(o, "kvm");
+
+	render_identity(o);
+	render_topology(o);
+	render_virtualization(o);
+	if (*str(o, "emulated"))
+		printf("emulated       yes: %s (timings mean nothing)\n", str(o, "emulated"));
+	printf("kernel         %s\n", str(o, "kernel"));
+	render_clock(o);
+	printf("kvm            %s (%s)\n", str(kvm, "kind"), str(kvm, "detail"));
+	if (!json_is_string(json_object_get(r0, "backend")))
+		printf("ring 0         unavailable: %s\n", str(r0, "why_unavailable"));
+	else
+		printf("ring 0         %s via %s: %s\n",
+		       json_is_true(json_object_get(r0, "trusted")) ? "trustworthy" :
+		       "NOT trustworthy", str(r0, "backend"), str(r0, "verdict"));
+}
+
+/* ---- the subcommand ---------------------------------------------------------------- */
+
+/* Detects, measures and looks at everything info reports; PC_EXIT_OK or
+ * the exit status after a one-line error. */
+static int info_gather(struct info_sources *x, const struct pc_ring0_options *r0opt)
+{
+	char err[PC_ERRLEN];
+
+	if (pc_cpu_detect(&x->ci, err, sizeof(err)) < 0) {
+		pc_error("info", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	if (pc_pin_cpu(x->cpu, err, sizeof(err)) < 0) {
+		if (x->cpu >= 0)
+			pc_error("info", "--cpu %d: %s", x->cpu, err);
+		else
+			pc_error("info", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	x->cpu = x->cpu >= 0 ? x->cpu : sched_getcpu();
+	if (pc_clock_init(&x->clk, true, err, sizeof(err)) < 0 ||
+	    pc_calibrate(&x->clk, 201, 20e-6, &x->cpt, err, sizeof(err)) < 0) {
+		pc_error("info", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	/* Ring 0: which hypervisor serves /dev/kvm, and the validation gate. */
+	x->kvm_kind = pc_ring0_hypervisor(x->kvm_detail, sizeof(x->kvm_detail));
+	x->r0 = pc_ring0_open(r0opt);
+	if (x->r0 && pc_ring0_backend_name(x->r0))
+		pc_ring0_validate(x->r0, &x->clk, 20e-6);
+	/* Events: can hardware ones count, can disturbances be seen? */
+	x->hw_ok = pc_hardware_events_available(x->hw_why, sizeof(x->hw_why));
+	pc_events_init(&x->dist);
+	if (pc_events_open(&x->dist, true, err, sizeof(err)) < 0)
+		snprintf(x->dist.reject_reason, sizeof(x->dist.reject_reason), "%.255s", err);
+	return PC_EXIT_OK;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct info_sources x;
 	char opt[64];
-	int c, cpu = -1, as_json = 0;
+	int c, as_json = 0, rc;
 	long v;
 	json_t *out;
 	struct pc_ring0_options r0opt = { PC_RING0_AUTO, PC_RING0_TIMEOUT_DEFAULT_S, NULL };
-	struct pc_ring0 *r0;
-	char kvm_detail[160];
-	const char *kvm_kind;
 
+	memset(&x, 0, sizeof(x));
+	x.cpu = -1;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:f:h", long_options, NULL)) != -1) {
@@ -62,7 +306,7 @@ int cmd_info(int argc, char **argv)
 					"'%s'", optarg);
 				return PC_EXIT_USAGE;
 			}
-			cpu = (int)v;
+			x.cpu = (int)v;
 			break;
 		case OPT_RING0:
 			if (pc_ring0_mode_parse(optarg, &r0opt.mode) < 0) {
@@ -97,116 +341,22 @@ int cmd_info(int argc, char **argv)
 		pc_error("info", "unexpected argument '%s'", argv[optind]);
 		return PC_EXIT_USAGE;
 	}
-	if (pc_cpu_detect(&ci, err, sizeof(err)) < 0) {
-		pc_error("info", "%s", err);
-		return PC_EXIT_USAGE;
-	}
-	if (pc_pin_cpu(cpu, err, sizeof(err)) < 0) {
-		if (cpu >= 0)
-			pc_error("info", "--cpu %d: %s", cpu, err);
-		else
-			pc_error("info", "%s", err);
-		return PC_EXIT_USAGE;
-	}
-	cpu = cpu >= 0 ? cpu : sched_getcpu();
-	if (pc_clock_init(&clk, true, err, sizeof(err)) < 0 ||
-	    pc_calibrate(&clk, 201, 20e-6, &cpt, err, sizeof(err)) < 0) {
-		pc_error("info", "%s", err);
-		return PC_EXIT_USAGE;
-	}
-
-	/* Ring 0: which hypervisor serves /dev/kvm, and the validation gate. */
-	kvm_kind = pc_ring0_hypervisor(kvm_detail, sizeof(kvm_detail));
-	r0 = pc_ring0_open(&r0opt);
-	if (r0 && pc_ring0_backend_name(r0))
-		pc_ring0_validate(r0, &clk, 20e-6);
-	/* Events: can hardware ones count, can disturbances be seen? */
-	hw_ok = pc_hardware_events_available(hw_why, sizeof(hw_why));
-	pc_events_init(&dist);
-	if (pc_events_open(&dist, true, err, sizeof(err)) < 0)
-		snprintf(dist.reject_reason, sizeof(dist.reject_reason), "%.255s", err);
-
-	out = pc_json_cpu(&ci, &clk, cpt);
-	json_object_set_new(out, "model_key", json_string(ci.key));
-	json_object_set_new(out, "kernel", json_string(ci.kernel));
-	json_object_set_new(out, "pinned_cpu", json_integer(cpu));
-	json_object_set_new(out, "cycles_source",
-			    json_string(pc_cycles_source_name(clk.source)));
-	json_object_set_new(out, "cycles_per_tick", json_real(cpt));
-	if (clk.source != PC_CYCLES_PMU)
-		json_object_set_new(out, "pmu_reason", json_string(clk.pmu_reason));
-	else
-		json_object_set_new(out, "pmu_read", json_string(clk.pmu_read_reason));
-	json_object_set_new(out, "hardware_events", hw_ok ?
-			    json_pack("{s:b}", "available", 1) :
-			    json_pack("{s:b, s:s}", "available", 0, "reason", hw_why));
-	json_object_set_new(out, "disturbance", dist.reject ?
-			    json_pack("{s:b, s:[s, s]}", "checked", 1, "counters",
-				      dist.ev[dist.cs].name, dist.ev[dist.mig].name) :
-			    json_pack("{s:b, s:s}", "checked", 0, "reason",
-				      dist.reject_reason));
-	if (r0)
-		json_object_set_new(out, "ring0", pc_ring0_json(r0));
-	if (ci.emulated[0])
-		json_object_set_new(out, "emulated", json_string(ci.emulated));
-	if (as_json) {
+	rc = info_gather(&x, &r0opt);
+	if (rc != PC_EXIT_OK)
+		return rc;
+	out = info_json(&x);
+	if (!out) {
+		pc_error("info", "out of memory");
+		rc = PC_EXIT_FAILURE;
+	} else if (as_json) {
 		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
 		putchar('\n');
 	} else {
-		printf("model key      %s\n", ci.key);
-		printf("cpu            %s (%s), family %d model %d stepping %d\n",
-		       ci.brand, ci.vendor[0] ? ci.vendor : "vendor unknown",
-		       ci.family, ci.model, ci.stepping);
-		if (ci.codename[0])
-			printf("codename       %s (libcpuid)\n", ci.codename);
-		printf("pmu model      %s\n", ci.pmu[0] ? ci.pmu : "(none detected by libpfm4)");
-		printf("cores/threads  %d/%d\n", ci.cores, ci.threads);
-		printf("caches         L1d %d KiB, L1i %d KiB, L2 %d KiB, L3 %d KiB\n",
-		       ci.l1d_kb, ci.l1i_kb, ci.l2_kb, ci.l3_kb);
-		printf("virtualized    %s%s%s\n", ci.virtualized ? "yes" : "no",
-		       ci.hypervisor[0] ? ", hypervisor " : "", ci.hypervisor);
-		if (ci.midr)
-			printf("midr_el1       0x%08lx (part 0x%03x, r%dp%d)\n", ci.midr,
-			       (unsigned)ci.family, ci.model, ci.stepping);
-		if (ci.emulated[0])
-			printf("emulated       yes: %s (timings mean nothing)\n",
-			       ci.emulated);
-		printf("kernel         %s\n", ci.kernel);
-		printf("timer          %s at %.3f MHz (%s)\n", clk.timer, clk.tick_hz / 1e6,
-		       clk.tick_hz_measured ? "measured against CLOCK_MONOTONIC_RAW" :
-		       "stated by the hardware");
-		printf("timer step     %llu tick%s (%.1f ns); a sample lasts at least "
-		       "%.1f us\n", (unsigned long long)clk.tick_step,
-		       clk.tick_step == 1 ? "" : "s", clk.tick_step * 1e9 / clk.tick_hz,
-		       pc_sample_ticks(&clk, 0) * 1e6 / clk.tick_hz);
-		printf("core clock     about %.0f MHz (%.4f cycles per tick, CPU %d)\n",
-		       clk.tick_hz * cpt / 1e6, cpt, cpu);
-		printf("cycles source  %s%s%s\n", pc_cycles_source_name(clk.source),
-		       clk.source == PC_CYCLES_PMU ? "" : ": ",
-		       clk.source == PC_CYCLES_PMU ? "" : clk.pmu_reason);
-		if (clk.source == PC_CYCLES_PMU)
-			printf("cycles read    %s%s\n", clk.pmu_read_reason,
-			       clk.pmu_user_only ? "; user mode only (kernel-mode "
-			       "counting not permitted)" : "");
-		printf("hw events      %s%s\n", hw_ok ? "can be counted (run -e)" :
-		       "not here: ", hw_ok ? "" : hw_why);
-		if (dist.reject)
-			printf("disturbance    detected with %s and %s: samples that "
-			       "saw either are discarded\n", dist.ev[dist.cs].name,
-			       dist.ev[dist.mig].name);
-		else
-			printf("disturbance    not detected: %s\n", dist.reject_reason);
-		printf("kvm            %s (%s)\n", kvm_kind, kvm_detail);
-		if (!r0 || !pc_ring0_backend_name(r0))
-			printf("ring 0         unavailable: %s\n", pc_ring0_why_none(r0));
-		else
-			printf("ring 0         %s via %s: %s\n",
-			       pc_ring0_trusted(r0) ? "trustworthy" : "NOT trustworthy",
-			       pc_ring0_backend_name(r0), pc_ring0_gate_reason(r0));
+		render_text(out);
 	}
-	pc_ring0_close(r0);
-	pc_events_close(&dist);
+	pc_ring0_close(x.r0);
+	pc_events_close(&x.dist);
 	json_decref(out);
-	pc_clock_close(&clk);
-	return PC_EXIT_OK;
+	pc_clock_close(&x.clk);
+	return rc;
 }

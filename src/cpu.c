@@ -448,12 +448,16 @@ void pc_cpu_name_uarch(struct pc_cpu_info *ci)
 /* Why libpfm4 names no core PMU for this CPU. */
 static void pmu_note(struct pc_cpu_info *ci)
 {
-#ifdef HAVE_LIBPFM
-	int v = pfm_get_version();
+#if defined(HAVE_LIBPFM) && defined(PC_LIBPFM_RELEASE)
+	if (!ci->pmu[0])
+		snprintf(ci->pmu_note, sizeof(ci->pmu_note), "libpfm4 %s does not "
+			 "know this CPU", PC_LIBPFM_RELEASE);
+#elif defined(HAVE_LIBPFM)
+	int v = pfm_get_version();	/* the API version, not the release */
 
 	if (!ci->pmu[0])
-		snprintf(ci->pmu_note, sizeof(ci->pmu_note), "libpfm4 %d.%d does not "
-			 "know this CPU", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
+		snprintf(ci->pmu_note, sizeof(ci->pmu_note), "libpfm4 (API %d.%d) does "
+			 "not know this CPU", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
 #else
 	(void)ci;
 #endif

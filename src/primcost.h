@@ -11,6 +11,8 @@
 
 #define PC_SCHEMA_NAME "primcost-result"
 #define PC_SCHEMA_VERSION 1
+/* primcost info --format json */
+#define PC_INFO_SCHEMA "primcost-info/1"
 
 /* Exit status, documented in primcost(1). */
 enum {

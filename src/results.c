@@ -47,6 +47,76 @@ json_t *pc_doc_new(void)
 	return json_pack("{s:s, s:{}}", "schema", schema, "cpus");
 }
 
+static json_t *topology_json(const struct pc_topology *t)
+{
+	json_t *o = json_pack("{s:s, s:i}", "source", t->source, "threads", t->threads),
+	       *caches = json_array();
+	int i;
+
+	if (!o || !caches) {
+		json_decref(o);
+		json_decref(caches);
+		return NULL;
+	}
+	if (t->cores) {
+		json_object_set_new(o, "packages", json_integer(t->packages));
+		json_object_set_new(o, "numa_nodes", json_integer(t->numa_nodes));
+		json_object_set_new(o, "cores", json_integer(t->cores));
+		json_object_set_new(o, "threads_per_core", json_integer(t->threads_per_core));
+	}
+	if (t->allowed[0])
+		json_object_set_new(o, "allowed_cpus", json_string(t->allowed));
+	for (i = 0; i < t->ncaches; i++) {
+		const struct pc_topo_cache *c = &t->caches[i];
+
+		json_array_append_new(caches, json_pack("{s:i, s:s, s:I, s:i, s:i, s:s}",
+			"level", c->level, "type", c->type, "size_kb", (json_int_t)c->size_kb,
+			"instances", c->instances, "cpus_each", c->cpus_each,
+			"sharing", c->sharing));
+	}
+	if (t->ncaches)
+		json_object_set_new(o, "caches", caches);
+	else
+		json_decref(caches);
+	if (t->ncaches)
+		json_object_set_new(o, "os_caches", json_boolean(t->os_caches));
+	return o;
+}
+
+/* Each witness of the hypervisor: CPUID's signature, the kernel's word. */
+static json_t *virtualization_json(const struct pc_cpu_info *ci)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	if (ci->hv_cpuid[0]) {
+		json_object_set_new(o, "cpuid_signature", json_string(ci->hv_cpuid_raw));
+		json_object_set_new(o, "cpuid", json_string(ci->hv_cpuid));
+	}
+	if (ci->hv_kernel[0]) {
+		json_object_set_new(o, "kernel", json_string(ci->hv_kernel));
+		json_object_set_new(o, "kernel_source", json_string(ci->hv_kernel_source));
+	}
+	return o;
+}
+
+/* The optional strings of the cpu block: set when not empty. */
+static void set_strings(json_t *cpu, const struct pc_cpu_info *ci)
+{
+	const struct { const char *key, *value; } s[] = {
+		{ "codename", ci->codename }, { "codename_note", ci->codename_note },
+		{ "uarch", ci->uarch }, { "uarch_source", ci->uarch_source },
+		{ "pmu", ci->pmu }, { "pmu_note", ci->pmu_note },
+		{ "caches_note", ci->caches_note },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		if (s[i].value[0])
+			json_object_set_new(cpu, s[i].key, json_string(s[i].value));
+}
+
 json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 		    double cycles_per_tick)
 {
@@ -57,10 +127,7 @@ json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 
 	if (!cpu)
 		return NULL;
-	if (ci->codename[0])
-		json_object_set_new(cpu, "codename", json_string(ci->codename));
-	if (ci->pmu[0])
-		json_object_set_new(cpu, "pmu", json_string(ci->pmu));
+	set_strings(cpu, ci);
 	if (ci->cores)
 		json_object_set_new(cpu, "cores", json_integer(ci->cores));
 	if (ci->threads)
@@ -72,6 +139,10 @@ json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 	json_object_set_new(cpu, "virtualized", json_boolean(ci->virtualized));
 	if (ci->hypervisor[0])
 		json_object_set_new(cpu, "hypervisor", json_string(ci->hypervisor));
+	if (ci->hv_cpuid[0] || ci->hv_kernel[0])
+		json_object_set_new(cpu, "virtualization", virtualization_json(ci));
+	if (ci->topo.source[0])
+		json_object_set_new(cpu, "topology", topology_json(&ci->topo));
 	if (ci->midr) {
 		char midr[24];
 
@@ -705,13 +776,34 @@ static int positive(json_t *v)
 static int check_cpu(json_t *cpu, const char *where, char *err, size_t errlen)
 {
 	static const char *const strs[] = { "vendor", "brand", "codename", "pmu",
-					    "hypervisor", NULL };
+					    "hypervisor", "uarch", "uarch_source",
+					    "codename_note", "pmu_note", "caches_note", NULL };
 	static const char *const ints[] = { "family", "model", "stepping", "cores",
 					    "threads", NULL };
 	static const char *const bools[] = { "virtualized", NULL };
+	static const char *const topo_strs[] = { "source", "allowed_cpus", NULL };
+	static const char *const topo_ints[] = { "packages", "numa_nodes", "cores",
+						 "threads", "threads_per_core", NULL };
+	static const char *const virt_strs[] = { "cpuid_signature", "cpuid", "kernel",
+						 "kernel_source", NULL };
+	char sub[640];
 	json_t *t, *v;
 
 	if (check_types(cpu, strs, ints, bools, where, err, errlen) < 0)
+		return -1;
+	v = json_object_get(cpu, "topology");
+	snprintf(sub, sizeof(sub), "%s.topology", where);
+	if (v && !json_is_object(v))
+		FAIL("%s: not an object", sub);
+	if (v && json_object_get(v, "caches") && !json_is_array(json_object_get(v, "caches")))
+		FAIL("%s.caches: not an array", sub);
+	if (v && check_types(v, topo_strs, topo_ints, NULL, sub, err, errlen) < 0)
+		return -1;
+	v = json_object_get(cpu, "virtualization");
+	snprintf(sub, sizeof(sub), "%s.virtualization", where);
+	if (v && !json_is_object(v))
+		FAIL("%s: not an object", sub);
+	if (v && check_types(v, virt_strs, NULL, NULL, sub, err, errlen) < 0)
 		return -1;
 	t = json_object_get(cpu, "timer");
 	if (t) {

@@ -88,9 +88,55 @@ const char *pc_ring0_hypervisor(char *detail, size_t len)
 	else
 		access_text = "/dev/kvm not accessible (root or its group, usually kvm)";
 	if (detail)
-		setf(detail, len, "%s%s%s%s", module ? "module " : "",
-		     module ? module : "", module ? "; " : "", access_text);
+		setf(detail, len, "%s%s%s%s%s", module ? "module " : "",
+		     module ? module : "", module && strcmp(module, "kvm_pvm") == 0 ?
+		     ", a software hypervisor" : "", module ? "; " : "", access_text);
 	return kind;
+}
+
+/* Whether the kernel's CPU flags say it runs under a hypervisor. */
+static bool in_virtual_machine(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool vm = false;
+
+	if (!f)
+		return false;
+	while (!vm && fgets(line, sizeof(line), f))
+		if (strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor"))
+			vm = true;
+	fclose(f);
+	return vm;
+}
+
+void pc_ring0_no_kvm_reason(char *why, size_t len)
+{
+	static const char *const vendors[] = { "kvm_intel", "kvm_amd" };
+	char path[64];
+	size_t i;
+
+	if (access("/sys/module/kvm_pvm", F_OK) == 0) {
+		setf(why, len, "the kvm_pvm module (a software hypervisor) is present "
+		     "but there is no /dev/kvm");
+		return;
+	}
+	for (i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/module/%s", vendors[i]);
+		if (access(path, F_OK) == 0) {
+			setf(why, len, "the %s module is present but there is no "
+			     "/dev/kvm", vendors[i]);
+			return;
+		}
+	}
+	if (access("/sys/module/kvm", F_OK) == 0)
+		setf(why, len, "no /dev/kvm: the kvm module has no vendor module "
+		     "(kvm_intel, kvm_amd or kvm_pvm) under it");
+	else if (in_virtual_machine())
+		setf(why, len, "no /dev/kvm: no KVM module, in a virtual machine "
+		     "(nested virtualization off, or a software hypervisor not loaded)");
+	else
+		setf(why, len, "no /dev/kvm: no KVM module loaded");
 }
 
 /* ---- the validation gate ---------------------------------------------------------- */

@@ -113,6 +113,7 @@ int pc_topology_load(struct pc_topology *t, const char *xml_path, char *err,
 	}
 	/* Disallowed CPUs (another cgroup's) are still online CPUs. */
 	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL);
 	if ((xml_path && hwloc_topology_set_xml(topo, xml_path) < 0) ||
 	    hwloc_topology_load(topo) < 0) {
 		snprintf(err, errlen, "hwloc: cannot load %s", xml_path ? xml_path :

@@ -111,6 +111,23 @@ done
 
 pc info --format json
 ok $(test $pc_rc -eq 0 && grep -q '"model_key"' "$pc_tmp/out"; echo $?) "info --format json shows the model key"
+cp "$pc_tmp/out" "$pc_tmp/info.json"
+online=$(getconf _NPROCESSORS_ONLN)
+got=$("$PYTHON3" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["schema"], d["threads"], d.get("topology", {}).get("threads"))' "$pc_tmp/info.json")
+ok $(test "$got" = "primcost-info/1 $online $online"; echo $?) \
+	"info --format json: schema primcost-info/1; threads and topology.threads are the $online online CPUs ($got)"
+# The text is rendered from the same object: its key, uarch and CPU count.
+want=$("$PYTHON3" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["model_key"]); print(d.get("uarch") or "unknown"); print(d["threads"])' "$pc_tmp/info.json")
+pc info
+ok $(test $pc_rc -eq 0 &&
+	test "$(sed -n 's/^model key  *//p' "$pc_tmp/out")" = "$(echo "$want" | sed -n 1p)" &&
+	sed -n 's/^uarch  *//p' "$pc_tmp/out" | grep -qF "$(echo "$want" | sed -n 2p)" &&
+	grep -q "^topology .* $(echo "$want" | sed -n 3p) CPUs online" "$pc_tmp/out"; echo $?) \
+	"info's text says what its JSON says: model key, uarch, CPUs online"
 
 # --status-fd: progress lines for scripts, in order, with -q too.
 $PRIMCOST run -p 'baseline,cmpxchg' -n 21 -q --status-fd 3 -o "$pc_tmp/s.json" \
