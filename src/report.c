@@ -59,10 +59,15 @@ static void header(FILE *f, const char *key, json_t *entry, const char *prefix)
 
 	bool virt = json_is_true(json_object_get(cpu, "virtualized"));
 	const char *hv = str(cpu, "hypervisor");
+	json_t *witness = json_object_get(cpu, "virtualization");
+	const char *kernel_hv = witness ? str(witness, "kernel") : "";
 
 	fprintf(f, "%s%s: %s", prefix, key, str(cpu, "brand"));
+	if (*str(cpu, "uarch"))
+		fprintf(f, ", %s", str(cpu, "uarch"));
 	if (virt)
-		fprintf(f, " (virtual machine%s%s)", *hv ? ", " : "", hv);
+		fprintf(f, " (virtual machine%s%s%s%s)", *hv ? ", " : "", hv,
+			*kernel_hv ? "; the kernel says " : "", kernel_hv);
 	fputc('\n', f);
 	if (timer)
 		fprintf(f, "%stimer %s at %.1f MHz; core clock about %.0f MHz; "

@@ -806,6 +806,8 @@ void pc_runner_cpu(const struct pc_runner_output *out, const char *emulator,
 		copy_str(ci->host, sizeof(ci->host), u.nodename);
 	}
 	pc_cpu_make_key(ci);
+	if (!emulator)
+		pc_cpu_name_uarch(ci);
 }
 
 static int profile_probe(const struct pc_runner_probe *rp, const struct pc_clock *clk,
