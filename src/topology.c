@@ -86,8 +86,10 @@ static void read_counts(hwloc_topology_t topo, struct pc_topology *t)
 	}
 }
 
-/* The CPUs this process may run on: its binding here, the topology's
- * allowed set in an XML export (another machine's). */
+/* The CPUs this process may run on: the calling thread's binding here (as
+ * sched_getaffinity: under qemu-user the emulator's own threads are not
+ * bound like the program's), the topology's allowed set in an XML export
+ * (another machine's). */
 static void read_allowed(hwloc_topology_t topo, struct pc_topology *t)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
@@ -95,7 +97,7 @@ static void read_allowed(hwloc_topology_t topo, struct pc_topology *t)
 	if (!set)
 		return;
 	if (!hwloc_topology_is_thissystem(topo) ||
-	    hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) < 0)
+	    hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_THREAD) < 0)
 		hwloc_bitmap_copy(set, hwloc_topology_get_allowed_cpuset(topo));
 	hwloc_bitmap_list_snprintf(t->allowed, sizeof(t->allowed), set);
 	hwloc_bitmap_free(set);
