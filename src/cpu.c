@@ -463,8 +463,7 @@ static void pmu_note(struct pc_cpu_info *ci)
 #endif
 }
 
-/* CPUID's cache sizes (libcpuid) against the kernel's (hwloc, sysfs). */
-static void caches_note(struct pc_cpu_info *ci)
+void pc_cpu_note_caches(struct pc_cpu_info *ci)
 {
 	const int cpuid_kb[] = { ci->l1d_kb, ci->l1i_kb, ci->l2_kb, ci->l3_kb };
 	static const char *const names[] = { "L1d", "L1i", "L2", "L3" };
@@ -473,6 +472,7 @@ static void caches_note(struct pc_cpu_info *ci)
 	char a[96] = "", b[96] = "";
 	size_t i, na = 0, nb = 0;
 
+	ci->caches_note[0] = 0;
 	if (!ci->l1d_kb && !ci->l2_kb && !ci->l3_kb)
 		return;
 	if (!ci->topo.os_caches) {
@@ -541,7 +541,7 @@ int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen)
 	pmu_note(ci);
 	detect_topology(ci);
 	pc_cpu_detect_hypervisor(ci);
-	caches_note(ci);
+	pc_cpu_note_caches(ci);
 	pc_cpu_name_uarch(ci);
 	if (uname(&u) == 0) {
 		snprintf(ci->kernel, sizeof(ci->kernel), "%s %s", u.sysname, u.release);

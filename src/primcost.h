@@ -128,6 +128,10 @@ void pc_cpu_name_uarch(struct pc_cpu_info *ci);
 /* Fills hv_cpuid_raw, hv_cpuid (and hypervisor), hv_kernel and its source,
  * and virtualized when either witness saw a hypervisor (hypervisor.c). */
 void pc_cpu_detect_hypervisor(struct pc_cpu_info *ci);
+/* Sets caches_note: CPUID's cache sizes (l1d_kb ... l3_kb) against the
+ * kernel's (topo, from sysfs), both where they differ; or, when the kernel
+ * describes no caches, that the sizes are CPUID's. */
+void pc_cpu_note_caches(struct pc_cpu_info *ci);
 /* The name of a CPUID hypervisor signature ("bhyve bhyve " -> "bhyve"),
  * or NULL when unknown. */
 const char *pc_hypervisor_signature_name(const char *sig);

@@ -79,6 +79,35 @@ static void check_laptop(void)
 	   pc_topology_cache_kb(&t, 4, "unified") == 0, "cache size lookup by level");
 }
 
+/* CPUID's sizes against the kernel's: both shown where they differ. */
+static void check_caches_note(void)
+{
+	struct pc_cpu_info ci;
+
+	memset(&ci, 0, sizeof(ci));
+	if (load(&ci.topo, "laptop-smt.xml") < 0)
+		return;
+	ci.l1d_kb = 48;
+	ci.l1i_kb = 32;
+	ci.l2_kb = 1024;	/* a hypervisor's CPUID, say */
+	ci.l3_kb = 12288;
+	pc_cpu_note_caches(&ci);
+	ok(strstr(ci.caches_note, "CPUID says L2 1024 KiB") &&
+	   strstr(ci.caches_note, "the kernel says L2 1280 KiB") &&
+	   !strstr(ci.caches_note, "L3") && !strstr(ci.caches_note, "L1"),
+	   "CPUID's L2 differs from the kernel's: both shown, nothing else (%s)",
+	   ci.caches_note);
+	ci.l2_kb = 1280;
+	pc_cpu_note_caches(&ci);
+	ok(!ci.caches_note[0], "all sizes agree: no note (%s)", ci.caches_note);
+	ci.topo.os_caches = false;
+	ci.virtualized = true;
+	pc_cpu_note_caches(&ci);
+	ok(strstr(ci.caches_note, "CPUID's sizes") && strstr(ci.caches_note, "hypervisor's"),
+	   "the kernel describes no caches, in a VM: the sizes are said to be the "
+	   "hypervisor's CPUID (%s)", ci.caches_note);
+}
+
 static void check_this_machine(void)
 {
 	struct pc_topology t;
@@ -133,6 +162,7 @@ int main(void)
 	}
 	check_server();
 	check_laptop();
+	check_caches_note();
 	check_this_machine();
 	return done_testing();
 }
