@@ -95,13 +95,14 @@ const char *pc_ring0_hypervisor(char *detail, size_t len)
 }
 
 /* Whether the kernel's CPU flags say it runs under a hypervisor. */
-static bool in_virtual_machine(void)
+static bool in_virtual_machine(const char *root)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[4096];
+	char path[256], line[4096];
+	FILE *f;
 	bool vm = false;
 
-	if (!f)
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
+	if (!(f = fopen(path, "r")))
 		return false;
 	while (!vm && fgets(line, sizeof(line), f))
 		if (strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor"))
@@ -110,29 +111,34 @@ static bool in_virtual_machine(void)
 	return vm;
 }
 
-void pc_ring0_no_kvm_reason(char *why, size_t len)
+static bool module_loaded(const char *root, const char *module)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/sys/module/%s", root, module);
+	return access(path, F_OK) == 0;
+}
+
+void pc_ring0_no_kvm_reason(const char *root, char *why, size_t len)
 {
 	static const char *const vendors[] = { "kvm_intel", "kvm_amd" };
-	char path[64];
 	size_t i;
 
-	if (access("/sys/module/kvm_pvm", F_OK) == 0) {
+	if (module_loaded(root, "kvm_pvm")) {
 		setf(why, len, "the kvm_pvm module (a software hypervisor) is present "
 		     "but there is no /dev/kvm");
 		return;
 	}
-	for (i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/module/%s", vendors[i]);
-		if (access(path, F_OK) == 0) {
+	for (i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
+		if (module_loaded(root, vendors[i])) {
 			setf(why, len, "the %s module is present but there is no "
 			     "/dev/kvm", vendors[i]);
 			return;
 		}
-	}
-	if (access("/sys/module/kvm", F_OK) == 0)
+	if (module_loaded(root, "kvm"))
 		setf(why, len, "no /dev/kvm: the kvm module has no vendor module "
 		     "(kvm_intel, kvm_amd or kvm_pvm) under it");
-	else if (in_virtual_machine())
+	else if (in_virtual_machine(root))
 		setf(why, len, "no /dev/kvm: no KVM module, in a virtual machine "
 		     "(nested virtualization off, or a software hypervisor not loaded)");
 	else

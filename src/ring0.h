@@ -82,8 +82,9 @@ const char *pc_ring0_why_none(const struct pc_ring0 *r);
 const char *pc_ring0_hypervisor(char *detail, size_t len);
 /* Why there is no /dev/kvm: a kvm_pvm (software hypervisor) or vendor
  * module present without the device, kvm without a vendor module, no
- * module in a virtual machine, or no module at all. */
-void pc_ring0_no_kvm_reason(char *why, size_t len);
+ * module in a virtual machine, or no module at all. root prefixes /sys and
+ * /proc ("" on the running system; a directory in tests). */
+void pc_ring0_no_kvm_reason(const char *root, char *why, size_t len);
 
 /* The functional self-check of entry id (a row or a test entry) in ring 0.
  * NULL when it passed, else why in buf (a trap names its vector). */

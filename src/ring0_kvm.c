@@ -436,7 +436,7 @@ void *pc_ring0_kvm_open(double timeout_s, char *why, size_t len)
 	g->kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (g->kvm < 0) {
 		if (errno == ENOENT)
-			pc_ring0_no_kvm_reason(why, len);
+			pc_ring0_no_kvm_reason("", why, len);
 		else if (errno == EACCES || errno == EPERM)
 			snprintf(why, len, "/dev/kvm: %s (root or its group, usually "
 				 "kvm, may open it)", strerror(errno));

@@ -3,9 +3,14 @@
  * ring 0 (hardware virtualization, a kernel module) passes, an emulated one
  * (a software hypervisor: thousands of cycles per add) fails with the
  * evidence in the reason, and the tolerances sit where the man page says.
- * Also the --ring0 mode names.
+ * Also the --ring0 mode names, and why there is no /dev/kvm on machines
+ * laid out in a temporary directory (sys/module, proc/cpuinfo).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ring0.h"
 #include "tap.h"
@@ -26,8 +31,71 @@ static bool gate(double add_cycles, double cmpxchg_cycles, double host_cmpxchg_c
 	return pc_ring0_gate(&e, hv, why, 256);
 }
 
+/* A machine under dir: these modules in sys/module, a VM if vm. */
+static void machine(const char *dir, const char *const *modules, bool vm)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "rm -rf '%s/sys' '%s/proc'", dir, dir);
+	if (system(path) != 0)
+		return;
+	snprintf(path, sizeof(path), "%s/sys", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/sys/module", dir);
+	mkdir(path, 0700);
+	for (; modules && *modules; modules++) {
+		snprintf(path, sizeof(path), "%s/sys/module/%s", dir, *modules);
+		mkdir(path, 0700);
+	}
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", dir);
+	if ((f = fopen(path, "w"))) {
+		fprintf(f, "processor\t: 0\nflags\t\t: fpu vme de%s sse\n",
+			vm ? " hypervisor" : "");
+		fclose(f);
+	}
+}
+
+static void check_no_kvm_reasons(void)
+{
+	static const char *const pvm[] = { "kvm", "kvm_pvm", NULL };
+	static const char *const amd[] = { "kvm", "kvm_amd", NULL };
+	static const char *const core[] = { "kvm", NULL };
+	char dir[] = "/tmp/primcost-ring0.XXXXXX", why[256], rm[64];
+
+	if (!mkdtemp(dir)) {
+		skip("cannot make a temporary directory", "reasons for no /dev/kvm");
+		return;
+	}
+	machine(dir, pvm, true);
+	pc_ring0_no_kvm_reason(dir, why, sizeof(why));
+	ok(strstr(why, "kvm_pvm module (a software hypervisor) is present but there "
+		  "is no /dev/kvm") != NULL, "kvm_pvm without a device: %s", why);
+	machine(dir, amd, false);
+	pc_ring0_no_kvm_reason(dir, why, sizeof(why));
+	ok(strstr(why, "kvm_amd module is present") != NULL, "kvm_amd without a device: %s",
+	   why);
+	machine(dir, core, false);
+	pc_ring0_no_kvm_reason(dir, why, sizeof(why));
+	ok(strstr(why, "no vendor module") != NULL, "kvm alone: %s", why);
+	machine(dir, NULL, true);
+	pc_ring0_no_kvm_reason(dir, why, sizeof(why));
+	ok(strstr(why, "no KVM module, in a virtual machine") != NULL,
+	   "no module in a VM: %s", why);
+	machine(dir, NULL, false);
+	pc_ring0_no_kvm_reason(dir, why, sizeof(why));
+	ok(strcmp(why, "no /dev/kvm: no KVM module loaded") == 0,
+	   "no module on bare metal: %s", why);
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
+	if (system(rm) != 0)
+		diag("could not remove %s", dir);
+}
+
 int main(void)
 {
+	check_no_kvm_reasons();
 	char why[256];
 	enum pc_ring0_mode m;
 	bool pass;
