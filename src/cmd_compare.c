@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_compare.c - primcost compare: result files side by side. */
 #include <getopt.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_list.c - primcost list: the probe table and what this build runs. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_merge.c - primcost merge: many hosts' result files into one. */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* commands.h - one entry point per subcommand (src/cmd_*.c, main.c). */
 #ifndef PC_COMMANDS_H
 #define PC_COMMANDS_H

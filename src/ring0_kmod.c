@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring0_kmod.c - the kernel-module way into ring 0 (arch/x86_64/kmod/).
  *

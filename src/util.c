@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util.c - small helpers shared by the subcommands. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The command line: help, version, errors and their exit codes, the
 # result file's safety (atomic, merge keeps other CPUs, no clobbering).
 . "${PC_SRCDIR}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The published reference tables: valid, listed, installed, with their
 # provenance and the clock semantics of their source.
 . "${PC_SRCDIR}/tests/lib.sh"
