@@ -191,11 +191,17 @@ static int json_name(const struct dirent *d)
  * each validated as it is read. */
 static int list_reference(const char *pattern, int fmt, int verbose)
 {
-	const char *dir = pc_reference_dir();
+	char where[PC_ERRLEN];
+	const char *dir = pc_reference_dir(where, sizeof(where));
 	struct dirent **names;
-	json_t *arr = fmt == 2 ? json_array() : NULL;
+	json_t *arr;
 	int n, i, rc = PC_EXIT_OK;
 
+	if (!dir) {
+		pc_error("list", "%s", where);
+		return PC_EXIT_USAGE;
+	}
+	arr = fmt == 2 ? json_array() : NULL;
 	n = scandir(dir, &names, json_name, alphasort);
 	if (n < 0) {
 		fprintf(stderr, "primcost: list: reference tables: %s: %s\n", dir,
