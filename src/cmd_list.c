@@ -16,6 +16,7 @@ static const char usage_text[] =
 	"usage: primcost list [OPTIONS] [PATTERN]\n"
 	"       primcost list --events [OPTIONS] [PATTERN]\n"
 	"       primcost list --reference [OPTIONS] [PATTERN]\n"
+	"       primcost list --names [PATTERN]\n"
 	"\n"
 	"List the probes (all, or those matching the shell glob PATTERN) with\n"
 	"their group, ring, kernel API and whether this build can run them.\n"
@@ -25,15 +26,18 @@ static const char usage_text[] =
 	"  -v, --verbose         also show the instruction sequence each probe times\n"
 	"                        (with --events: full descriptions, unit masks)\n"
 	"  -r, --reference       list the published reference tables instead\n"
+	"      --names           only the probe names, then the globs that select\n"
+	"                        two or more of them, one a line (for completion)\n"
 	"  -f, --format FMT      table, csv or json (default table)\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_EVENTS = 256 };
+enum { OPT_EVENTS = 256, OPT_NAMES };
 
 static const struct option long_options[] = {
 	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "reference", no_argument, NULL, 'r' },
+	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -54,6 +58,68 @@ static const char *sequence(int id)
 	const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)id);
 
 	return p && p->sequence ? p->sequence : "";
+}
+
+/* ---- list --names: what --probes accepts, for shell completion ------------- */
+
+#define MAX_GLOBS (PC_PROBE_COUNT * 8)
+#define GLOB_LEN 64
+
+static int glob_hits(const char *glob)
+{
+	int id, hits = 0;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		hits += fnmatch(glob, pc_probe_rows[id].name, 0) == 0;
+	return hits;
+}
+
+/* Prints glob once, if it selects two or more probes (and pattern allows). */
+static void add_glob(char (*globs)[GLOB_LEN], int *n, const char *glob,
+		     const char *pattern)
+{
+	int i;
+
+	if (*n >= MAX_GLOBS || glob_hits(glob) < 2)
+		return;
+	for (i = 0; i < *n; i++)
+		if (strcmp(globs[i], glob) == 0)
+			return;
+	snprintf(globs[(*n)++], GLOB_LEN, "%s", glob);
+	if (!pattern || fnmatch(pattern, glob, 0) == 0)
+		puts(glob);
+}
+
+/* The probe names, then the globs made of a name's prefix up to a '.' or
+ * '_' (calib.*, local_irq_*), of the whole name (cmpxchg*) or of its '.'
+ * suffix (*.llsc). */
+static int list_names(const char *pattern)
+{
+	static char globs[MAX_GLOBS][GLOB_LEN];
+	char g[GLOB_LEN];
+	int id, n = 0;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		if (!pattern || fnmatch(pattern, pc_probe_rows[id].name, 0) == 0)
+			puts(pc_probe_rows[id].name);
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		const char *name = pc_probe_rows[id].name, *p;
+
+		for (p = name; *p; p++) {
+			if (*p != '.' && *p != '_')
+				continue;
+			snprintf(g, sizeof(g), "%.*s*", (int)(p - name + 1), name);
+			add_glob(globs, &n, g, pattern);
+		}
+		snprintf(g, sizeof(g), "%s*", name);
+		add_glob(globs, &n, g, pattern);
+		p = strrchr(name, '.');
+		if (p) {
+			snprintf(g, sizeof(g), "*%s", p);
+			add_glob(globs, &n, g, pattern);
+		}
+	}
+	return PC_EXIT_OK;
 }
 
 /* ---- list --events: what libpfm4 offers here ---------------------------- */
@@ -276,7 +342,7 @@ int cmd_list(int argc, char **argv)
 {
 	const char *pattern = NULL;
 	char opt[64];
-	int c, id, verbose = 0, fmt = 0, events = 0, reference = 0;	/* fmt: 0 table, 1 csv, 2 json */
+	int c, id, verbose = 0, fmt = 0, events = 0, reference = 0, names = 0;	/* fmt: 0 table, 1 csv, 2 json */
 	json_t *arr = NULL;
 
 	optind = 0;
@@ -291,6 +357,9 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'r':
 			reference = 1;
+			break;
+		case OPT_NAMES:
+			names = 1;
 			break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)
@@ -324,6 +393,12 @@ int cmd_list(int argc, char **argv)
 		pc_error("list", "unexpected argument '%s'", argv[optind]);
 		return PC_EXIT_USAGE;
 	}
+	if (events + reference + names > 1) {
+		pc_error("list", "--events, --reference and --names exclude each other");
+		return PC_EXIT_USAGE;
+	}
+	if (names)
+		return list_names(pattern);
 	if (events)
 		return list_events(pattern, verbose, fmt);
 	if (reference)
