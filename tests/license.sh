@@ -12,12 +12,12 @@ ok $? "LICENSE is the MIT licence"
 # Source files of every kind that can carry a comment (build outputs of an
 # in-tree build are named apart: *.mod.c by kbuild, build-*/ for other
 # configurations).
-find src arch probes runner tests man bench scripts .ci debian contrib \
+find src arch probes runner tests man bench scripts completion .ci debian contrib \
 	\( -name '*.c' -o -name '*.h' -o -name '*.S' -o -name '*.def' \
 	-o -name '*.ld' -o -name '*.lds' -o -name '*.sh' -o -name '*.py' \
 	-o -name '*.1' -o -name 'Makefile' -o -name 'Kbuild' -o -name '*.yml' \
-	-o -name '*.dict' -o -name 'primcost.bash' \) \
-	! -name '*.mod.c' -type f 2>/dev/null | sort >"$pc_tmp/files"
+	-o -name '*.dict' -o -name '*.in' -o -name 'primcost' -o -name rules \) \
+	! -name '*.mod.c' ! -path 'debian/*/*' -type f 2>/dev/null | sort >"$pc_tmp/files"
 for f in Makefile.am configure.ac bootstrap; do echo "$f"; done >>"$pc_tmp/files"
 n=$(wc -l <"$pc_tmp/files")
 missing=
