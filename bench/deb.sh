@@ -69,6 +69,7 @@ cleanup() {
 	say "dpkg -r primcost primcost-dkms"
 	dpkg -r primcost primcost-dkms >/dev/null 2>&1 || true
 	dpkg -s primcost >/dev/null 2>&1 && say "primcost is still installed!"
+	[ -e /usr/src/primcost-${version%-*} ] && say "/usr/src/primcost-${version%-*} is still there!"
 	return 0
 }
 trap cleanup EXIT
@@ -82,7 +83,8 @@ run primcost --version
 run primcost run -p cmpxchg -o /tmp/x.json
 run primcost list --reference
 run primcost compare /tmp/x.json intel-itanium2-9050
-run sh -c 'bash -ic "complete -p primcost" 2>/dev/null || true'
+run sh -c 'bash -c ". /usr/share/bash-completion/bash_completion; _completion_loader primcost; complete -p primcost"'
+run dkms status primcost
 run primcost run -p local_irq_save --ring0 kmod -o - -q
 run sh -c 'man -w primcost-list'
 rm -f /tmp/x.json
