@@ -338,80 +338,75 @@ static int list_reference(const char *pattern, int fmt, int verbose)
 	return rc;
 }
 
-int cmd_list(int argc, char **argv)
-{
-	const char *pattern = NULL;
-	char opt[64];
-	int c, id, verbose = 0, fmt = 0, events = 0, reference = 0, names = 0;	/* fmt: 0 table, 1 csv, 2 json */
-	json_t *arr = NULL;
+struct list_options {
+	const char *pattern;
+	int verbose, fmt;	/* fmt: 0 table, 1 csv, 2 json */
+	int events, reference, names;
+};
 
+/* 0: options parsed; 1: --help shown; -1: refused (the line printed). */
+static int parse_list_options(int argc, char **argv, struct list_options *o)
+{
+	char opt[64];
+	int c;
+
+	memset(o, 0, sizeof(*o));
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vrf:h", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'v':
-			verbose = 1;
+			o->verbose = 1;
 			break;
 		case OPT_EVENTS:
-			events = 1;
+			o->events = 1;
 			break;
 		case 'r':
-			reference = 1;
+			o->reference = 1;
 			break;
 		case OPT_NAMES:
-			names = 1;
+			o->names = 1;
 			break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)
-				fmt = 0;
+				o->fmt = 0;
 			else if (strcmp(optarg, "csv") == 0)
-				fmt = 1;
+				o->fmt = 1;
 			else if (strcmp(optarg, "json") == 0)
-				fmt = 2;
+				o->fmt = 2;
 			else {
 				pc_error("list", "--format: want table, "
 					"csv or json, got '%s'", optarg);
-				return PC_EXIT_USAGE;
+				return -1;
 			}
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return PC_EXIT_OK;
+			return 1;
 		case ':':
 			pc_error("list", "option '%s' needs a value",
 				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return PC_EXIT_USAGE;
+			return -1;
 		default:
 			pc_error("list", "unknown option '%s'",
 				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return PC_EXIT_USAGE;
+			return -1;
 		}
 	}
 	if (optind < argc)
-		pattern = argv[optind++];
+		o->pattern = argv[optind++];
 	if (optind < argc) {
 		pc_error("list", "unexpected argument '%s'", argv[optind]);
-		return PC_EXIT_USAGE;
+		return -1;
 	}
-	if (events + reference + names > 1) {
-		pc_error("list", "--events, --reference and --names exclude each other");
-		return PC_EXIT_USAGE;
-	}
-	if (names)
-		return list_names(pattern);
-	if (events)
-		return list_events(pattern, verbose, fmt);
-	if (reference)
-		return list_reference(pattern, fmt, verbose);
-	if (pattern) {
-		bool sel[PC_PROBE_COUNT];
-		char err[PC_ERRLEN];
+	return 0;
+}
 
-		if (pc_select_probes(pattern, sel, err, sizeof(err)) < 0) {
-			pc_error("list", "%s", err);
-			return PC_EXIT_USAGE;
-		}
-	}
+/* The probe table (those matching pattern). */
+static int list_probes(const char *pattern, int verbose, int fmt)
+{
+	json_t *arr = NULL;
+	int id;
 
 	if (fmt == 0)
 		printf("%-24s %-12s %4s %-12s %s\n", "probe", "group", "ring",
@@ -462,4 +457,33 @@ int cmd_list(int argc, char **argv)
 		json_decref(arr);
 	}
 	return PC_EXIT_OK;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_options o;
+	int rc = parse_list_options(argc, argv, &o);
+
+	if (rc != 0)
+		return rc > 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
+	if (o.events + o.reference + o.names > 1) {
+		pc_error("list", "--events, --reference and --names exclude each other");
+		return PC_EXIT_USAGE;
+	}
+	if (o.names)
+		return list_names(o.pattern);
+	if (o.events)
+		return list_events(o.pattern, o.verbose, o.fmt);
+	if (o.reference)
+		return list_reference(o.pattern, o.fmt, o.verbose);
+	if (o.pattern) {
+		bool sel[PC_PROBE_COUNT];
+		char err[PC_ERRLEN];
+
+		if (pc_select_probes(o.pattern, sel, err, sizeof(err)) < 0) {
+			pc_error("list", "%s", err);
+			return PC_EXIT_USAGE;
+		}
+	}
+	return list_probes(o.pattern, o.verbose, o.fmt);
 }
