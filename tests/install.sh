@@ -37,7 +37,10 @@ if [ "$PC_ARCH" != x86_64 ]; then
 fi
 has "the module's source and dkms.conf" '/src/primcost-[0-9.]+/dkms\.conf$' \
 	'/src/primcost-[0-9.]+/arch/x86_64/kmod/pc_main\.c$'
-src=$(find "$dest" -type d -name 'primcost-[0-9]*' | head -1)
+# (found through the installed dkms.conf: the prefix itself may contain a
+# primcost-VERSION directory, as make distcheck's does)
+conf=$(grep -E '/src/primcost-[0-9.]+/dkms\.conf$' "$pc_tmp/files" | head -1)
+src=$dest$(dirname "$conf")
 ok $(grep -q '^BUILT_MODULE_NAME\[0\]="primcost_ring0"$' "$src/dkms.conf" &&
 	grep -q "^PACKAGE_VERSION=\"$(basename "$src" | sed 's/^primcost-//')\"$" "$src/dkms.conf"; echo $?) \
 	"dkms.conf names the module and the installed version"
@@ -46,6 +49,7 @@ ok $(grep -q '^BUILT_MODULE_NAME\[0\]="primcost_ring0"$' "$src/dkms.conf" &&
 if command -v cc >/dev/null 2>&1; then
 	k="$src/arch/x86_64/kmod"
 	bad=
+	ls "$k"/*.c >/dev/null 2>&1 || bad=" $k/*.c"
 	for c in "$k"/*.c; do
 		deps=$(cc -MM -MG -nostdinc -D__KERNEL__ -I"$k/include" -I"$src" -I"$src/arch/x86_64" \
 			"$c" 2>"$pc_tmp/cc.err" | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep -v '^$')
