@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * checks.h - the state checks that do not depend on the architecture: what
  * N operations of a primitive leave in memory and registers is the same on

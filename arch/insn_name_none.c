@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * For a backend without an instruction table of its own: the harness then
  * names a trapping instruction by its bytes and the probe's sequence only.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/compare.sh [RUNS] - time and peak memory of `primcost compare` on two
 # fleet files of 100 CPUs x 30 probes, 1000 samples per probe, timed in the
 # default table format:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/containment.sh - does running probes contained change the figures?
 # (a benchmark, not a test)
 #

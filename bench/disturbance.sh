@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/disturbance.sh - what discarding disturbed samples costs and buys
 # (a benchmark, not a test).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/fuzz.sh - run the libFuzzer targets (a benchmark of robustness, not
 # a test of the suite).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/i386.sh - the i386 build against the x86-64 build on this machine
 # (a benchmark, not a test).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/profile.sh - repeatability of the default profile (a benchmark, not a test).
 #
 #   bench/profile.sh [RUNS] [CPU]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* portable.h - probe bodies written in C against libc, for every arch. */
 #ifndef PC_PORTABLE_H
 #define PC_PORTABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probes.c - the rows of probes.def as data, and the portable bodies' table. */
 #include "probes.h"
 #include "portable.h"

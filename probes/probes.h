@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probes.h - the probe table as C: ids, groups, rows. Freestanding. */
 #ifndef PC_PROBES_H
 #define PC_PROBES_H

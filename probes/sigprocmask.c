@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sigprocmask: the user-space way to keep signal handlers out of a critical
  * section: block every signal, then put the old mask back. Two system calls

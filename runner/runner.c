@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runner.c - the freestanding probe runner's driver: self-checks, sizing,
  * warm-up, differential samples with a paired add-chain calibration, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runner.h - the freestanding probe runner: the architecture backend
  * (arch/<arch>/) plus a driver that runs its probes and self-checks and

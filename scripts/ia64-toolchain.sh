@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ia64-toolchain.sh - build, or reuse, the C-only ia64-linux-gnu cross compiler
 # that the ia64 probe runner is compiled with.
 #
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
 	--prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix=$2; shift ;;
 	--prefix=*) prefix=${1#--prefix=} ;;
 	--rebuild) rebuild=yes ;;
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (--prefix DIR, --rebuild)" ;;
 	esac
 	shift

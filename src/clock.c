@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.c - timer ticks, core cycles, nanoseconds.
  *

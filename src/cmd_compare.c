@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_compare.c - primcost compare: result files side by side. */
 #include <getopt.h>
 #include <math.h>
@@ -192,8 +193,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	rc = PC_EXIT_USAGE;
 	for (n = 0; n < o.nfiles; n++) {
-		in[n].path = pc_input_path(o.files[n], paths[n], sizeof(paths[n]));
-		in[n].doc = pc_doc_load(in[n].path, NULL, err, sizeof(err));
+		in[n].path = pc_input_path(o.files[n], paths[n], sizeof(paths[n]),
+					   err, sizeof(err));
+		in[n].doc = in[n].path ? pc_doc_load(in[n].path, NULL, err, sizeof(err))
+				       : NULL;
 		if (!in[n].doc) {
 			fprintf(stderr, "primcost: compare: %s\n", err);
 			goto out;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_compare.h - primcost compare's options (parsed apart from the core). */
 #ifndef PC_CMD_COMPARE_H
 #define PC_CMD_COMPARE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_info.c - primcost info: what primcost detects about this machine. */
 #include <getopt.h>
 #include <sched.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_list.c - primcost list: the probe table and what this build runs. */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,7 @@ static const char usage_text[] =
 	"usage: primcost list [OPTIONS] [PATTERN]\n"
 	"       primcost list --events [OPTIONS] [PATTERN]\n"
 	"       primcost list --reference [OPTIONS] [PATTERN]\n"
+	"       primcost list --names [PATTERN]\n"
 	"\n"
 	"List the probes (all, or those matching the shell glob PATTERN) with\n"
 	"their group, ring, kernel API and whether this build can run them.\n"
@@ -24,15 +26,18 @@ static const char usage_text[] =
 	"  -v, --verbose         also show the instruction sequence each probe times\n"
 	"                        (with --events: full descriptions, unit masks)\n"
 	"  -r, --reference       list the published reference tables instead\n"
+	"      --names           only the probe names, then the globs that select\n"
+	"                        two or more of them, one a line (for completion)\n"
 	"  -f, --format FMT      table, csv or json (default table)\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_EVENTS = 256 };
+enum { OPT_EVENTS = 256, OPT_NAMES };
 
 static const struct option long_options[] = {
 	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "reference", no_argument, NULL, 'r' },
+	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -53,6 +58,68 @@ static const char *sequence(int id)
 	const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)id);
 
 	return p && p->sequence ? p->sequence : "";
+}
+
+/* ---- list --names: what --probes accepts, for shell completion ------------- */
+
+#define MAX_GLOBS (PC_PROBE_COUNT * 8)
+#define GLOB_LEN 64
+
+static int glob_hits(const char *glob)
+{
+	int id, hits = 0;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		hits += fnmatch(glob, pc_probe_rows[id].name, 0) == 0;
+	return hits;
+}
+
+/* Prints glob once, if it selects two or more probes (and pattern allows). */
+static void add_glob(char (*globs)[GLOB_LEN], int *n, const char *glob,
+		     const char *pattern)
+{
+	int i;
+
+	if (*n >= MAX_GLOBS || glob_hits(glob) < 2)
+		return;
+	for (i = 0; i < *n; i++)
+		if (strcmp(globs[i], glob) == 0)
+			return;
+	snprintf(globs[(*n)++], GLOB_LEN, "%s", glob);
+	if (!pattern || fnmatch(pattern, glob, 0) == 0)
+		puts(glob);
+}
+
+/* The probe names, then the globs made of a name's prefix up to a '.' or
+ * '_' (calib.*, local_irq_*), of the whole name (cmpxchg*) or of its '.'
+ * suffix (*.llsc). */
+static int list_names(const char *pattern)
+{
+	static char globs[MAX_GLOBS][GLOB_LEN];
+	char g[GLOB_LEN];
+	int id, n = 0;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		if (!pattern || fnmatch(pattern, pc_probe_rows[id].name, 0) == 0)
+			puts(pc_probe_rows[id].name);
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		const char *name = pc_probe_rows[id].name, *p;
+
+		for (p = name; *p; p++) {
+			if (*p != '.' && *p != '_')
+				continue;
+			snprintf(g, sizeof(g), "%.*s*", (int)(p - name + 1), name);
+			add_glob(globs, &n, g, pattern);
+		}
+		snprintf(g, sizeof(g), "%s*", name);
+		add_glob(globs, &n, g, pattern);
+		p = strrchr(name, '.');
+		if (p) {
+			snprintf(g, sizeof(g), "*%s", p);
+			add_glob(globs, &n, g, pattern);
+		}
+	}
+	return PC_EXIT_OK;
 }
 
 /* ---- list --events: what libpfm4 offers here ---------------------------- */
@@ -190,11 +257,17 @@ static int json_name(const struct dirent *d)
  * each validated as it is read. */
 static int list_reference(const char *pattern, int fmt, int verbose)
 {
-	const char *dir = pc_reference_dir();
+	char where[PC_ERRLEN];
+	const char *dir = pc_reference_dir(where, sizeof(where));
 	struct dirent **names;
-	json_t *arr = fmt == 2 ? json_array() : NULL;
+	json_t *arr;
 	int n, i, rc = PC_EXIT_OK;
 
+	if (!dir) {
+		pc_error("list", "%s", where);
+		return PC_EXIT_USAGE;
+	}
+	arr = fmt == 2 ? json_array() : NULL;
 	n = scandir(dir, &names, json_name, alphasort);
 	if (n < 0) {
 		fprintf(stderr, "primcost: list: reference tables: %s: %s\n", dir,
@@ -265,71 +338,75 @@ static int list_reference(const char *pattern, int fmt, int verbose)
 	return rc;
 }
 
-int cmd_list(int argc, char **argv)
-{
-	const char *pattern = NULL;
-	char opt[64];
-	int c, id, verbose = 0, fmt = 0, events = 0, reference = 0;	/* fmt: 0 table, 1 csv, 2 json */
-	json_t *arr = NULL;
+struct list_options {
+	const char *pattern;
+	int verbose, fmt;	/* fmt: 0 table, 1 csv, 2 json */
+	int events, reference, names;
+};
 
+/* 0: options parsed; 1: --help shown; -1: refused (the line printed). */
+static int parse_list_options(int argc, char **argv, struct list_options *o)
+{
+	char opt[64];
+	int c;
+
+	memset(o, 0, sizeof(*o));
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vrf:h", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'v':
-			verbose = 1;
+			o->verbose = 1;
 			break;
 		case OPT_EVENTS:
-			events = 1;
+			o->events = 1;
 			break;
 		case 'r':
-			reference = 1;
+			o->reference = 1;
+			break;
+		case OPT_NAMES:
+			o->names = 1;
 			break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)
-				fmt = 0;
+				o->fmt = 0;
 			else if (strcmp(optarg, "csv") == 0)
-				fmt = 1;
+				o->fmt = 1;
 			else if (strcmp(optarg, "json") == 0)
-				fmt = 2;
+				o->fmt = 2;
 			else {
 				pc_error("list", "--format: want table, "
 					"csv or json, got '%s'", optarg);
-				return PC_EXIT_USAGE;
+				return -1;
 			}
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return PC_EXIT_OK;
+			return 1;
 		case ':':
 			pc_error("list", "option '%s' needs a value",
 				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return PC_EXIT_USAGE;
+			return -1;
 		default:
 			pc_error("list", "unknown option '%s'",
 				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return PC_EXIT_USAGE;
+			return -1;
 		}
 	}
 	if (optind < argc)
-		pattern = argv[optind++];
+		o->pattern = argv[optind++];
 	if (optind < argc) {
 		pc_error("list", "unexpected argument '%s'", argv[optind]);
-		return PC_EXIT_USAGE;
+		return -1;
 	}
-	if (events)
-		return list_events(pattern, verbose, fmt);
-	if (reference)
-		return list_reference(pattern, fmt, verbose);
-	if (pattern) {
-		bool sel[PC_PROBE_COUNT];
-		char err[PC_ERRLEN];
+	return 0;
+}
 
-		if (pc_select_probes(pattern, sel, err, sizeof(err)) < 0) {
-			pc_error("list", "%s", err);
-			return PC_EXIT_USAGE;
-		}
-	}
+/* The probe table (those matching pattern). */
+static int list_probes(const char *pattern, int verbose, int fmt)
+{
+	json_t *arr = NULL;
+	int id;
 
 	if (fmt == 0)
 		printf("%-24s %-12s %4s %-12s %s\n", "probe", "group", "ring",
@@ -380,4 +457,33 @@ int cmd_list(int argc, char **argv)
 		json_decref(arr);
 	}
 	return PC_EXIT_OK;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_options o;
+	int rc = parse_list_options(argc, argv, &o);
+
+	if (rc != 0)
+		return rc > 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
+	if (o.events + o.reference + o.names > 1) {
+		pc_error("list", "--events, --reference and --names exclude each other");
+		return PC_EXIT_USAGE;
+	}
+	if (o.names)
+		return list_names(o.pattern);
+	if (o.events)
+		return list_events(o.pattern, o.verbose, o.fmt);
+	if (o.reference)
+		return list_reference(o.pattern, o.fmt, o.verbose);
+	if (o.pattern) {
+		bool sel[PC_PROBE_COUNT];
+		char err[PC_ERRLEN];
+
+		if (pc_select_probes(o.pattern, sel, err, sizeof(err)) < 0) {
+			pc_error("list", "%s", err);
+			return PC_EXIT_USAGE;
+		}
+	}
+	return list_probes(o.pattern, o.verbose, o.fmt);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_merge.c - primcost merge: many hosts' result files into one. */
 #include <getopt.h>
 #include <stdio.h>
@@ -121,9 +122,10 @@ int cmd_merge(int argc, char **argv)
 	 * file and OUT is left as it was. */
 	for (i = 0; i < o.nfiles; i++) {
 		char buf[4096];
+		const char *path = pc_input_path(o.files[i], buf, sizeof(buf), err,
+						 sizeof(err));
 
-		in = pc_doc_load(pc_input_path(o.files[i], buf, sizeof(buf)), NULL, err,
-				 sizeof(err));
+		in = path ? pc_doc_load(path, NULL, err, sizeof(err)) : NULL;
 		if (!in) {
 			fprintf(stderr, "primcost: merge: %s\n", err);
 			json_decref(out);

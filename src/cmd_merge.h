@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_merge.h - primcost merge's options (parsed apart from the core). */
 #ifndef PC_CMD_MERGE_H
 #define PC_CMD_MERGE_H

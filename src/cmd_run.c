@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_run.c - primcost run: measure, save, show. */
 #include <fcntl.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_run.h - primcost run's options (parsed apart from the core, testable). */
 #ifndef PC_CMD_RUN_H
 #define PC_CMD_RUN_H

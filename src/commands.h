@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* commands.h - one entry point per subcommand (src/cmd_*.c, main.c). */
 #ifndef PC_COMMANDS_H
 #define PC_COMMANDS_H
@@ -22,12 +23,22 @@ int cmd_version(int argc, char **argv);
  * control characters replaced (cmd NULL: "primcost: what"). */
 void pc_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Where the published reference tables are: $PRIMCOST_REFERENCE_DIR, else
- * the installed data directory. */
-const char *pc_reference_dir(void);
+/* The places the published reference tables may be, in order:
+ * $PRIMCOST_REFERENCE_DIR alone when it is set; else data/reference next to
+ * the program (a build tree), then the installed data directory. */
+struct pc_data_dirs {
+	int n;
+	char dir[2][4096];
+};
+int pc_reference_dirs(struct pc_data_dirs *d);
+/* The first of those that is a directory; NULL, with err naming every place
+ * and why it failed, when none is. */
+const char *pc_reference_dir(char *err, size_t errlen);
 /* A compare/merge argument: the file itself, or when no such file exists
- * and name has no '/', the reference table NAME(.json). */
-const char *pc_input_path(const char *name, char *buf, size_t len);
+ * and name has no '/', the reference table NAME(.json) of the first place
+ * that has one; NULL, err naming the places looked in, when none has. */
+const char *pc_input_path(const char *name, char *buf, size_t len,
+			  char *err, size_t errlen);
 
 /* Parses a non-negative integer option value in [lo, hi]; -1 if bad. */
 long pc_parse_long(const char *s, long lo, long hi);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compare.c - the comparison model (see compare.h). Everything a rendering
  * shows is decided here: which CPUs face which, the figures, ratios,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compare.h - the comparison model: which CPUs are put side by side, and for
  * every probe each side's figure, its ratio to the first side, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compare_render.c - renderings of the comparison model: an aligned table
  * (coloured on a terminal), markdown, CSV and the model itself as JSON.

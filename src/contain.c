@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * contain.c - probe code runs contained: a trap, a hang or an interruption
  * fails (or stops) that probe and the run goes on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * contain.h - running probe code so that a trap, a hang or an interruption
  * ends that piece of work, not primcost.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.c - who is this CPU: identity, caches, PMU, virtualisation, and the
  * model key under which its results are filed.

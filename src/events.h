@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * events.h - events counted around every sample: libpfm4 turns a name into
  * a perf_event_attr, perf_event_open(2) counts the events as one group, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * guest_image.c - the KVM micro-guest's flat image (arch/x86_64/guest/,
  * built by make as arch/x86_64/guest/guest.bin), embedded read-only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - subcommand dispatch. */
 #include <stdio.h>
 #include <string.h>

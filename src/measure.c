@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * measure.c - the harness: pinning, self-checks, sizing, warm-up,
  * differential timing, per-sample calibration, rounds.

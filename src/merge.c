@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.c - combining result documents (see merge.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.h - combining result documents from many hosts (primcost merge). */
 #ifndef PC_MERGE_H
 #define PC_MERGE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* primcost.h - the core's types and functions, shared by the subcommands. */
 #ifndef PRIMCOST_H
 #define PRIMCOST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c - human renderings of one CPU's entry in a result document:
  * an aligned table, markdown, CSV. They read the JSON model, so a stored

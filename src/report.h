@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h - rendering result documents for people. */
 #ifndef PC_REPORT_H
 #define PC_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * results.c - the result file: build it, merge runs into it, validate it,
  * read it and write it atomically. data/schema.json is the contract; this

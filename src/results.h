@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* results.h - the JSON result document (jansson). */
 #ifndef PC_RESULTS_H
 #define PC_RESULTS_H

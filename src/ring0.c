@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring0.c - ring-0 rows: which way in, the validation gate, and the hooks
  * measure.c calls to sample a probe there.

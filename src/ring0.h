@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring0.h - running probes in ring 0, and deciding whether to believe it.
  *

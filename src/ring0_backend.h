@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ring0_backend.h - the ways into ring 0 behind src/ring0.c (x86-64). */
 #ifndef PC_RING0_BACKEND_H
 #define PC_RING0_BACKEND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring0_kmod.c - the kernel-module way into ring 0 (arch/x86_64/kmod/).
  *
@@ -14,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +67,32 @@ static int open_device(int tries)
 	}
 }
 
+/* modprobe finds the module where the system installed it (DKMS:
+ * /lib/modules/RELEASE/updates/dkms, compressed or not). 0 if it loaded. */
+static int modprobe_module(void)
+{
+	char *const argv[] = { "modprobe", "-q", PC_KMOD_NAME, NULL };
+	int status, null;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execvp(argv[0], argv);
+		execv("/sbin/modprobe", argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
 void *pc_ring0_kmod_open(const char *module_path, bool load, char *why, size_t len)
 {
 	struct kmod *k = calloc(1, sizeof(*k));
@@ -97,6 +125,10 @@ void *pc_ring0_kmod_open(const char *module_path, bool load, char *why, size_t l
 			 "needs root", PC_KMOD_NAME);
 		goto fail;
 	}
+	if (!module_path && modprobe_module() == 0) {
+		snprintf(path, sizeof(path), "modprobe %s", PC_KMOD_NAME);
+		goto loaded;
+	}
 	if (module_path) {
 		snprintf(path, sizeof(path), "%s", module_path);
 	} else {
@@ -106,9 +138,10 @@ void *pc_ring0_kmod_open(const char *module_path, bool load, char *why, size_t l
 	}
 	mfd = open(path, O_RDONLY | O_CLOEXEC);
 	if (mfd < 0) {
-		snprintf(why, len, "module %s: %s (build and install it from "
-			 "arch/x86_64/kmod, or give --ring0-module)", path,
-			 strerror(errno));
+		snprintf(why, len, "module %s: %s (%sinstall primcost-dkms, or "
+			 "build and install it from arch/x86_64/kmod, or give "
+			 "--ring0-module)", path, strerror(errno),
+			 module_path ? "" : "modprobe " PC_KMOD_NAME " failed; ");
 		goto fail;
 	}
 	if (syscall(SYS_finit_module, mfd, "", 0) != 0) {
@@ -117,6 +150,7 @@ void *pc_ring0_kmod_open(const char *module_path, bool load, char *why, size_t l
 		goto fail;
 	}
 	close(mfd);
+loaded:
 	k->loaded = true;
 	k->fd = open_device(200);
 	if (k->fd < 0) {

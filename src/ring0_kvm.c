@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring0_kvm.c - the KVM micro-guest.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runner_host.c - measuring another architecture through its freestanding
  * probe runner (runner/runner.h documents the runner and its output): run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runner_host.h - running a freestanding probe runner (runner/runner.h) for
  * another architecture, natively or under an emulator, and turning its raw

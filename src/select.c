@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* select.c - probe selection by names and shell globs. */
 #include <fnmatch.h>
 #include <stdio.h>

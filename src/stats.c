@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.c - robust statistics over samples. */
 #include <math.h>
 #include <stdlib.h>

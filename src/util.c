@@ -1,11 +1,15 @@
+/* SPDX-License-Identifier: MIT */
 /* util.c - small helpers shared by the subcommands. */
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -101,24 +105,88 @@ void pc_error(const char *cmd, const char *fmt, ...)
 		fprintf(stderr, "primcost: %s\n", msg);
 }
 
-#ifndef PC_REFERENCE_DIR
-#define PC_REFERENCE_DIR "/usr/local/share/primcost/reference"
-#endif
+/* pc_paths.h, written by make: PC_REFERENCE_DIR, the installed tables. It
+ * is rewritten whenever the configured directory changes, so that a new
+ * --prefix rebuilds this file. */
+#include "pc_paths.h"
 
-const char *pc_reference_dir(void)
+int pc_reference_dirs(struct pc_data_dirs *d)
 {
-	const char *d = getenv("PRIMCOST_REFERENCE_DIR");
+	const char *env = getenv("PRIMCOST_REFERENCE_DIR");
+	char exe[PATH_MAX];
+	ssize_t n;
 
-	return d && *d ? d : PC_REFERENCE_DIR;
+	d->n = 0;
+	if (env && *env) {	/* set: the only place */
+		snprintf(d->dir[d->n++], sizeof(d->dir[0]), "%s", env);
+		return d->n;
+	}
+	/* the build tree: data/ next to the program */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		snprintf(d->dir[d->n++], sizeof(d->dir[0]), "%s/data/reference",
+			 dirname(exe));
+	}
+	snprintf(d->dir[d->n++], sizeof(d->dir[0]), "%s", PC_REFERENCE_DIR);
+	return d->n;
 }
 
-const char *pc_input_path(const char *name, char *buf, size_t len)
+/* "A (why), B (why)" for every directory of d, into buf. */
+static void looked_in(const struct pc_data_dirs *d, char *buf, size_t len)
 {
+	size_t at = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < d->n && at < len; i++) {
+		int e = access(d->dir[i], R_OK | X_OK) == 0 ? 0 : errno;
+
+		at += snprintf(buf + at, len - at, "%s%s%s%s%s", i ? ", " : "",
+			       d->dir[i], e ? " (" : "", e ? strerror(e) : "",
+			       e ? ")" : "");
+	}
+}
+
+const char *pc_reference_dir(char *err, size_t errlen)
+{
+	static struct pc_data_dirs d;
+	char where[PC_ERRLEN];
+	struct stat st;
+	int i;
+
+	pc_reference_dirs(&d);
+	for (i = 0; i < d.n; i++)
+		if (stat(d.dir[i], &st) == 0 && S_ISDIR(st.st_mode))
+			return d.dir[i];
+	looked_in(&d, where, sizeof(where));
+	snprintf(err, errlen, "no reference tables: looked in %s%s", where,
+		 getenv("PRIMCOST_REFERENCE_DIR") && *getenv("PRIMCOST_REFERENCE_DIR") ?
+		 " ($PRIMCOST_REFERENCE_DIR)" : "");
+	return NULL;
+}
+
+const char *pc_input_path(const char *name, char *buf, size_t len,
+			  char *err, size_t errlen)
+{
+	struct pc_data_dirs d;
+	char where[PC_ERRLEN];
 	size_t n = strlen(name);
+	const char *ext = n > 5 && strcmp(name + n - 5, ".json") == 0 ? "" : ".json";
+	int i;
 
 	if (access(name, F_OK) == 0 || strchr(name, '/') || !n)
 		return name;
-	snprintf(buf, len, "%s/%s%s", pc_reference_dir(), name,
-		 n > 5 && strcmp(name + n - 5, ".json") == 0 ? "" : ".json");
-	return access(buf, F_OK) == 0 ? buf : name;
+	pc_reference_dirs(&d);
+	for (i = 0; i < d.n; i++) {
+		snprintf(buf, len, "%s/%s%s", d.dir[i], name, ext);
+		if (access(buf, F_OK) == 0)
+			return buf;
+	}
+	looked_in(&d, where, sizeof(where));
+	snprintf(err, errlen, "%s: no such file, nor a reference table of that "
+		 "name (looked for %s%s in %s; primcost list --reference)",
+		 name, name, ext, where);
+	pc_one_line(err);
+	return NULL;
 }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # arch/ is freestanding: its objects call nothing outside themselves (no
 # libc), so the same code can run in the ring-0 guest and the probe runner.
 . "${PC_SRCDIR}/tests/lib.sh"

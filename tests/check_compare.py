@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Helpers for the compare/merge shell tests.
 
   check_compare.py scale IN OUT PROBE FACTOR   multiply PROBE's figures by FACTOR

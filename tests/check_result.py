@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """TAP checks of one `primcost run` result file.
 
 usage: check_result.py RESULT.json SCHEMA.json PROBES.def

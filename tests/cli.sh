@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The command line: help, version, errors and their exit codes, the
 # result file's safety (atomic, merge keeps other CPUs, no clobbering).
 . "${PC_SRCDIR}/tests/lib.sh"
@@ -36,6 +37,26 @@ ok $(test $pc_rc -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | wc -l)" -eq \
 	"list shows every row of probes.def"
 ok $(grep -q '^local_irq_save,irq,0,' "$pc_tmp/out"; echo $?) \
 	"list keeps the ring-0 rows (local_irq_save)"
+
+# list --names: the rows' names, then globs that each select two or more.
+tail -n +2 "$pc_tmp/out" | cut -d, -f1 >"$pc_tmp/rows"
+pc list --names
+grep -v '\*' "$pc_tmp/out" >"$pc_tmp/names"
+ok $(test $pc_rc -eq 0 && cmp -s "$pc_tmp/rows" "$pc_tmp/names"; echo $?) \
+	"list --names prints every probe name, in the table's order"
+bad=
+for g in $(grep '\*' "$pc_tmp/out"); do
+	n=$($PRIMCOST list --format csv "$g" 2>/dev/null | tail -n +2 | wc -l)
+	[ "$n" -ge 2 ] || bad="$bad $g($n)"
+done
+ok $(test -z "$bad" && grep -qx 'calib\.\*' "$pc_tmp/out" && grep -qx 'cmpxchg\*' "$pc_tmp/out" &&
+	grep -qx '\*\.llsc' "$pc_tmp/out"; echo $?) \
+	"list --names globs (calib.*, cmpxchg*, *.llsc) each select two or more probes${bad:+ (not:$bad)}"
+pc list --names 'cmpxchg*'
+ok $(test $pc_rc -eq 0 && grep -qx cmpxchg_local "$pc_tmp/out" && ! grep -q '^xchg' "$pc_tmp/out"; echo $?) \
+	"list --names PATTERN keeps what matches"
+pc list --names --events
+ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list --names --events: one-line error, exit 2"
 
 # A run writes a valid file; a second CPU's entry survives a merge.
 pc run --probes 'baseline,local_irq_disable' --ring0 none -n 21 -o "$pc_tmp/r.json" -q

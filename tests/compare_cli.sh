@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # primcost compare on real runs and on files made from them: two runs of the
 # same binary read "same" everywhere; a made-up regression is found, gates
 # CI, and is coloured only when asked; every format; the option errors.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every user-facing error is one line on stderr ("primcost: CMD: ..."),
 # names the option or the file at fault, and exits with the code that
 # primcost(1) documents; the exit-code table lists every code primcost uses.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Events on the command line: -e errors, hardware events where there is no
 # PMU, software events per operation against the timer, the disturbed-sample
 # count, list --events, info, and the schema of a file with events.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every input of the fuzz corpus (tests/fuzz/TARGET/) through its fuzz
 # target, without libFuzzer: no crash, no broken property. bench/fuzz.sh
 # runs the same targets under libFuzzer for as long as asked.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The hostile corpus (tests/hostile/, plus larger cases made here): compare
 # and merge must refuse each file with exit 2 and one line on stderr naming
 # it, never crash, never hang, never write an output.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The hostile corpus under valgrind: refusing a file must not read
 # uninitialised or freed memory, nor leak. Skipped, with the reason, where
 # valgrind is absent or the build already uses the sanitizers.

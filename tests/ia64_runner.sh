@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The cross-built ia64 probe runner (./bootstrap build --arch ia64): both
 # images are ia64 executables of the right kind, they contain the
 # instruction sequences the man page promises, and, where the Ski simulator

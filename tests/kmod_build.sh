@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The kernel module builds with kbuild against installed kernel headers
 # (Debian: linux-headers-amd64; KDIR= overrides). A build test only: the
 # headers need not match the running kernel, and nothing is loaded.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh - TAP helpers for the shell tests. Source it; call done_testing last.
 tap_n=0
 tap_failed=0

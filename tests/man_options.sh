@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every option a command's --help shows is documented in its man page, and
 # every probe row with its instruction sequence is in primcost(1).
 . "${PC_SRCDIR}/tests/lib.sh"

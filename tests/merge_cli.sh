@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # primcost merge: a fleet's files into one, every run kept, the newest
 # current, atomic, and never a clobbered or half-written output.
 . "${PC_SRCDIR}/tests/lib.sh"

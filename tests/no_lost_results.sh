@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # No lost results: SIGINT/SIGTERM during `run` leave the results file as it
 # was, or with --save-partial file what was measured, marked partial; an
 # existing file that is not a valid result is refused, never overwritten;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The published reference tables: valid, listed, installed, with their
 # provenance and the clock semantics of their source.
 . "${PC_SRCDIR}/tests/lib.sh"
@@ -24,6 +25,36 @@ ok $? "compare accepts a reference table by its name"
 PRIMCOST_REFERENCE_DIR="$pc_tmp/none" $PRIMCOST list --reference >/dev/null 2>"$pc_tmp/err"
 ok $(test $? -eq 2 && test "$(wc -l <"$pc_tmp/err")" -eq 1; echo $?) \
 	"list --reference without the tables: one-line error, exit 2"
+
+# Found without PRIMCOST_REFERENCE_DIR: data/ next to the program in its
+# build tree, the installed copy otherwise; every place named when neither.
+env -u PRIMCOST_REFERENCE_DIR $PRIMCOST list --reference --format csv >"$pc_tmp/out" 2>"$pc_tmp/err"
+ok $(test $? -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | wc -l)" -eq $n; echo $?) \
+	"list --reference from the build tree finds data/reference next to the program"
+env -u PRIMCOST_REFERENCE_DIR $PRIMCOST compare "$ref/intel-pentium4.json" intel-itanium2-9050 >/dev/null 2>"$pc_tmp/err"
+ok $? "compare finds a reference table by its name from the build tree"
+mkdir -p "$pc_tmp/bin"
+cp "$PC_BUILDDIR/primcost" "$pc_tmp/bin/primcost"
+copy="$TEST_EMULATOR $pc_tmp/bin/primcost"
+env -u PRIMCOST_REFERENCE_DIR $copy list --reference >/dev/null 2>"$pc_tmp/err"
+rc=$?
+ok $(test $rc -eq 2 && test "$(wc -l <"$pc_tmp/err")" -eq 1 &&
+	grep -qF "looked in $pc_tmp/bin/data/reference (No such file or directory), /" "$pc_tmp/err"; echo $?) \
+	"a program without data/ next to it names every place it looked: $(cat "$pc_tmp/err")"
+mkdir -p "$pc_tmp/bin/data/reference"
+cp "$ref/intel-pentium4.json" "$pc_tmp/bin/data/reference/"
+env -u PRIMCOST_REFERENCE_DIR $copy list --reference --format csv >"$pc_tmp/out" 2>"$pc_tmp/err"
+ok $(test $? -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | wc -l)" -eq 1 &&
+	grep -q '^intel-pentium4,' "$pc_tmp/out"; echo $?) \
+	"the tables next to the program are the ones listed"
+env -u PRIMCOST_REFERENCE_DIR $copy compare "$ref/intel-pentium4.json" intel-nonesuch >/dev/null 2>"$pc_tmp/err"
+rc=$?
+ok $(test $rc -eq 2 && test "$(wc -l <"$pc_tmp/err")" -eq 1 &&
+	grep -qF "primcost: compare: intel-nonesuch: no such file, nor a reference table of that name (looked for intel-nonesuch.json in $pc_tmp/bin/data/reference, /" "$pc_tmp/err"; echo $?) \
+	"compare NAME: says it looked for a reference table NAME, and where: $(cat "$pc_tmp/err")"
+PRIMCOST_REFERENCE_DIR="$pc_tmp/none" $PRIMCOST merge -o - intel-nonesuch >/dev/null 2>"$pc_tmp/err"
+ok $(test $? -eq 2 && grep -qF "in $pc_tmp/none (No such file or directory)" "$pc_tmp/err"; echo $?) \
+	"merge NAME: the same, in \$PRIMCOST_REFERENCE_DIR alone when it is set"
 
 # Checks of the figures, one "STATUS<tab>description" line each.
 "$PYTHON3" - "$ref" "$PC_SRCDIR/data/schema.json" "$PC_SRCDIR/probes/probes.def" \

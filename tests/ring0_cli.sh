@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Ring 0 from the command line: the --ring0 options and their errors, the
 # rows' status and reasons for each mode, the validation gate's verdict on
 # this machine (a software hypervisor must be rejected with the evidence),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The KVM micro-guest on this machine: it boots and answers; every probe's
  * functional self-check passes in ring 0, the interrupt-flag ones included

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # primcost's side of the probe runner protocol, end to end through the CLI:
 # `run --arch ia64` with a stand-in runner (tests/fixtures/fake-ia64-runner:
 # documented records, made-up timings of known cost) and a stand-in bski.

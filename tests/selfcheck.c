@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every probe's functional self-check: after N operations the state is what
  * the primitive must leave. Ring-0 rows cannot run here (cli/sti fault in

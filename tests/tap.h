@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tap.h - a minimal Test Anything Protocol emitter for the C tests. */
 #ifndef PC_TAP_H
 #define PC_TAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trap_run - `primcost run` with test-only bodies in some rows: bodies that
  * trap (ud2, cli in user mode, a load from an unmapped or unbacked address,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Contained probes: a probe that traps (SIGILL, SIGSEGV, SIGBUS, SIGFPE) or
 # hangs fails with the signal and the instruction named, and the run goes on
 # with every other probe measured. The trapping bodies are test-only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample sizing against the timer's resolution (slow arm64 timers). */
 #include <string.h>
 

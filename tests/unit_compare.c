@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The comparison model on documents whose answers are known: ratios,
  * verdicts and the test behind each, missing probes, statuses, the floor,
  * the geometric mean, probe order, units, pairing and CPU selection. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Events without hardware: libpfm4 encodings and their errors, the group
  * read layout, the perf mmap-page seqlock on a synthetic page, the verdict

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The ia64 probes' functional checks (arch/ia64/checks.c), on the host: they
  * are plain C, so any machine can prove that each accepts the state its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The result document: round trip, validation, merge semantics. */
 #include <stdarg.h>
 #include <stdlib.h>

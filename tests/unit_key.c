@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model key: same CPU model on two hosts gives the same key. */
 #include <string.h>
 

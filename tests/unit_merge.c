@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge: every run kept, the newest figure current, the replaced one in
  * the history of its run, duplicates recognised, conflicts refused. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* primcost run's option parsing, apart from any measurement. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The validation gate as a pure function, on synthetic figures: a native
  * ring 0 (hardware virtualization, a kernel module) passes, an emulated one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The freestanding probe runner's driver (runner/runner.c) and primcost's
  * reading of it (src/runner_host.c), on the host: the driver runs here with

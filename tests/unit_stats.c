@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Statistics on data whose answers are known. */
 #include <stdlib.h>
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # valgrind memcheck of the commands on the fixtures (tests/fixtures/): no
 # invalid access, no use of uninitialised memory, no definite or indirect
 # leak, on success and on the error paths.

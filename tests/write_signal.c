@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The atomic write under signals. A SIGTERM that arrives while
  * pc_doc_write() has its temporary file takes effect after the rename: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arm64 primitives as the Linux kernel implements them, shared by the timed
  * loops and their semantic checks so that the checks prove the very text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arm64 timed loop: the primitive unrolled with .rept between two timer
  * reads. Same shape as arch/x86/loop.h: outs and ins are parenthesised

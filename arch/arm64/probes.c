@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arm64 probe bodies: one function per row of probes/probes.def, each the
  * instruction sequence the Linux arm64 kernel uses for that API

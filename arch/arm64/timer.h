@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arm64 timer: the generic timer's virtual count, read in program order. */
 #ifndef PC_ARM64_TIMER_H
 #define PC_ARM64_TIMER_H

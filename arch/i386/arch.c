@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* i386: the probe bodies are the shared x86 ones (arch/x86/probes.c) with
  * 32-bit operands, plus cmpxchg64 (cmpxchg64.h). */
 #include "arch/arch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmpxchg64() on i386: a 64-bit compare-and-swap on a 32-bit machine, as
  * arch/x86/include/asm/cmpxchg_32.h implements it with CONFIG_X86_CMPXCHG64

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ia64: the probe bodies are in probes.c, their checks in checks.c. */
 #include "arch/arch.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * checks.c - the ia64 probes' initial states and functional checks: plain C,
  * no instruction, so that they are the same code on the target and in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * checks.h - what the ia64 probes must leave behind, as plain C on
  * struct pc_probe_state: no instruction in here, so the host's own compiler

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ia64 primitives shared by the timed loops and their semantic checks, each
  * the sequence of Linux/ia64 (arch/ia64/include/uapi/asm/gcc_intrin.h,

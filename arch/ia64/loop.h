@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ia64 timed loop: the primitive repeated with .rept between two ar.itc
  * reads, in a counted loop.

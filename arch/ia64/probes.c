@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ia64 probe bodies: one function per row of probes/probes.def, each the
  * instruction sequence Linux/ia64 used for that API

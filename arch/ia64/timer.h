@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ia64 timer: the interval time counter, ar.itc, read in program order. */
 #ifndef PC_IA64_TIMER_H
 #define PC_IA64_TIMER_H

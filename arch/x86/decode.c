@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Names the x86 instruction a probe trapped on, from its first bytes: the
  * few instructions that can fault or hang in a probe (privileged ones,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86 timed loop: the primitive unrolled with .rept between two timer reads.
  *

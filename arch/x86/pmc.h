@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86 user-mode counter reads: rdpmc, and the perf mmap-page protocol that
  * tells which hardware counter holds an event and what to add to it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86 probe bodies, shared by x86-64 and i386: one function per row of
  * probes/probes.def, each the instruction sequence the Linux kernel uses for

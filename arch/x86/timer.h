@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86 timer: the time-stamp counter, read in program order. */
 #ifndef PC_X86_TIMER_H
 #define PC_X86_TIMER_H

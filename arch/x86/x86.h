@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86 primitives shared by the timed loops and their semantic checks. */
 #ifndef PC_X86_H
 #define PC_X86_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86-64: the probe bodies are the shared x86 ones (arch/x86/probes.c). */
 #include "arch/arch.h"
 

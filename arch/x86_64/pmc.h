@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86-64 reads PMU counters in user mode with the shared x86 rdpmc. */
 #ifndef PC_X86_64_PMC_H
 #define PC_X86_64_PMC_H

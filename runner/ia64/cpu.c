@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.c - the CPU identity from the ia64 CPUID registers, readable in user
  * mode: cpuid[0..1] the vendor string, cpuid[3] the version (number of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform-system.c - the system-mode runner's services: the Ski
  * simulator's SSC calls (console output, time of day). */
 #include "runner/runner.h"

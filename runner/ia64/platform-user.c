@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform-user.c - the user-mode runner's services: Linux/ia64 system
  * calls (also what Ski's user mode emulates). */
 #include "runner/runner.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform.h - what the two ia64 runner platforms share. */
 #ifndef PC_RUNNER_IA64_PLATFORM_H
 #define PC_RUNNER_IA64_PLATFORM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rt.c - the few libc functions a C compiler may call on its own
  * (structure copies and initialisers), for the libc-less runner. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * start-system.S - entry of the system-mode ia64 runner image: bare metal,
  * linked at physical 0x100000, where the Ski simulator starts it in system

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * start-user.S - entry and system calls of the user-mode ia64 runner, a
  * static program for Linux/ia64 (and Ski's user mode, which emulates its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: the subcommands' option parsers. The first byte picks a
  * parser from the table below, the rest is split at NUL bytes into the

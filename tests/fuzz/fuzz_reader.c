@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: the result reader and validator (pc_doc_parse, the code
  * behind every file primcost reads), and the merge `run` does into an

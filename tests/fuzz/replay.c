@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Replays fuzz inputs through a fuzz target without libFuzzer, so that
  * `make check` runs every seed of tests/fuzz/ (under the sanitizers too, in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the hostile corpus: files that `primcost compare` and `primcost merge`
 must refuse with exit 2 and one line on stderr. Run from this directory; the
 files are committed, so this script only documents and regenerates them

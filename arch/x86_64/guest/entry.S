@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * entry.S - the KVM micro-guest's header, entry point and exception stubs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c - the KVM micro-guest's driver: wait for a command in the mailbox,
  * execute it on the shared probe bodies, say so on the port, repeat.

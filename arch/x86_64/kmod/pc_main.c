@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: MIT OR GPL-2.0-only
 /*
  * primcost_ring0 - primcost's probe code in kernel context.
  *
@@ -84,4 +84,4 @@ static void __exit pc_ring0_exit(void)
 module_init(pc_ring0_init);
 module_exit(pc_ring0_exit);
 MODULE_DESCRIPTION("primcost: probe code in ring 0 (cli, sti, pushf/popf timings)");
-MODULE_LICENSE("GPL");
+MODULE_LICENSE("Dual MIT/GPL");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * abi.h - what primcost hands to a ring-0 host of the probe code (the KVM
  * micro-guest, the kernel module) and what it gets back.

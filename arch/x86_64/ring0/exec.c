@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * exec.c - one ring-0 command on the shared probe bodies (arch/x86/probes.c).
  *
