@@ -1,8 +1,10 @@
+# SPDX-License-Identifier: MIT
 # uarch-table.awk - turns data/uarch.tsv into the C table src/uarch.c reads.
 #   awk -f scripts/uarch-table.awk data/uarch.tsv > uarch_table.c
 # A malformed row stops the build with its line number.
 BEGIN {
 	FS = "\t"
+	print "/* SPDX-License-Identifier: MIT */"
 	print "/* Generated from data/uarch.tsv by scripts/uarch-table.awk: edit those. */"
 	print "#include \"uarch.h\""
 	print ""

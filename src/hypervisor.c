@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hypervisor.c - which hypervisor runs this machine, by each witness: the
  * CPUID signature (leaf 0x40000000) the hypervisor presents, and the

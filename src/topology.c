@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topology.c - packages, NUMA nodes, cores, threads, which CPUs share which
  * caches, and the CPUs this process may run on: hwloc's view, which follows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* uarch.c - which microarchitecture a CPU identity is (data/uarch.tsv). */
 #include <ctype.h>
 #include <string.h>

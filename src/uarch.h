@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* uarch.h - the microarchitecture table (data/uarch.tsv, compiled in). */
 #ifndef PC_UARCH_H
 #define PC_UARCH_H

@@ -16,7 +16,7 @@ find src arch probes runner tests man bench scripts completion .ci debian contri
 	\( -name '*.c' -o -name '*.h' -o -name '*.S' -o -name '*.def' \
 	-o -name '*.ld' -o -name '*.lds' -o -name '*.sh' -o -name '*.py' \
 	-o -name '*.1' -o -name 'Makefile' -o -name 'Kbuild' -o -name '*.yml' \
-	-o -name '*.dict' -o -name '*.in' -o -name 'primcost' -o -name rules \) \
+	-o -name '*.dict' -o -name '*.awk' -o -name '*.in' -o -name 'primcost' -o -name rules \) \
 	! -name '*.mod.c' ! -path 'debian/*/*' -type f 2>/dev/null | sort >"$pc_tmp/files"
 for f in Makefile.am configure.ac bootstrap; do echo "$f"; done >>"$pc_tmp/files"
 n=$(wc -l <"$pc_tmp/files")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Topology from hwloc: XML exports of a 2-socket 4-NUMA-node server and an
  * SMT laptop (tests/fixtures/topology), and this machine. */
 #include <sched.h>

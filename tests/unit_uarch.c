@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The microarchitecture table (data/uarch.tsv) on the identities of real
  * machines, libcpuid's codename checked against it, and the hypervisor
  * witnesses' parsers. */
