@@ -88,6 +88,18 @@ fail:
 	return -1;
 }
 
+/*
+ * Which of two current entries of a probe stays current: a measured figure
+ * over a row that was not measured (skipped, unsupported, failed), else the
+ * newer run's (on a tie, the incoming one).
+ */
+static int out_wins(json_t *c, json_t *p, const char *date_c, const char *date_p)
+{
+	if (pc_probe_measured(c) != pc_probe_measured(p))
+		return pc_probe_measured(c);
+	return strcmp(date_p, date_c) < 0;
+}
+
 static int merge_entry(json_t *eout, json_t *ein, const char *key,
 		       struct pc_merge_stats *st, char *err, size_t errlen)
 {
@@ -150,9 +162,9 @@ static int merge_entry(json_t *eout, json_t *ein, const char *key,
 					     "the same run", key, name);
 				continue;
 			}
-			if (strcmp(run_date(rout, kin), run_date(rout, kc)) < 0) {
-				/* the output's figure is newer: the incoming one is
-				 * history of its run */
+			if (out_wins(c, p, run_date(rout, kc), run_date(rout, kin))) {
+				/* the output's figure stays current: the incoming
+				 * one is filed in its run's record */
 				if (to_history(rout, kin, name, p, key, err, errlen) < 0)
 					goto fail;
 				st->probes_history++;
@@ -178,6 +190,7 @@ static int merge_entry(json_t *eout, json_t *ein, const char *key,
 		FAIL("cpus.%s: more than %d probes", key, PC_LIMIT_PROBES);
 	if (newer_cpu)
 		json_object_set_new(eout, "cpu", json_deep_copy(json_object_get(ein, "cpu")));
+	pc_entry_promote_measured(eout);
 	free(map);
 	return 0;
 fail:
@@ -200,6 +213,7 @@ int pc_doc_merge(json_t *out, json_t *in, struct pc_merge_stats *st, char *err,
 				return -1;
 			}
 			json_object_set_new(cout, key, json_deep_copy(ein));
+			pc_entry_promote_measured(json_object_get(cout, key));
 			st->cpus_added++;
 			st->runs_added += json_array_size(json_object_get(ein, "runs"));
 			st->probes_current += json_object_size(json_object_get(ein, "probes"));
