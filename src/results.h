@@ -63,6 +63,13 @@ int pc_run_selector_ok(const char *sel);
  * none left is an error. */
 int pc_doc_pick_run(json_t *doc, const char *sel, char *err, size_t errlen);
 
+/* What run k of a CPU entry holds: figures it measured, rows it did not
+ * measure, and how many of either are current. */
+struct pc_run_counts {
+	size_t measured, unmeasured, current;
+};
+void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c);
+
 /* The file a write to path lands in: path with its symbolic links followed
  * (the last one may point to a file not yet there). */
 int pc_write_target(const char *path, char *out, size_t outlen, char *err,
