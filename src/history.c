@@ -73,32 +73,39 @@ static size_t pick(json_t *runs, const char *sel)
 	return best;
 }
 
-/* Makes run k's figures, and the rows it did not measure, the entry's
- * current ones: what the file held right after that run, for that run. */
+/* Makes the entry hold run k alone, as run 0: its figures and the rows it
+ * did not measure are the current ones. */
 static int view_of_run(json_t *entry, size_t k)
 {
 	json_t *runs = json_object_get(entry, "runs"), *run = json_array_get(runs, k);
-	json_t *probes = json_object(), *p;
+	json_t *probes = json_object(), *alone = json_array(), *p, *copy;
 	const char *name;
 
-	if (!probes)
-		return -1;
-	json_object_foreach(json_object_get(entry, "probes"), name, p)
-		if (run_of(p, json_array_size(runs)) == k)
-			json_object_set(probes, name, p);
+	if (!probes || !alone)
+		goto fail;
+	json_object_foreach(json_object_get(entry, "probes"), name, p) {
+		if (run_of(p, json_array_size(runs)) != k)
+			continue;
+		if (!(copy = json_deep_copy(p)))
+			goto fail;
+		json_object_set_new(copy, "run", json_integer(0));
+		json_object_set_new(probes, name, copy);
+	}
 	json_object_foreach(json_object_get(run, "probes"), name, p) {
-		json_t *copy = json_deep_copy(p);
-
-		if (!copy) {
-			json_decref(probes);
-			return -1;
-		}
-		json_object_set_new(copy, "run", json_integer((json_int_t)k));
+		if (!(copy = json_deep_copy(p)))
+			goto fail;
+		json_object_set_new(copy, "run", json_integer(0));
 		json_object_set_new(probes, name, copy);
 	}
 	json_object_del(run, "probes");
+	json_array_append(alone, run);
+	json_object_set_new(entry, "runs", alone);
 	json_object_set_new(entry, "probes", probes);
 	return 0;
+fail:
+	json_decref(probes);
+	json_decref(alone);
+	return -1;
 }
 
 int pc_doc_pick_run(json_t *doc, const char *sel, char *err, size_t errlen)

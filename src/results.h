@@ -58,9 +58,9 @@ void pc_entry_promote_measured(json_t *entry);
 
 /* Is sel a run selector: a run number, "latest" or a date YYYY-MM-DD? */
 int pc_run_selector_ok(const char *sel);
-/* Keeps, for every CPU, the run sel names as its current figures (with the
- * rows that run did not measure); a CPU without such a run is dropped, and
- * none left is an error. */
+/* Keeps, for every CPU, the run sel names alone (as run 0), its figures and
+ * the rows it did not measure current: a file as if that run had been the
+ * only one. A CPU without such a run is dropped; none left is an error. */
 int pc_doc_pick_run(json_t *doc, const char *sel, char *err, size_t errlen);
 
 /* What run k of a CPU entry holds: figures it measured, rows it did not
