@@ -1,5 +1,6 @@
 /* stats.c - robust statistics over samples. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,44 +85,44 @@ struct pc_summary pc_summary_scale(const struct pc_summary *s, double k)
 
 /* ---- Mann-Whitney U ----------------------------------------------------- */
 
-/* Sorts doubles in place without a comparison callback: the U test sorts
- * thousands of samples per probe and side, and qsort's indirect call was
- * most of its time. Quicksort (median of three), insertion sort below 16. */
-static void sort_doubles(double *v, size_t n)
+/* Sorts doubles in place: LSD radix sort, a byte at a time, on their bits
+ * made to order as unsigned integers (sign set: all bits flipped; else the
+ * sign bit set). No comparison, so no mispredicted branch: on samples of a
+ * real probe it took half the time of a quicksort and a third of qsort's.
+ * A byte that every key shares (the sign and exponent, mostly) is skipped.
+ * key and tmp hold n values each. */
+static void sort_doubles(double *v, size_t n, uint64_t *key, uint64_t *tmp)
 {
-	while (n > 16) {
-		double a = v[0], b = v[n / 2], c = v[n - 1], pivot, t;
-		size_t i = 0, j = n - 1;
+	const uint64_t top = (uint64_t)1 << 63;
+	size_t i, count[257];
+	unsigned shift;
 
-		pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-		for (;;) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i >= j)
-				break;
-			t = v[i];
-			v[i++] = v[j];
-			v[j--] = t;
-		}
-		/* recurse into the smaller part, loop on the larger */
-		if (j + 1 < n - j - 1) {
-			sort_doubles(v, j + 1);
-			v += j + 1;
-			n -= j + 1;
-		} else {
-			sort_doubles(v + j + 1, n - j - 1);
-			n = j + 1;
-		}
+	for (i = 0; i < n; i++) {
+		uint64_t u;
+
+		memcpy(&u, &v[i], sizeof(u));
+		key[i] = u & top ? ~u : u | top;
 	}
-	for (size_t i = 1; i < n; i++) {
-		double x = v[i];
-		size_t k = i;
+	for (shift = 0; n && shift < 64; shift += 8) {
+		uint64_t *t;
 
-		for (; k > 0 && v[k - 1] > x; k--)
-			v[k] = v[k - 1];
-		v[k] = x;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[((key[i] >> shift) & 255) + 1]++;
+		if (count[((key[0] >> shift) & 255) + 1] == n)
+			continue;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			tmp[count[(key[i] >> shift) & 255]++] = key[i];
+		t = key;
+		key = tmp;
+		tmp = t;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t u = key[i] & top ? key[i] & ~top : ~key[i];
+
+		memcpy(&v[i], &u, sizeof(u));
 	}
 }
 
@@ -137,6 +138,7 @@ int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		    struct pc_mwu *r)
 {
 	double *xs, *ys;
+	uint64_t *keys;
 	size_t n = nx + ny, i = 0, j = 0, pos = 0;
 	double rank_x = 0, ties = 0, mu, var, d;
 
@@ -144,14 +146,15 @@ int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	r->p = 1;
 	if (nx == 0 || ny == 0)
 		return -1;
-	xs = malloc(n * sizeof(*xs));
+	xs = malloc(n * sizeof(*xs) + 2 * n * sizeof(*keys));
 	if (!xs)
 		return -1;
 	ys = xs + nx;
+	keys = (uint64_t *)(xs + n);
 	memcpy(xs, x, nx * sizeof(*xs));
 	memcpy(ys, y, ny * sizeof(*ys));
-	sort_doubles(xs, nx);
-	sort_doubles(ys, ny);
+	sort_doubles(xs, nx, keys, keys + n);
+	sort_doubles(ys, ny, keys, keys + n);
 	while (i < nx || j < ny) {
 		double v = i < nx && (j >= ny || xs[i] <= ys[j]) ? xs[i] : ys[j], t;
 		size_t cx = 0, cy = 0;

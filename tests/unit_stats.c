@@ -20,9 +20,9 @@ static void mann_whitney_large(void)
 
 	srand(11);
 	for (i = 0; i < 1500; i++)
-		x[i] = (double)(rand() % 200) / 4;
+		x[i] = (double)(rand() % 200 - 100) / 4;	/* negatives, zeros, ties */
 	for (j = 0; j < 1200; j++)
-		y[j] = (double)(rand() % 210) / 4;
+		y[j] = (double)(rand() % 210 - 100) / 4;
 	for (i = 0; i < 1500; i++)
 		for (j = 0; j < 1200; j++)
 			u += x[i] > y[j] ? 1 : x[i] == y[j] ? 0.5 : 0;
