@@ -6,6 +6,7 @@
 #include "cmd_merge.h"
 #include "commands.h"
 #include "merge.h"
+#include "packed.h"
 
 static const char usage_text[] =
 	"usage: primcost merge [OPTIONS] -o OUT FILE...\n"
@@ -188,7 +189,10 @@ int cmd_merge(int argc, char **argv)
 		return PC_EXIT_USAGE;
 	memset(&st, 0, sizeof(st));
 	rc = PC_EXIT_USAGE;
-	if (merge_inputs(out, &o, &st) < 0 || !merged_readable(out))
+	if (merge_inputs(out, &o, &st) < 0)
+		goto out;
+	pc_doc_pack_raw(out);	/* raw samples as arrays: packed when exact */
+	if (!merged_readable(out))
 		goto out;
 	if (pc_doc_write(out, lock_fd >= 0 ? target : "-", err, sizeof(err)) < 0) {
 		pc_error("merge", "%s", err);

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "events.h"
 #include "contain.h"
+#include "packed.h"
 #include "report.h"
 #include "runner_host.h"
 
@@ -519,9 +520,10 @@ static int save_run(const char *output, const char *key, json_t *entry, json_t *
 	} else if (pc_doc_add_run(doc, key, json_deep_copy(json_object_get(entry, "cpu")),
 				  json_deep_copy(json_array_get(json_object_get(entry,
 								"runs"), 0)),
-				  keep, err, errlen) == 0 &&
-		   pc_doc_write(doc, target, err, errlen) == 0) {
-		rc = 0;
+				  keep, err, errlen) == 0) {
+		pc_doc_pack_raw(doc);	/* raw samples an older primcost wrote */
+		if (pc_doc_write(doc, target, err, errlen) == 0)
+			rc = 0;
 	}
 	json_decref(doc);
 	pc_doc_unlock(fd);

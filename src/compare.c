@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "packed.h"
 
 static const char *const metric_names[] = { "cycles", "ns", "ticks" };
 
@@ -194,7 +195,7 @@ static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 	c->mad = json_number_value(json_object_get(m, "mad"));
 	c->samples = (long long)json_integer_value(json_object_get(p, "samples"));
 	raw = raw_of(p, metric, s, &scale);
-	c->nraw = json_array_size(raw);
+	c->nraw = pc_samples_count(raw) > 0 ? (size_t)pc_samples_count(raw) : 0;
 }
 
 static double *raw_values(json_t *p, enum pc_metric metric, const struct pc_cmp_side *s,
@@ -204,10 +205,10 @@ static double *raw_values(json_t *p, enum pc_metric metric, const struct pc_cmp_
 	json_t *raw = raw_of(p, metric, s, &scale);
 	size_t i;
 
-	*n = json_array_size(raw);
-	v = *n ? malloc(*n * sizeof(*v)) : NULL;
+	/* an array of numbers, or packed samples (packed.h) */
+	v = pc_samples_values(raw, n);
 	for (i = 0; v && i < *n; i++)
-		v[i] = json_number_value(json_array_get(raw, i)) * scale;
+		v[i] *= scale;
 	return v;
 }
 

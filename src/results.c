@@ -21,6 +21,7 @@
 #include "events.h"
 #include "commands.h"
 #include "contain.h"
+#include "packed.h"
 #include "results.h"
 
 /*
@@ -114,6 +115,27 @@ static json_t *array_of(const double *v, size_t n)
 	return a;
 }
 
+/* Raw samples: one packed string (packed.h) of the values rounded as
+ * figures are, or where that would not be exact, an array of numbers. */
+static json_t *samples_of(const double *v, size_t n)
+{
+	double *r = malloc((n ? n : 1) * sizeof(*r));
+	char buf[64], *s = NULL;
+	json_t *j;
+	size_t i;
+
+	for (i = 0; r && i < n; i++) {
+		snprintf(buf, sizeof(buf), "%.*g", REAL_DIGITS, v[i]);
+		r[i] = strtod(buf, NULL);
+	}
+	if (r && n)
+		s = pc_pack_doubles(r, n);
+	j = s ? json_string(s) : array_of(v, n);
+	free(s);
+	free(r);
+	return j;
+}
+
 /* ---- events counted around each sample (events.c) ---- */
 
 /* events.NAME: per-op statistics, or why the event has none here. */
@@ -141,7 +163,7 @@ static void probe_events_json(json_t *p, const struct pc_probe_result *r)
 			else {
 				o = summary_json(&pe->per_op[i]);
 				if (pe->raw)
-					json_object_set_new(o, "raw", array_of(
+					json_object_set_new(o, "raw", samples_of(
 						pe->raw[i], r->samples));
 			}
 			json_object_set_new(evs, e->name, o);
@@ -213,10 +235,10 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 	if (r->raw_ticks) {
 		json_t *raw = json_object();
 
-		json_object_set_new(raw, "ticks", array_of(r->raw_ticks, r->samples));
+		json_object_set_new(raw, "ticks", samples_of(r->raw_ticks, r->samples));
 		if (r->raw_cycles)
 			json_object_set_new(raw, "cycles",
-					    array_of(r->raw_cycles, r->samples));
+					    samples_of(r->raw_cycles, r->samples));
 		json_object_set_new(p, "raw", raw);
 	}
 	(void)clk;
@@ -529,6 +551,10 @@ static int check_limits(json_t *j, int depth, const struct walk *w, char *err,
 		FAIL("%s: nested deeper than %d levels", where, PC_LIMIT_DEPTH);
 	}
 	if (json_is_string(j)) {
+		/* Packed raw samples are long, and checked where they belong. */
+		if (json_string_length(j) <= PC_LIMIT_FILE_BYTES &&
+		    pc_packed_clean(json_string_value(j), json_string_length(j)))
+			return 0;
 		bad = string_bad(json_string_value(j), json_string_length(j));
 		return bad ? limit_error(w, "string", bad, json_string_length(j), err,
 					 errlen) : 0;
@@ -601,8 +627,17 @@ static int check_raw(json_t *raw, const char *where, char *err, size_t errlen)
 	json_object_foreach(raw, k, a) {
 		size_t i, n;
 
+		if (json_is_string(a)) {
+			char why[PC_ERRLEN];
+
+			if (pc_unpack_doubles(json_string_value(a), json_string_length(a),
+					      PC_LIMIT_SAMPLES, PC_LIMIT_ABS_VALUE, NULL, &n,
+					      why, sizeof(why)) < 0)
+				FAIL("%s.%s: %s", where, k, why);
+			continue;
+		}
 		if (!json_is_array(a))
-			FAIL("%s.%s: not an array", where, k);
+			FAIL("%s.%s: not an array or packed samples", where, k);
 		n = json_array_size(a);
 		if (n > PC_LIMIT_SAMPLES)
 			FAIL("%s.%s: %zu samples (limit %d)", where, k, n,
@@ -1014,7 +1049,9 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 {
 	json_error_t jerr;
 	json_t *doc;
-	char why[PC_ERRLEN];
+	char why[PC_ERRLEN], *small;
+	size_t smalllen;
+	struct pc_packed_store st;
 
 	if (len > PC_LIMIT_FILE_BYTES) {
 		snprintf(err, errlen, "%s: %zu bytes (limit %d MiB)", name, len,
@@ -1026,7 +1063,21 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 		pc_one_line(err);
 		return NULL;
 	}
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	/* Packed samples bypass the lexer: taken out, parsed, put back. */
+	small = pc_packed_extract(buf, len, &smalllen, &st);
+	if (!small) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	doc = json_loadb(small, smalllen, JSON_REJECT_DUPLICATES, &jerr);
+	free(small);
+	if (doc && pc_packed_restore(doc, &st) < 0) {
+		json_decref(doc);
+		pc_packed_store_free(&st);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	pc_packed_store_free(&st);
 	if (!doc) {
 		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", name,
 			 jerr.text, jerr.line);
