@@ -506,6 +506,13 @@ struct walk {
 	size_t index;
 };
 
+/* Is this a member "raw", or a member of one? */
+static int under_raw(const struct walk *w)
+{
+	return (w && w->key && strcmp(w->key, "raw") == 0) ||
+	       (w && w->up && w->up->key && strcmp(w->up->key, "raw") == 0);
+}
+
 static void walk_path(const struct walk *w, char *buf, size_t len)
 {
 	char tail[PC_ERRLEN];
@@ -551,8 +558,9 @@ static int check_limits(json_t *j, int depth, const struct walk *w, char *err,
 		FAIL("%s: nested deeper than %d levels", where, PC_LIMIT_DEPTH);
 	}
 	if (json_is_string(j)) {
-		/* Packed raw samples are long, and checked where they belong. */
-		if (json_string_length(j) <= PC_LIMIT_FILE_BYTES &&
+		/* Packed raw samples (raw.NAME, events.NAME.raw) are long, and
+		 * are checked where they belong; nowhere else. */
+		if (under_raw(w) && json_string_length(j) <= PC_LIMIT_FILE_BYTES &&
 		    pc_packed_clean(json_string_value(j), json_string_length(j)))
 			return 0;
 		bad = string_bad(json_string_value(j), json_string_length(j));

@@ -41,7 +41,7 @@ for name, raw in [("packed-not-base64", "dz1:5:40:" + pad[:-4] + "A!A="),
     d = json.loads(json.dumps(good))
     e = d["cpus"]["x86_64.test.1-2-3.cpu-a"]
     if raw is None:	# a long packed-looking string where none belongs
-        e["runs"][0]["host"] = "dz1:5:60:" + "A\u0001" * 3000
+        e["runs"][0]["host"] = "dz1:5:60:" + "AAAA" * 2000
     else:
         e["probes"]["cmpxchg"]["raw"]["cycles"] = raw
     json.dump(d, open(out + "/" + name + ".json", "w"))
