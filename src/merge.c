@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "packed.h"
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
@@ -22,14 +23,17 @@ static int same_run(json_t *a, json_t *b)
 	return eq;
 }
 
-/* Equal figures, whatever run index they carry. */
+/* Equal figures, whatever run index they carry and whether their raw
+ * samples are packed (packed.h) or arrays of numbers. */
 static int same_figure(json_t *a, json_t *b)
 {
-	json_t *x = json_copy(a), *y = json_copy(b);
+	json_t *x = json_deep_copy(a), *y = json_deep_copy(b);
 	int eq;
 
 	json_object_del(x, "run");
 	json_object_del(y, "run");
+	pc_probe_pack_raw(x);
+	pc_probe_pack_raw(y);
 	eq = x && y && json_equal(x, y);
 	json_decref(x);
 	json_decref(y);

@@ -381,7 +381,7 @@ static void pack_member(json_t *obj, const char *key)
 	free(v);
 }
 
-static void pack_probe(json_t *p)
+void pc_probe_pack_raw(json_t *p)
 {
 	json_t *raw = json_object_get(p, "raw"), *e;
 	const char *k;
@@ -401,10 +401,10 @@ void pc_doc_pack_raw(json_t *doc)
 
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
 		json_object_foreach(json_object_get(entry, "probes"), name, p)
-			pack_probe(p);
+			pc_probe_pack_raw(p);
 		json_array_foreach(json_object_get(entry, "runs"), i, run)
 			json_object_foreach(json_object_get(run, "probes"), name, p)
-				pack_probe(p);
+				pc_probe_pack_raw(p);
 	}
 }
 

@@ -41,7 +41,9 @@ int pc_unpack_doubles(const char *s, size_t len, size_t max, double limit,
 long pc_samples_count(json_t *v);
 double *pc_samples_values(json_t *v, size_t *n);
 
-/* Packs every raw array of a document that packs losslessly. */
+/* Packs every raw array of a figure (raw.NAME, events.NAME.raw) that packs
+ * losslessly; of every figure of a document. */
+void pc_probe_pack_raw(json_t *p);
 void pc_doc_pack_raw(json_t *doc);
 
 /* Before parsing: the text with every long packed string replaced by a

@@ -196,6 +196,31 @@ pc compare "$t/partial.json" "$t/par.json"
 ok $(grep -q "note: A is partial: .* interrupted by SIGINT" "$t/out"; echo $?) \
 	"compare says when a side's figures come from a partial run"
 
+# ---- raw samples: a file of arrays (an older primcost's) packed by merge,
+# then merged again with the arrays: the same figures, nothing changes.
+fx="$PC_SRCDIR/tests/fixtures/result.json"
+pc merge -q -o "$t/packed.json" "$fx"
+ok $(test $pc_rc -eq 0 && py "$t/packed.json" <<'PY'
+import json, sys
+(e,) = json.load(open(sys.argv[1]))["cpus"].values()
+raw = e["probes"]["baseline"]["raw"]
+assert all(isinstance(v, str) and v.startswith("dz1:") for v in raw.values()), raw
+PY
+echo $?) "merge packs the raw arrays of an older file"
+cp "$t/packed.json" "$t/packed.orig"
+pc merge -q -o "$t/packed.json" "$fx"
+ok $(test $pc_rc -eq 0 && cmp -s "$t/packed.json" "$t/packed.orig"; echo $?) \
+	"the arrays merged into their packed copy are the same figures: nothing changes"
+pc compare --format json "$fx" "$t/packed.json"
+ok $(test $pc_rc -eq 0 && py "$t/out" "$PC_SRCDIR/tests" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+row = [r for r in m["tables"][0]["rows"] if r["probe"] == "baseline"][0]
+a, b = row["cells"]
+assert a["raw_samples"] == b["raw_samples"] > 0 and b["p"] == 1, (a, b)
+PY
+echo $?) "compare reads arrays and packed samples alike (same count, p = 1)"
+
 # ---- 5. standard input, -f with -o -, empty files.
 pc compare - "$t/par.json@0" <"$t/par.json"
 ok $(test $pc_rc -eq 0 && grep -q "A = -:" "$t/out"; echo $?) "compare - FILE reads standard input"
