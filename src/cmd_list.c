@@ -380,12 +380,78 @@ static int list_runs(const char *file, int fmt)
 	return PC_EXIT_OK;
 }
 
+/* The probe table, or the rows matching pattern. */
+static int list_probes(const char *pattern, int fmt, int verbose)
+{
+	json_t *arr = NULL;
+	int id;
+
+	if (pattern) {
+		bool sel[PC_PROBE_COUNT];
+		char err[PC_ERRLEN];
+
+		if (pc_select_probes(pattern, sel, err, sizeof(err)) < 0) {
+			pc_error("list", "%s", err);
+			return PC_EXIT_USAGE;
+		}
+	}
+
+	if (fmt == 0)
+		printf("%-24s %-12s %4s %-12s %s\n", "probe", "group", "ring",
+		       pc_arch_name, "description");
+	else if (fmt == 1)
+		printf("probe,group,ring,kernel_api,%s,sequence,description\n",
+		       pc_arch_name);
+	else
+		arr = json_array();
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		const struct pc_probe_row *r = &pc_probe_rows[id];
+		bool sel[PC_PROBE_COUNT];
+		char err[PC_ERRLEN];
+
+		if (pattern && (pc_select_probes(pattern, sel, err, sizeof(err)) < 0 ||
+				!sel[id]))
+			continue;
+		if (fmt == 0) {
+			printf("%-24s %-12s %4d %-12s %s\n", r->name,
+			       pc_group_name(r->group), r->ring, availability(id),
+			       r->description);
+			if (verbose)
+				printf("%24s kernel API: %s\n%24s sequence:   %s\n", "",
+				       r->kernel_api, "", sequence(id));
+			if (verbose && pc_probe_note((enum pc_probe_id)id))
+				printf("%24s note:       %s\n", "",
+				       pc_probe_note((enum pc_probe_id)id));
+		} else if (fmt == 1) {
+			printf("%s,%s,%d,\"%s\",%s,\"%s\",\"%s\"\n", r->name,
+			       pc_group_name(r->group), r->ring, r->kernel_api,
+			       availability(id), sequence(id), r->description);
+		} else {
+			json_array_append_new(arr, json_pack(
+				"{s:s, s:s, s:i, s:s, s:s, s:s, s:s}", "name", r->name,
+				"group", pc_group_name(r->group), "ring", r->ring,
+				"kernel_api", r->kernel_api, "availability",
+				availability(id), "sequence", sequence(id),
+				"description", r->description));
+			if (pc_probe_note((enum pc_probe_id)id))
+				json_object_set_new(json_array_get(arr,
+					json_array_size(arr) - 1), "note",
+					json_string(pc_probe_note((enum pc_probe_id)id)));
+		}
+	}
+	if (arr) {
+		json_dumpf(arr, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(arr);
+	}
+	return PC_EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const char *pattern = NULL;
 	char opt[64];
-	int c, id, verbose = 0, fmt = 0, events = 0, reference = 0, runs = 0;	/* fmt: 0 table, 1 csv, 2 json */
-	json_t *arr = NULL;
+	int c, verbose = 0, fmt = 0, events = 0, reference = 0, runs = 0;	/* fmt: 0 table, 1 csv, 2 json */
 
 	optind = 0;
 	opterr = 0;
@@ -450,63 +516,5 @@ int cmd_list(int argc, char **argv)
 		return list_events(pattern, verbose, fmt);
 	if (reference)
 		return list_reference(pattern, fmt, verbose);
-	if (pattern) {
-		bool sel[PC_PROBE_COUNT];
-		char err[PC_ERRLEN];
-
-		if (pc_select_probes(pattern, sel, err, sizeof(err)) < 0) {
-			pc_error("list", "%s", err);
-			return PC_EXIT_USAGE;
-		}
-	}
-
-	if (fmt == 0)
-		printf("%-24s %-12s %4s %-12s %s\n", "probe", "group", "ring",
-		       pc_arch_name, "description");
-	else if (fmt == 1)
-		printf("probe,group,ring,kernel_api,%s,sequence,description\n",
-		       pc_arch_name);
-	else
-		arr = json_array();
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		const struct pc_probe_row *r = &pc_probe_rows[id];
-		bool sel[PC_PROBE_COUNT];
-		char err[PC_ERRLEN];
-
-		if (pattern && (pc_select_probes(pattern, sel, err, sizeof(err)) < 0 ||
-				!sel[id]))
-			continue;
-		if (fmt == 0) {
-			printf("%-24s %-12s %4d %-12s %s\n", r->name,
-			       pc_group_name(r->group), r->ring, availability(id),
-			       r->description);
-			if (verbose)
-				printf("%24s kernel API: %s\n%24s sequence:   %s\n", "",
-				       r->kernel_api, "", sequence(id));
-			if (verbose && pc_probe_note((enum pc_probe_id)id))
-				printf("%24s note:       %s\n", "",
-				       pc_probe_note((enum pc_probe_id)id));
-		} else if (fmt == 1) {
-			printf("%s,%s,%d,\"%s\",%s,\"%s\",\"%s\"\n", r->name,
-			       pc_group_name(r->group), r->ring, r->kernel_api,
-			       availability(id), sequence(id), r->description);
-		} else {
-			json_array_append_new(arr, json_pack(
-				"{s:s, s:s, s:i, s:s, s:s, s:s, s:s}", "name", r->name,
-				"group", pc_group_name(r->group), "ring", r->ring,
-				"kernel_api", r->kernel_api, "availability",
-				availability(id), "sequence", sequence(id),
-				"description", r->description));
-			if (pc_probe_note((enum pc_probe_id)id))
-				json_object_set_new(json_array_get(arr,
-					json_array_size(arr) - 1), "note",
-					json_string(pc_probe_note((enum pc_probe_id)id)));
-		}
-	}
-	if (arr) {
-		json_dumpf(arr, stdout, JSON_INDENT(1));
-		putchar('\n');
-		json_decref(arr);
-	}
-	return PC_EXIT_OK;
+	return list_probes(pattern, fmt, verbose);
 }
