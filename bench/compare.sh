@@ -5,8 +5,10 @@
 # default table format:
 #   summaries   the figures only ("samples": 1000), as `run` writes by default
 #   raw         with every sample kept (raw.ticks and raw.cycles, 1000 each),
-#               as `run --keep-samples` writes: one Mann-Whitney U test per
-#               probe and CPU
+#               as `run --keep-samples` writes them: packed strings
+#               (src/packed.h); one Mann-Whitney U test per probe and CPU
+#   raw-arrays  the same samples as arrays of numbers, as primcost wrote them
+#               before packing (such files are still read)
 # CPUs are paired by model key (100 tables). Prints the median of RUNS runs
 # (default 5) of wall time, CPU time (user + system) and peak RSS from
 # /usr/bin/time -v, and the load average (on a shared machine the wall time
@@ -50,12 +52,17 @@ def fleet(seed, raw, shift):
             "probes": probes}
     return {"schema": "primcost-result/1", "cpus": cpus}
 for raw in (0, 1):
-    name = "raw" if raw else "summaries"
+    name = "raw-arrays" if raw else "summaries"
     json.dump(fleet(1, raw, 1.0), open("%s/%s-a.json" % (out, name), "w"), separators=(",", ":"))
     json.dump(fleet(2, raw, 1.05), open("%s/%s-b.json" % (out, name), "w"), separators=(",", ":"))
 PY
 
-for kind in summaries raw; do
+# The packed files, as primcost writes them: merge packs arrays it copies.
+for side in a b; do
+	./primcost merge -q -o "$tmp/raw-$side.json" "$tmp/raw-arrays-$side.json"
+done
+
+for kind in summaries raw raw-arrays; do
 	a="$tmp/$kind-a.json"
 	b="$tmp/$kind-b.json"
 	size=$(( $(stat -c %s "$a") / 1024 ))
@@ -77,7 +84,7 @@ for kind in summaries raw; do
 	sort -n "$tmp/times" | awk -v k="$kind" -v s="$size" -v v="$verdicts" '
 		{ w[NR] = $1; r[NR] = $2; c[NR] = $3 }
 		END { m = int((NR + 1) / 2);
-		      printf "%-9s 2 files x %6d KiB: wall %5.0f ms (min %5.0f, max %5.0f), cpu %5.0f ms, peak RSS %6.1f MiB; %s\n",
+		      printf "%-10s 2 files x %6d KiB: wall %5.0f ms (min %5.0f, max %5.0f), cpu %5.0f ms, peak RSS %6.1f MiB; %s\n",
 			k, s, w[m], w[1], w[NR], c[m], r[m] / 1024, v }'
 done
 echo "load average: $(cut -d" " -f1-3 /proc/loadavg) on $(nproc) CPUs"

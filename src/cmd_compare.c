@@ -17,7 +17,9 @@ static const char usage_text[] =
 	"first: each side's median and MAD, the ratio and difference, and a\n"
 	"verdict (faster, slower, same) that must be statistically significant\n"
 	"and at least --threshold percent. Files holding several CPUs each are\n"
-	"paired by model key.\n"
+	"paired by model key. FILE may be - (standard input), a reference\n"
+	"table's name, and may end in @N, @latest or @YYYY-MM-DD to take one\n"
+	"run of every CPU instead of the current figures (see primcost(1)).\n"
 	"\n"
 	"  -c, --cpu GLOB        only CPUs whose model key matches (repeatable)\n"
 	"  -m, --metric UNIT     cycles, ns or ticks (default cycles)\n"
@@ -139,6 +141,8 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		}
 	}
 	for (; optind < argc; optind++) {
+		if (pc_stdin_twice(o->files, o->nfiles, argv[optind], err, errlen))
+			return -1;
 		if (o->nfiles == PC_COMPARE_MAX_FILES) {
 			snprintf(err, errlen, "at most %d files", PC_COMPARE_MAX_FILES);
 			return -1;
@@ -193,10 +197,9 @@ int cmd_compare(int argc, char **argv)
 	}
 	rc = PC_EXIT_USAGE;
 	for (n = 0; n < o.nfiles; n++) {
-		in[n].path = pc_input_path(o.files[n], paths[n], sizeof(paths[n]),
-					   err, sizeof(err));
-		in[n].doc = in[n].path ? pc_doc_load(in[n].path, NULL, err, sizeof(err))
-				       : NULL;
+		in[n].doc = pc_input_load(o.files[n], paths[n], sizeof(paths[n]), err,
+					  sizeof(err));
+		in[n].path = paths[n];
 		if (!in[n].doc) {
 			fprintf(stderr, "primcost: compare: %s\n", err);
 			goto out;

@@ -17,6 +17,7 @@ static const char usage_text[] =
 	"       primcost list --events [OPTIONS] [PATTERN]\n"
 	"       primcost list --reference [OPTIONS] [PATTERN]\n"
 	"       primcost list --names [PATTERN]\n"
+	"       primcost list --runs [OPTIONS] FILE\n"
 	"\n"
 	"List the probes (all, or those matching the shell glob PATTERN) with\n"
 	"their group, ring, kernel API and whether this build can run them.\n"
@@ -28,16 +29,20 @@ static const char usage_text[] =
 	"  -r, --reference       list the published reference tables instead\n"
 	"      --names           only the probe names, then the globs that select\n"
 	"                        two or more of them, one a line (for completion)\n"
+	"      --runs FILE       list the runs a result file keeps for each CPU\n"
+	"                        (date, host, kernel, version, probes; FILE may be\n"
+	"                        -, and FILE@N picks runs as in compare)\n"
 	"  -f, --format FMT      table, csv or json (default table)\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_EVENTS = 256, OPT_NAMES };
+enum { OPT_EVENTS = 256, OPT_NAMES, OPT_RUNS };
 
 static const struct option long_options[] = {
 	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "reference", no_argument, NULL, 'r' },
 	{ "names", no_argument, NULL, OPT_NAMES },
+	{ "runs", no_argument, NULL, OPT_RUNS },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -338,10 +343,120 @@ static int list_reference(const char *pattern, int fmt, int verbose)
 	return rc;
 }
 
+/* ---- list --runs FILE: the history a result file keeps ------------------- */
+
+static const char *run_str(json_t *run, const char *k)
+{
+	const char *v = json_string_value(json_object_get(run, k));
+
+	return v ? v : "";
+}
+
+/* One run of one CPU as a row: what a table, CSV or JSON shows. */
+static json_t *run_row(const char *key, json_t *entry, size_t k)
+{
+	json_t *run = json_array_get(json_object_get(entry, "runs"), k);
+	struct pc_run_counts c;
+
+	pc_run_counts(entry, k, &c);
+	return json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:s, s:b}",
+			 "cpu", key, "run", (json_int_t)k, "date", run_str(run, "date"),
+			 "host", run_str(run, "host"), "kernel", run_str(run, "kernel"),
+			 "primcost_version", run_str(run, "primcost_version"),
+			 "measured", (json_int_t)c.measured,
+			 "not_measured", (json_int_t)c.unmeasured,
+			 "current", (json_int_t)c.current,
+			 "partial", json_is_true(json_object_get(run, "partial")),
+			 "interrupted_by", run_str(run, "interrupted_by"),
+			 "unreliable", json_is_true(json_object_get(run, "unreliable")));
+}
+
+static void print_run_row(json_t *r, int fmt)
+{
+	const char *f[] = { "date", "host", "kernel", "primcost_version" };
+	const char *n[] = { "measured", "not_measured", "current" };
+	size_t i;
+
+	if (fmt == 1) {
+		printf("%s,%" JSON_INTEGER_FORMAT, json_string_value(json_object_get(r, "cpu")),
+		       json_integer_value(json_object_get(r, "run")));
+		for (i = 0; i < 4; i++) {
+			const char *v = json_string_value(json_object_get(r, f[i]));
+
+			putchar(',');
+			putchar('"');
+			for (; *v; v++)
+				printf(*v == '"' ? "\"\"" : "%c", *v);
+			putchar('"');
+		}
+		for (i = 0; i < 3; i++)
+			printf(",%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(r, n[i])));
+		printf(",%s,%s\n", json_is_true(json_object_get(r, "partial")) ? "yes" : "no",
+		       json_is_true(json_object_get(r, "unreliable")) ? "yes" : "no");
+		return;
+	}
+	printf("  %4" JSON_INTEGER_FORMAT "  %-20s  %-16.16s  %-24.24s  %-8.8s  %8"
+	       JSON_INTEGER_FORMAT "  %8" JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s%s%s\n",
+	       json_integer_value(json_object_get(r, "run")),
+	       json_string_value(json_object_get(r, "date")),
+	       json_string_value(json_object_get(r, "host")),
+	       json_string_value(json_object_get(r, "kernel")),
+	       json_string_value(json_object_get(r, "primcost_version")),
+	       json_integer_value(json_object_get(r, "measured")),
+	       json_integer_value(json_object_get(r, "not_measured")),
+	       json_integer_value(json_object_get(r, "current")),
+	       json_is_true(json_object_get(r, "partial")) ? "  partial " : "",
+	       json_string_value(json_object_get(r, "interrupted_by")),
+	       json_is_true(json_object_get(r, "unreliable")) ? "  unreliable" : "");
+}
+
+static int list_runs(const char *file, int fmt)
+{
+	char err[PC_ERRLEN], path[4096];
+	json_t *doc = pc_input_load(file, path, sizeof(path), err, sizeof(err));
+	json_t *arr, *entry, *r;
+	const char *key;
+	size_t k;
+
+	if (!doc) {
+		pc_error("list", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	arr = json_array();
+	if (fmt == 1)
+		printf("cpu,run,date,host,kernel,primcost_version,measured,not_measured,"
+		       "current,partial,unreliable\n");
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
+		const char *brand = json_string_value(json_object_get(
+			json_object_get(entry, "cpu"), "brand"));
+
+		if (fmt == 0) {
+			printf("%s%s%s%s\n", json_array_size(arr) ? "\n" : "", key,
+			       brand ? ": " : "", brand ? brand : "");
+			printf("  %4s  %-20s  %-16s  %-24s  %-8s  %8s  %8s  %7s\n", "run",
+			       "date", "host", "kernel", "version", "measured",
+			       "not-meas", "current");
+		}
+		for (k = 0; k < json_array_size(json_object_get(entry, "runs")); k++) {
+			r = run_row(key, entry, k);
+			if (fmt != 2)
+				print_run_row(r, fmt);
+			json_array_append_new(arr, r);
+		}
+	}
+	if (fmt == 2) {
+		json_dumpf(arr, stdout, JSON_INDENT(1));
+		putchar('\n');
+	}
+	json_decref(arr);
+	json_decref(doc);
+	return PC_EXIT_OK;
+}
+
 struct list_options {
 	const char *pattern;
 	int verbose, fmt;	/* fmt: 0 table, 1 csv, 2 json */
-	int events, reference, names;
+	int events, reference, names, runs;
 };
 
 /* 0: options parsed; 1: --help shown; -1: refused (the line printed). */
@@ -366,6 +481,9 @@ static int parse_list_options(int argc, char **argv, struct list_options *o)
 			break;
 		case OPT_NAMES:
 			o->names = 1;
+			break;
+		case OPT_RUNS:
+			o->runs = 1;
 			break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)
@@ -466,10 +584,16 @@ int cmd_list(int argc, char **argv)
 
 	if (rc != 0)
 		return rc > 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
-	if (o.events + o.reference + o.names > 1) {
-		pc_error("list", "--events, --reference and --names exclude each other");
+	if (o.events + o.reference + o.names + o.runs > 1) {
+		pc_error("list", "--events, --reference, --names and --runs exclude each other");
 		return PC_EXIT_USAGE;
 	}
+	if (o.runs && !o.pattern) {
+		pc_error("list", "--runs needs a result FILE (- for standard input)");
+		return PC_EXIT_USAGE;
+	}
+	if (o.runs)
+		return list_runs(o.pattern, o.fmt);
 	if (o.names)
 		return list_names(o.pattern);
 	if (o.events)

@@ -7,6 +7,7 @@
 #include "cmd_merge.h"
 #include "commands.h"
 #include "merge.h"
+#include "packed.h"
 
 static const char usage_text[] =
 	"usage: primcost merge [OPTIONS] -o OUT FILE...\n"
@@ -14,7 +15,11 @@ static const char usage_text[] =
 	"Combine result files (one per host, say) into OUT, keyed by CPU model.\n"
 	"Runs of the same model are all kept: the newest run's figures are\n"
 	"current, the figures they replace stay in the history of their run.\n"
-	"An existing OUT is merged into, never replaced by a partial result.\n"
+	"A figure never gives way to a row that was not measured (skipped,\n"
+	"unsupported, failed). An existing OUT is merged into, never replaced by\n"
+	"a partial result; writers of OUT take turns. FILE may be - (standard\n"
+	"input) and may end in @N, @latest or @YYYY-MM-DD to take one run of\n"
+	"every CPU (see primcost(1)).\n"
 	"\n"
 	"  -o, --output FILE     the merged file (required; - = stdout)\n"
 	"  -q, --quiet           no summary line\n"
@@ -59,6 +64,10 @@ static int parse_options(int argc, char **argv, struct pc_merge_options *o,
 	}
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);
+	for (c = 1; c < argc - optind; c++)
+		if (pc_stdin_twice((const char *const *)o->files, (size_t)c, o->files[c], err,
+				   errlen))
+			return -1;
 	if (!o->output) {
 		snprintf(err, errlen, "no output file: give -o OUT (- for stdout)");
 		return -1;
@@ -84,14 +93,88 @@ int pc_merge_options_parse(int argc, char **argv, struct pc_merge_options *o, ch
 	return rc;
 }
 
+/* Reads every input and merges it into out: one bad file, and nothing is
+ * written. */
+static int merge_inputs(json_t *out, const struct pc_merge_options *o,
+			struct pc_merge_stats *st)
+{
+	char err[PC_ERRLEN], why[PC_ERRLEN], path[4096];
+	json_t *in;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < o->nfiles; i++) {
+		in = pc_input_load(o->files[i], path, sizeof(path), err, sizeof(err));
+		if (!in) {
+			pc_error("merge", "%s", err);
+			return -1;
+		}
+		rc = pc_doc_merge(out, in, st, why, sizeof(why));
+		json_decref(in);
+		if (rc < 0) {
+			pc_error("merge", "%s: %s", o->files[i], why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The result must be readable by primcost itself. */
+static int merged_readable(json_t *out)
+{
+	char why[PC_ERRLEN];
+	size_t bytes = json_dumpb(out, NULL, 0, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
+
+	if (pc_doc_validate(out, why, sizeof(why)) < 0 || bytes > PC_LIMIT_FILE_BYTES) {
+		if (bytes > PC_LIMIT_FILE_BYTES)
+			snprintf(why, sizeof(why), "%zu bytes (limit %d MiB)", bytes,
+				 PC_LIMIT_FILE_BYTES >> 20);
+		pc_error("merge", "the merged result would not be readable: %s", why);
+		return 0;
+	}
+	return 1;
+}
+
+/* Loads OUT under its lock (held on return, *lock_fd) or starts a new
+ * document; NULL after an error said. */
+static json_t *open_output(const char *output, char *target, size_t len, int *lock_fd)
+{
+	char err[PC_ERRLEN];
+	json_t *out;
+	int missing = 0;
+
+	*lock_fd = -1;
+	if (strcmp(output, "-") == 0)
+		return pc_doc_new();
+	if (pc_check_writable(output, err, sizeof(err)) < 0 ||
+	    pc_write_target(output, target, len, err, sizeof(err)) < 0) {
+		pc_error("merge", "%s", err);
+		return NULL;
+	}
+	/* Writers of OUT take turns: read, merge and write under the lock. */
+	*lock_fd = pc_doc_lock(target, "merge", NULL, NULL, err, sizeof(err));
+	if (*lock_fd < 0) {
+		pc_error("merge", "%s", err);
+		return NULL;
+	}
+	out = pc_doc_load(target, &missing, err, sizeof(err));
+	if (!out && !missing) {
+		pc_error("merge", "%s (refusing to replace it; move it away or choose "
+			 "another -o)", err);
+		pc_doc_unlock(*lock_fd);
+		*lock_fd = -1;
+		return NULL;
+	}
+	return out ? out : pc_doc_new();
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct pc_merge_options o;
 	struct pc_merge_stats st;
-	char err[PC_ERRLEN], why[PC_ERRLEN];
-	json_t *out = NULL, *in;
-	int rc, missing = 0, to_stdout;
-	size_t i, bytes;
+	char err[PC_ERRLEN], target[4096];
+	json_t *out;
+	int rc, lock_fd;
 
 	rc = pc_merge_options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc > 0) {
@@ -99,68 +182,32 @@ int cmd_merge(int argc, char **argv)
 		return PC_EXIT_OK;
 	}
 	if (rc < 0) {
-		fprintf(stderr, "primcost: merge: %s\n", err);
+		pc_error("merge", "%s", err);
 		return PC_EXIT_USAGE;
 	}
-	to_stdout = strcmp(o.output, "-") == 0;
-	if (!to_stdout) {
-		if (pc_check_writable(o.output, err, sizeof(err)) < 0) {
-			fprintf(stderr, "primcost: merge: %s\n", err);
-			return PC_EXIT_USAGE;
-		}
-		out = pc_doc_load(o.output, &missing, err, sizeof(err));
-		if (!out && !missing) {
-			fprintf(stderr, "primcost: merge: %s (refusing to replace it; "
-				"move it away or choose another -o)\n", err);
-			return PC_EXIT_USAGE;
-		}
-	}
+	out = open_output(o.output, target, sizeof(target), &lock_fd);
 	if (!out)
-		out = pc_doc_new();
+		return PC_EXIT_USAGE;
 	memset(&st, 0, sizeof(st));
-	/* Every input is read and merged before anything is written: one bad
-	 * file and OUT is left as it was. */
-	for (i = 0; i < o.nfiles; i++) {
-		char buf[4096];
-		const char *path = pc_input_path(o.files[i], buf, sizeof(buf), err,
-						 sizeof(err));
-
-		in = path ? pc_doc_load(path, NULL, err, sizeof(err)) : NULL;
-		if (!in) {
-			fprintf(stderr, "primcost: merge: %s\n", err);
-			json_decref(out);
-			return PC_EXIT_USAGE;
-		}
-		rc = pc_doc_merge(out, in, &st, why, sizeof(why));
-		json_decref(in);
-		if (rc < 0) {
-			fprintf(stderr, "primcost: merge: %s: %s\n", o.files[i], why);
-			json_decref(out);
-			return PC_EXIT_USAGE;
-		}
+	rc = PC_EXIT_USAGE;
+	if (merge_inputs(out, &o, &st) < 0)
+		goto out;
+	pc_doc_pack_raw(out);	/* raw samples as arrays: packed when exact */
+	if (!merged_readable(out))
+		goto out;
+	if (pc_doc_write(out, lock_fd >= 0 ? target : "-", err, sizeof(err)) < 0) {
+		pc_error("merge", "%s", err);
+		goto out;
 	}
-	/* The result must be readable by primcost itself. */
-	bytes = json_dumpb(out, NULL, 0, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
-	if (pc_doc_validate(out, why, sizeof(why)) < 0 || bytes > PC_LIMIT_FILE_BYTES) {
-		if (bytes > PC_LIMIT_FILE_BYTES)
-			snprintf(why, sizeof(why), "%zu bytes (limit %d MiB)", bytes,
-				 PC_LIMIT_FILE_BYTES >> 20);
-		fprintf(stderr, "primcost: merge: the merged result would not be "
-			"readable: %s\n", why);
-		json_decref(out);
-		return PC_EXIT_USAGE;
-	}
-	if (pc_doc_write(out, o.output, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: merge: %s\n", err);
-		json_decref(out);
-		return PC_EXIT_USAGE;
-	}
-	if (!o.quiet && !to_stdout)
+	rc = PC_EXIT_OK;
+	if (!o.quiet && lock_fd >= 0)
 		printf("merged %zu file%s into %s: %zu CPUs, %zu new, %zu runs added, "
 			"%zu already there\n", o.nfiles, o.nfiles == 1 ? "" : "s",
 			o.output,
 			json_object_size(json_object_get(out, "cpus")), st.cpus_added,
 			st.runs_added, st.runs_duplicate);
+out:
+	pc_doc_unlock(lock_fd);
 	json_decref(out);
-	return PC_EXIT_OK;
+	return rc;
 }

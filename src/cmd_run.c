@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "events.h"
 #include "contain.h"
+#include "packed.h"
 #include "report.h"
 #include "runner_host.h"
 
@@ -34,7 +35,8 @@ static const char usage_text[] =
 	"  -n, --samples N       differential samples per probe (default 501)\n"
 	"      --sample-us US    target length of one timed loop (default 20)\n"
 	"  -k, --keep-samples    store every sample in the JSON (for compare)\n"
-	"  -o, --output FILE     result file (default primcost.json; - = stdout)\n"
+	"  -o, --output FILE     result file (default primcost.json; - = stdout, the\n"
+	"                        JSON only); writers of one file take turns\n"
 	"  -f, --format FMT      table, json, csv or markdown (default table)\n"
 	"      --no-pmu          scale ticks by calibration even if a PMU exists\n"
 	"      --ring0 MODE      how ring-0 rows run: auto, kvm, kmod or none (default auto)\n"
@@ -129,6 +131,7 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 	long v;
 	double d;
 	char *end;
+	const char *format_given = NULL;
 
 	memset(o, 0, sizeof(*o));
 	o->probes = "*";
@@ -193,6 +196,7 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 					 "markdown, got '%s'", optarg);
 				return -1;
 			}
+			format_given = optarg;
 			break;
 		case OPT_NO_PMU:
 			o->pmu = false;
@@ -298,6 +302,14 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	/* -o - puts the JSON result on standard output: a table there would
+	 * make it unreadable, and dropping the -f asked for would be silent. */
+	if (format_given && o->format != PC_FORMAT_JSON && strcmp(o->output, "-") == 0) {
+		snprintf(err, errlen, "-f %s with -o -: standard output carries the JSON "
+			 "result; give -o FILE for the %s", format_given,
+			 o->format == PC_FORMAT_TABLE ? "table" : "report");
 		return -1;
 	}
 	if (!o->arch && (o->emulator || o->runner || o->system_runner ||
@@ -474,6 +486,51 @@ static void drop_unmeasured(json_t *probes, const struct pc_profile *prof)
 			json_object_del(probes, pc_probe_rows[prof->probes[i].id].name);
 }
 
+/*
+ * Files the run (entry of a one-run document; keep: the probes to file,
+ * taken) into output. Writers of one file take turns: under the lock on the
+ * file (its symbolic link's target) it is read again, since another primcost
+ * may have written it while this one measured, and replaced with the run
+ * added. With may_stop, an interruption while waiting for the lock gives up
+ * (*stopped set) and leaves the file as it was.
+ */
+static int save_run(const char *output, const char *key, json_t *entry, json_t *keep,
+		    bool may_stop, int *stopped, char *err, size_t errlen)
+{
+	char target[PATH_MAX], why[PC_ERRLEN];
+	json_t *doc = NULL;
+	int fd, missing = 0, rc = -1;
+
+	if (pc_write_target(output, target, sizeof(target), err, errlen) < 0) {
+		json_decref(keep);
+		return -1;
+	}
+	fd = pc_doc_lock(target, "run", may_stop ? pc_interrupted : NULL, stopped,
+			 err, errlen);
+	if (fd < 0) {
+		json_decref(keep);
+		return -1;
+	}
+	doc = pc_doc_load(target, &missing, why, sizeof(why));
+	if (!doc && missing)
+		doc = pc_doc_new();
+	if (!doc) {
+		json_decref(keep);
+		snprintf(err, errlen, "%.400s (it changed while measuring; refusing to "
+			 "replace it)", why);
+	} else if (pc_doc_add_run(doc, key, json_deep_copy(json_object_get(entry, "cpu")),
+				  json_deep_copy(json_array_get(json_object_get(entry,
+								"runs"), 0)),
+				  keep, err, errlen) == 0) {
+		pc_doc_pack_raw(doc);	/* raw samples an older primcost wrote */
+		if (pc_doc_write(doc, target, err, errlen) == 0)
+			rc = 0;
+	}
+	json_decref(doc);
+	pc_doc_unlock(fd);
+	return rc;
+}
+
 /* Measures this machine: detect, pin, clock, events, ring 0, the profile.
  * On an error what it opened is closed again. */
 static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
@@ -588,8 +645,9 @@ int cmd_run(int argc, char **argv)
 				 "choose another -o)", err);
 			return PC_EXIT_USAGE;
 		}
-		if (!file_doc)
-			file_doc = pc_doc_new();
+		/* Read again when the run is filed: others may write it meanwhile. */
+		json_decref(file_doc);
+		file_doc = NULL;
 	}
 
 	/* From here on, SIGINT, SIGTERM and SIGHUP stop the run in an orderly
@@ -661,16 +719,14 @@ int cmd_run(int argc, char **argv)
 	{
 		json_t *entry = json_object_get(json_object_get(run_doc, "cpus"), ci.key);
 		json_t *keep = json_deep_copy(json_object_get(entry, "probes"));
+		int stopped = 0;
 
 		if (sig)
 			drop_unmeasured(keep, &prof);
-		if (pc_doc_add_run(file_doc, ci.key,
-				   json_deep_copy(json_object_get(entry, "cpu")),
-				   json_deep_copy(json_array_get(json_object_get(entry, "runs"), 0)),
-				   keep, err, sizeof(err)) < 0 ||
-		    pc_doc_write(file_doc, o.output, err, sizeof(err)) < 0) {
+		if (save_run(o.output, ci.key, entry, keep, !sig, &stopped, err,
+			     sizeof(err)) < 0) {
 			pc_error("run", "%s", err);
-			rc = PC_EXIT_USAGE;
+			rc = stopped ? PC_EXIT_SIGNAL + pc_interrupted() : PC_EXIT_USAGE;
 			goto out;
 		}
 	}

@@ -39,6 +39,19 @@ const char *pc_reference_dir(char *err, size_t errlen);
  * that has one; NULL, err naming the places looked in, when none has. */
 const char *pc_input_path(const char *name, char *buf, size_t len,
 			  char *err, size_t errlen);
+/* Reads and validates an input argument: a file, a reference table, "-"
+ * (standard input), each optionally followed by @N, @latest or
+ * @YYYY-MM-DD to pick one run of every CPU (unless a file of the whole
+ * name exists). path gets the name to show. Declared here, built on
+ * results.h: json_t is jansson's. */
+struct json_t;
+struct json_t *pc_input_load(const char *arg, char *path, size_t pathlen,
+			     char *err, size_t errlen);
+
+/* Is arg a second "-" among the n files before it? (Standard input can be
+ * read once.) Fills err when so. */
+int pc_stdin_twice(const char *const *files, size_t n, const char *arg, char *err,
+		   size_t errlen);
 
 /* Parses a non-negative integer option value in [lo, hi]; -1 if bad. */
 long pc_parse_long(const char *s, long lo, long hi);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "packed.h"
 
 static const char *const metric_names[] = { "cycles", "ns", "ticks" };
 
@@ -60,10 +61,55 @@ static json_t *newest_run(json_t *entry)
 	return n ? json_array_get(runs, n - 1) : NULL;
 }
 
+/* The run a current figure belongs to: its "run", else the last run. */
+static size_t run_of(json_t *p, size_t nruns)
+{
+	json_t *r = json_object_get(p, "run");
+
+	return json_is_integer(r) ? (size_t)json_integer_value(r) : nruns - 1;
+}
+
+static const char *date_of(json_t *run)
+{
+	const char *d = str(run, "date");
+
+	return d ? d : "";
+}
+
+/* Which runs the current figures come from: how many, the newest and the
+ * oldest of them, and how many figures a partial run gave. */
+static json_t *runs_used(struct pc_cmp_side *s, json_t *entry)
+{
+	json_t *runs = json_object_get(entry, "runs"), *p, *newest = NULL;
+	size_t n = json_array_size(runs), k;
+	const char *name;
+	char *seen = n ? calloc(n, 1) : NULL;
+
+	if (!seen)
+		return newest_run(entry);
+	json_object_foreach(json_object_get(entry, "probes"), name, p) {
+		k = run_of(p, n);
+		if (k >= n)
+			continue;
+		if (json_is_true(json_object_get(json_array_get(runs, k), "partial")))
+			s->partial_figures++;
+		if (seen[k]++)
+			continue;
+		s->runs_used++;
+		if (!newest || strcmp(date_of(json_array_get(runs, k)), date_of(newest)) >= 0)
+			newest = json_array_get(runs, k);
+		if (!s->oldest_date || strcmp(date_of(json_array_get(runs, k)),
+					       s->oldest_date) < 0)
+			s->oldest_date = date_of(json_array_get(runs, k));
+	}
+	free(seen);
+	return newest ? newest : newest_run(entry);
+}
+
 static void side_init(struct pc_cmp_side *s, const char *file, const char *key,
 		      json_t *entry)
 {
-	json_t *cpu = json_object_get(entry, "cpu"), *run = newest_run(entry), *v;
+	json_t *cpu = json_object_get(entry, "cpu"), *run, *v;
 	json_t *timer = json_object_get(cpu, "timer");
 
 	memset(s, 0, sizeof(*s));
@@ -73,6 +119,10 @@ static void side_init(struct pc_cmp_side *s, const char *file, const char *key,
 	s->virtualized = -1;
 	if (!entry)
 		return;
+	/* The context is the run the figures come from (the newest of them). */
+	run = runs_used(s, entry);
+	s->newest_date = run ? date_of(run) : NULL;
+	s->interrupted_by = str(run, "interrupted_by");
 	s->brand = str(cpu, "brand");
 	s->cycles_source = str(run, "cycles_source");
 	s->kernel = str(run, "kernel");
@@ -146,7 +196,7 @@ static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 	c->mad = json_number_value(json_object_get(m, "mad"));
 	c->samples = (long long)json_integer_value(json_object_get(p, "samples"));
 	raw = raw_of(p, metric, s, &scale);
-	c->nraw = json_array_size(raw);
+	c->nraw = pc_samples_count(raw) > 0 ? (size_t)pc_samples_count(raw) : 0;
 }
 
 static double *raw_values(json_t *p, enum pc_metric metric, const struct pc_cmp_side *s,
@@ -156,10 +206,10 @@ static double *raw_values(json_t *p, enum pc_metric metric, const struct pc_cmp_
 	json_t *raw = raw_of(p, metric, s, &scale);
 	size_t i;
 
-	*n = json_array_size(raw);
-	v = *n ? malloc(*n * sizeof(*v)) : NULL;
+	/* an array of numbers, or packed samples (packed.h) */
+	v = pc_samples_values(raw, n);
 	for (i = 0; v && i < *n; i++)
-		v[i] = json_number_value(json_array_get(raw, i)) * scale;
+		v[i] *= scale;
 	return v;
 }
 
@@ -255,6 +305,64 @@ const char *pc_side_label(size_t i, char *buf)
 	return buf;
 }
 
+/* Rows of runs newer than the figure shown that were not measured there
+ * (a figure is never replaced by such a row: primcost-run(1)). */
+static int unmeasured_notes(struct pc_cmp_table *t, const struct pc_cmp_side *b,
+			    const char *lb)
+{
+	json_t *runs = json_object_get(b->entry, "runs"), *p, *run;
+	size_t n = json_array_size(runs), k, said = 0, more = 0;
+	const char *name;
+
+	json_object_foreach(json_object_get(b->entry, "probes"), name, p) {
+		size_t j = run_of(p, n);
+
+		if (!pc_probe_measured(p) || j >= n)
+			continue;
+		json_array_foreach(runs, k, run) {
+			json_t *rec = json_object_get(json_object_get(run, "probes"), name);
+
+			if (!rec || pc_probe_measured(rec) ||
+			    strcmp(date_of(run), date_of(json_array_get(runs, j))) <= 0)
+				continue;
+			if (said++ >= 4) {
+				more++;
+				break;
+			}
+			if (add_note(t, "%s: %s: run %zu (%s) did not measure it (%s%s%s); "
+				     "the figure is run %zu's (%s)", lb, name, k,
+				     date_of(run), str(rec, "status"), str(rec, "reason") ?
+				     ": " : "", str(rec, "reason") ? str(rec, "reason") : "",
+				     j, date_of(json_array_get(runs, j))) < 0)
+				return -1;
+			break;
+		}
+	}
+	if (more && add_note(t, "%s: %zu more figures that a newer run did not "
+			     "measure", lb, more) < 0)
+		return -1;
+	return 0;
+}
+
+/* Where a side's figures come from, when not from one whole run. */
+static int history_notes(struct pc_cmp_table *t, const struct pc_cmp_side *b,
+			 const char *lb)
+{
+	if (b->runs_used > 1 &&
+	    add_note(t, "%s mixes runs: its figures come from %zu runs, %s to %s "
+		     "(FILE@latest or FILE@N takes one run)", lb, b->runs_used,
+		     b->oldest_date, b->newest_date) < 0)
+		return -1;
+	if (b->partial_figures &&
+	    add_note(t, "%s is partial: %zu figure%s from a run interrupted%s%s and "
+		     "saved with --save-partial", lb, b->partial_figures,
+		     b->partial_figures == 1 ? " comes" : "s come",
+		     b->interrupted_by ? " by " : "",
+		     b->interrupted_by ? b->interrupted_by : "") < 0)
+		return -1;
+	return unmeasured_notes(t, b, lb);
+}
+
 /* What differs between side i and the first side in ways that matter. */
 static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 {
@@ -276,6 +384,8 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 			return -1;
 		if (b->unreliable &&
 		    add_note(t, "%s: its run is marked unreliable", lb) < 0)
+			return -1;
+		if (history_notes(t, b, lb) < 0)
 			return -1;
 		if (i == 0 || !a->entry)
 			continue;

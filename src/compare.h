@@ -59,6 +59,11 @@ struct pc_cmp_side {
 	int unreliable;
 	const char *reference;	/* provenance summary of published figures */
 	double canary;		/* contention canary's median cycles, or NAN */
+	/* Where the figures come from (the context above is the newest run's). */
+	size_t runs_used;	/* distinct runs */
+	size_t partial_figures;	/* figures from runs saved with --save-partial */
+	const char *newest_date, *oldest_date;
+	const char *interrupted_by;	/* of the newest run, when partial */
 };
 
 struct pc_cmp_cell {

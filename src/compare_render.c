@@ -380,10 +380,26 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+static json_t *side_json_context(const struct pc_cmp_side *s, size_t i, char *l);
+
 static json_t *side_json(const struct pc_cmp_side *s, size_t i)
 {
 	char l[PC_LABEL_LEN];
+	json_t *o = side_json_context(s, i, l);
 
+	/* Where the figures come from: one run, several, a partial one. */
+	if (o && s->entry) {
+		json_object_set_new(o, "runs_used", json_integer((json_int_t)s->runs_used));
+		json_object_set_new(o, "partial_figures",
+				    json_integer((json_int_t)s->partial_figures));
+		json_object_set_new(o, "newest_run_date", str_or_null(s->newest_date));
+		json_object_set_new(o, "oldest_run_date", str_or_null(s->oldest_date));
+	}
+	return o;
+}
+
+static json_t *side_json_context(const struct pc_cmp_side *s, size_t i, char *l)
+{
 	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
 			 "label", pc_side_label(i, l), "file", s->file, "cpu", s->key,
 			 "present", s->entry != NULL, "brand", str_or_null(s->brand),

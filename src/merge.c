@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "packed.h"
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
@@ -23,14 +24,17 @@ static int same_run(json_t *a, json_t *b)
 	return eq;
 }
 
-/* Equal figures, whatever run index they carry. */
+/* Equal figures, whatever run index they carry and whether their raw
+ * samples are packed (packed.h) or arrays of numbers. */
 static int same_figure(json_t *a, json_t *b)
 {
-	json_t *x = json_copy(a), *y = json_copy(b);
+	json_t *x = json_deep_copy(a), *y = json_deep_copy(b);
 	int eq;
 
 	json_object_del(x, "run");
 	json_object_del(y, "run");
+	pc_probe_pack_raw(x);
+	pc_probe_pack_raw(y);
 	eq = x && y && json_equal(x, y);
 	json_decref(x);
 	json_decref(y);
@@ -87,6 +91,18 @@ static int to_history(json_t *runs, size_t k, const char *name, json_t *p,
 	return 0;
 fail:
 	return -1;
+}
+
+/*
+ * Which of two current entries of a probe stays current: a measured figure
+ * over a row that was not measured (skipped, unsupported, failed), else the
+ * newer run's (on a tie, the incoming one).
+ */
+static int out_wins(json_t *c, json_t *p, const char *date_c, const char *date_p)
+{
+	if (pc_probe_measured(c) != pc_probe_measured(p))
+		return pc_probe_measured(c);
+	return strcmp(date_p, date_c) < 0;
 }
 
 static int merge_entry(json_t *eout, json_t *ein, const char *key,
@@ -151,9 +167,9 @@ static int merge_entry(json_t *eout, json_t *ein, const char *key,
 					     "the same run", key, name);
 				continue;
 			}
-			if (strcmp(run_date(rout, kin), run_date(rout, kc)) < 0) {
-				/* the output's figure is newer: the incoming one is
-				 * history of its run */
+			if (out_wins(c, p, run_date(rout, kc), run_date(rout, kin))) {
+				/* the output's figure stays current: the incoming
+				 * one is filed in its run's record */
 				if (to_history(rout, kin, name, p, key, err, errlen) < 0)
 					goto fail;
 				st->probes_history++;
@@ -179,6 +195,7 @@ static int merge_entry(json_t *eout, json_t *ein, const char *key,
 		FAIL("cpus.%s: more than %d probes", key, PC_LIMIT_PROBES);
 	if (newer_cpu)
 		json_object_set_new(eout, "cpu", json_deep_copy(json_object_get(ein, "cpu")));
+	pc_entry_promote_measured(eout);
 	free(map);
 	return 0;
 fail:
@@ -201,6 +218,7 @@ int pc_doc_merge(json_t *out, json_t *in, struct pc_merge_stats *st, char *err,
 				return -1;
 			}
 			json_object_set_new(cout, key, json_deep_copy(ein));
+			pc_entry_promote_measured(json_object_get(cout, key));
 			st->cpus_added++;
 			st->runs_added += json_array_size(json_object_get(ein, "runs"));
 			st->probes_current += json_object_size(json_object_get(ein, "probes"));

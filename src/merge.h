@@ -19,7 +19,9 @@ struct pc_merge_stats {
  * in's runs are appended (a run equal to one out holds, probes aside, is the
  * same run and is not repeated), and for every probe the figure of the newer
  * run (run dates as ISO 8601 text; on a tie, in's) is current while the
- * other moves to runs[k].probes of the run that measured it. The cpu
+ * other moves to runs[k].probes of the run that measured it; but a measured
+ * figure (ok) always wins over a row that was not measured (skipped,
+ * unsupported, failed), whatever their dates. The cpu
  * description follows the newest run. Nothing is dropped; two different
  * figures claiming the same run of the same probe are an error.
  */

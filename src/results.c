@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +22,7 @@
 #include "events.h"
 #include "commands.h"
 #include "contain.h"
+#include "packed.h"
 #include "results.h"
 
 /*
@@ -184,6 +187,27 @@ static json_t *array_of(const double *v, size_t n)
 	return a;
 }
 
+/* Raw samples: one packed string (packed.h) of the values rounded as
+ * figures are, or where that would not be exact, an array of numbers. */
+static json_t *samples_of(const double *v, size_t n)
+{
+	double *r = malloc((n ? n : 1) * sizeof(*r));
+	char buf[64], *s = NULL;
+	json_t *j;
+	size_t i;
+
+	for (i = 0; r && i < n; i++) {
+		snprintf(buf, sizeof(buf), "%.*g", REAL_DIGITS, v[i]);
+		r[i] = strtod(buf, NULL);
+	}
+	if (r && n)
+		s = pc_pack_doubles(r, n);
+	j = s ? json_string(s) : array_of(v, n);
+	free(s);
+	free(r);
+	return j;
+}
+
 /* ---- events counted around each sample (events.c) ---- */
 
 /* events.NAME: per-op statistics, or why the event has none here. */
@@ -211,7 +235,7 @@ static void probe_events_json(json_t *p, const struct pc_probe_result *r)
 			else {
 				o = summary_json(&pe->per_op[i]);
 				if (pe->raw)
-					json_object_set_new(o, "raw", array_of(
+					json_object_set_new(o, "raw", samples_of(
 						pe->raw[i], r->samples));
 			}
 			json_object_set_new(evs, e->name, o);
@@ -283,10 +307,10 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 	if (r->raw_ticks) {
 		json_t *raw = json_object();
 
-		json_object_set_new(raw, "ticks", array_of(r->raw_ticks, r->samples));
+		json_object_set_new(raw, "ticks", samples_of(r->raw_ticks, r->samples));
 		if (r->raw_cycles)
 			json_object_set_new(raw, "cycles",
-					    array_of(r->raw_cycles, r->samples));
+					    samples_of(r->raw_cycles, r->samples));
 		json_object_set_new(p, "raw", raw);
 	}
 	(void)clk;
@@ -348,12 +372,93 @@ json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 	return run;
 }
 
+/* Is p a measured figure (status ok)? */
+int pc_probe_measured(json_t *p)
+{
+	const char *st = json_string_value(json_object_get(p, "status"));
+
+	return st && strcmp(st, "ok") == 0;
+}
+
+/* Files p (its "run" member dropped) in the record of run k: a figure a
+ * newer one replaced, or a row the run did not measure. */
+static void file_in_run(json_t *runs, size_t k, const char *name, json_t *p)
+{
+	json_t *run = json_array_get(runs, k), *hist;
+
+	if (!run)
+		return;
+	hist = json_object_get(run, "probes");
+	if (!hist) {
+		hist = json_object();
+		json_object_set_new(run, "probes", hist);
+	}
+	json_object_set(hist, name, p);
+	json_object_del(json_object_get(hist, name), "run");
+}
+
+/* The run a current entry belongs to: its "run", else the last run. */
+static size_t run_index(json_t *p, size_t nruns)
+{
+	json_t *r = json_object_get(p, "run");
+
+	return json_is_integer(r) ? (size_t)json_integer_value(r) : nruns - 1;
+}
+
+static const char *date_of(json_t *runs, size_t k)
+{
+	const char *d = json_string_value(json_object_get(json_array_get(runs, k),
+							  "date"));
+
+	return d ? d : "";
+}
+
+/*
+ * Only measurements replace measurements: where the current entry of a probe
+ * is not a figure (skipped, unsupported, failed) but a run's record holds
+ * one, the newest such figure becomes current again and the entry goes to
+ * its own run's record. Files written before the rule are repaired so.
+ */
+void pc_entry_promote_measured(json_t *entry)
+{
+	json_t *runs = json_object_get(entry, "runs"), *cur = json_object_get(entry, "probes");
+	const char *name;
+	json_t *p;
+	void *it;
+
+	json_object_foreach_safe(cur, it, name, p) {
+		size_t k, best = (size_t)-1;
+		json_t *run, *fig;
+
+		if (pc_probe_measured(p))
+			continue;
+		json_array_foreach(runs, k, run) {
+			fig = json_object_get(json_object_get(run, "probes"), name);
+			if (pc_probe_measured(fig) && (best == (size_t)-1 ||
+			    strcmp(date_of(runs, k), date_of(runs, best)) >= 0))
+				best = k;
+		}
+		if (best == (size_t)-1)
+			continue;
+		fig = json_deep_copy(json_object_get(json_object_get(
+			json_array_get(runs, best), "probes"), name));
+		json_object_del(json_object_get(json_array_get(runs, best), "probes"), name);
+		json_object_set_new(fig, "run", json_integer((json_int_t)best));
+		json_incref(p);
+		json_object_set_new(cur, name, fig);
+		file_in_run(runs, run_index(p, json_array_size(runs)), name, p);
+		json_decref(p);
+	}
+}
+
 /*
  * Files a run under its model key. Same key again: the run is appended to
- * runs[], the cpu description is replaced by the newer one, each probe the
- * run measured becomes current, and the entry it replaces moves into the
- * probes of the run that produced it (runs[k].probes): nothing is lost, and
- * cpus.KEY.probes always holds the newest figure of every probe.
+ * runs[] and the cpu description is replaced by the newer one. Each probe
+ * the run measured becomes current, and the entry it replaces moves into
+ * the record of the run that produced it (runs[k].probes). A row the run
+ * did not measure (skipped, unsupported, failed) becomes current only where
+ * no measured figure is: otherwise it stays in the run's own record. Nothing
+ * is lost, and cpus.KEY.probes holds the newest figure of every probe.
  */
 int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 		   json_t *probes, char *err, size_t errlen)
@@ -405,25 +510,18 @@ int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 	json_object_foreach(probes, name, p) {
 		json_t *old = json_object_get(cur, name);
 
-		if (old) {
-			json_t *oldrun = json_array_get(runs, (size_t)json_integer_value(
-						json_object_get(old, "run")));
-			json_t *hist;
-
-			if (oldrun) {
-				hist = json_object_get(oldrun, "probes");
-				if (!hist) {
-					hist = json_object();
-					json_object_set_new(oldrun, "probes", hist);
-				}
-				json_object_set(hist, name, old);
-				json_object_del(json_object_get(hist, name), "run");
-			}
+		if (old && pc_probe_measured(old) && !pc_probe_measured(p)) {
+			file_in_run(runs, k, name, p);
+			continue;
 		}
+		if (old && k > 0)
+			file_in_run(runs, run_index(old, k), name, old);
 		json_object_set_new(p, "run", json_integer((json_int_t)k));
 		json_object_set(cur, name, p);
 	}
 	json_decref(probes);
+	/* A file written before the rule may hide a figure: bring it back. */
+	pc_entry_promote_measured(entry);
 	return 0;
 fail:
 	json_decref(cpu);
@@ -480,6 +578,13 @@ struct walk {
 	size_t index;
 };
 
+/* Is this a member "raw", or a member of one? */
+static int under_raw(const struct walk *w)
+{
+	return (w && w->key && strcmp(w->key, "raw") == 0) ||
+	       (w && w->up && w->up->key && strcmp(w->up->key, "raw") == 0);
+}
+
 static void walk_path(const struct walk *w, char *buf, size_t len)
 {
 	char tail[PC_ERRLEN];
@@ -525,6 +630,11 @@ static int check_limits(json_t *j, int depth, const struct walk *w, char *err,
 		FAIL("%s: nested deeper than %d levels", where, PC_LIMIT_DEPTH);
 	}
 	if (json_is_string(j)) {
+		/* Packed raw samples (raw.NAME, events.NAME.raw) are long, and
+		 * are checked where they belong; nowhere else. */
+		if (under_raw(w) && json_string_length(j) <= PC_LIMIT_FILE_BYTES &&
+		    pc_packed_clean(json_string_value(j), json_string_length(j)))
+			return 0;
 		bad = string_bad(json_string_value(j), json_string_length(j));
 		return bad ? limit_error(w, "string", bad, json_string_length(j), err,
 					 errlen) : 0;
@@ -597,8 +707,17 @@ static int check_raw(json_t *raw, const char *where, char *err, size_t errlen)
 	json_object_foreach(raw, k, a) {
 		size_t i, n;
 
+		if (json_is_string(a)) {
+			char why[PC_ERRLEN];
+
+			if (pc_unpack_doubles(json_string_value(a), json_string_length(a),
+					      PC_LIMIT_SAMPLES, PC_LIMIT_ABS_VALUE, NULL, &n,
+					      why, sizeof(why)) < 0)
+				FAIL("%s.%s: %s", where, k, why);
+			continue;
+		}
 		if (!json_is_array(a))
-			FAIL("%s.%s: not an array", where, k);
+			FAIL("%s.%s: not an array or packed samples", where, k);
 		n = json_array_size(a);
 		if (n > PC_LIMIT_SAMPLES)
 			FAIL("%s.%s: %zu samples (limit %d)", where, k, n,
@@ -979,19 +1098,87 @@ static int validate_doc(json_t *doc, char *err, size_t errlen)
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* Nothing but white space: an empty file, not a JSON syntax error. */
+static int blank(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)buf[i]))
+			return 0;
+	return 1;
+}
+
+/* Reads fd to its end, at most PC_LIMIT_FILE_BYTES + 1 bytes (one more says
+ * "too big"); *len the bytes read. NULL with err filled on an error. */
+static char *read_all(int fd, const char *name, size_t *len, char *err,
+		      size_t errlen)
+{
+	size_t cap = 65536, got = 0, limit = (size_t)PC_LIMIT_FILE_BYTES + 1;
+	char *buf = malloc(cap + 1), *grown;
+	ssize_t r;
+
+	while (buf) {
+		if (got == cap) {
+			cap = cap * 2 < limit ? cap * 2 : limit;
+			grown = realloc(buf, cap + 1);
+			if (!grown)
+				break;
+			buf = grown;
+		}
+		r = read(fd, buf + got, cap - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", name, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		got += (size_t)r;
+		if (r == 0 || got >= limit) {
+			*len = got;
+			return buf;
+		}
+	}
+	free(buf);
+	snprintf(err, errlen, "%s: out of memory", name);
+	return NULL;
+}
+
 json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 		     size_t errlen)
 {
 	json_error_t jerr;
 	json_t *doc;
-	char why[PC_ERRLEN];
+	char why[PC_ERRLEN], *small;
+	size_t smalllen;
+	struct pc_packed_store st;
 
 	if (len > PC_LIMIT_FILE_BYTES) {
 		snprintf(err, errlen, "%s: %zu bytes (limit %d MiB)", name, len,
 			 PC_LIMIT_FILE_BYTES >> 20);
 		return NULL;
 	}
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (blank(buf, len)) {
+		snprintf(err, errlen, "%s: empty file", name);
+		pc_one_line(err);
+		return NULL;
+	}
+	/* Packed samples bypass the lexer: taken out, parsed, put back. */
+	small = pc_packed_extract(buf, len, &smalllen, &st);
+	if (!small) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	doc = json_loadb(small, smalllen, JSON_REJECT_DUPLICATES, &jerr);
+	free(small);
+	if (doc && pc_packed_restore(doc, &st) < 0) {
+		json_decref(doc);
+		pc_packed_store_free(&st);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	pc_packed_store_free(&st);
 	if (!doc) {
 		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", name,
 			 jerr.text, jerr.line);
@@ -1018,6 +1205,14 @@ json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
 
 	if (missing)
 		*missing = 0;
+	if (strcmp(path, "-") == 0) {
+		buf = read_all(STDIN_FILENO, PC_STDIN_NAME, &got, err, errlen);
+		if (!buf)
+			return NULL;
+		doc = pc_doc_parse(buf, got, PC_STDIN_NAME, err, errlen);
+		free(buf);
+		return doc;
+	}
 	if (stat(path, &sb) != 0) {
 		if (errno == ENOENT && missing)
 			*missing = 1;
@@ -1076,11 +1271,125 @@ int pc_doc_dump(json_t *doc, FILE *f)
 	return 0;
 }
 
+int pc_write_target(const char *path, char *out, size_t outlen, char *err,
+		    size_t errlen)
+{
+	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+	ssize_t n;
+	int hops;
+
+	if ((size_t)snprintf(cur, sizeof(cur), "%s", path) >= sizeof(cur))
+		goto too_long;
+	for (hops = 0; hops < 40; hops++) {
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) {	/* not a link, or not there: the file itself */
+			if ((size_t)snprintf(out, outlen, "%s", cur) >= outlen)
+				goto too_long;
+			return 0;
+		}
+		link[n] = 0;
+		snprintf(dir, sizeof(dir), "%s", cur);
+		if (link[0] == '/' || !strchr(cur, '/'))
+			n = snprintf(cur, sizeof(cur), "%s", link);
+		else
+			n = snprintf(cur, sizeof(cur), "%s/%s", dirname(dir), link);
+		if ((size_t)n >= sizeof(cur))
+			goto too_long;
+	}
+	snprintf(err, errlen, "%s: too many levels of symbolic links", path);
+	pc_one_line(err);
+	return -1;
+too_long:
+	snprintf(err, errlen, "%.200s: file name too long", path);
+	pc_one_line(err);
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int open_lock_file(const char *target, char *err, size_t errlen)
+{
+	char *d = strdup(target), *b = strdup(target), *lock = NULL;
+	int fd = -1;
+
+	if (d && b && asprintf(&lock, "%s/.%s.lock", dirname(d), basename(b)) >= 0) {
+		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			fd = open(lock, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			snprintf(err, errlen, "cannot lock %s: %s: %s", target, lock,
+				 strerror(errno));
+	} else {
+		snprintf(err, errlen, "out of memory");
+	}
+	free(d);
+	free(b);
+	free(lock);
+	return fd;
+}
+
+int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
+		int *stopped, char *err, size_t errlen)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	double start = now_s();
+	int fd = open_lock_file(target, err, errlen), said = 0;
+
+	if (stopped)
+		*stopped = 0;
+	if (fd < 0) {
+		pc_one_line(err);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			snprintf(err, errlen, "cannot lock %s: %s", target, strerror(errno));
+			goto fail;
+		}
+		if (stop && stop()) {
+			snprintf(err, errlen, "interrupted while waiting for another "
+				 "primcost to finish writing %s", target);
+			if (stopped)
+				*stopped = 1;
+			goto fail;
+		}
+		if (!said && now_s() - start > PC_LOCK_NOTICE_S) {
+			pc_error(cmd, "waiting for another primcost to finish writing %s",
+				 target);
+			said = 1;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return fd;
+fail:
+	pc_one_line(err);
+	close(fd);
+	return -1;
+}
+
+void pc_doc_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* closing the only descriptor releases the lock */
+}
+
+/* Checked on the file a write lands in (a symbolic link's target). */
 int pc_check_writable(const char *path, char *err, size_t errlen)
 {
-	char *copy = strdup(path), *dir;
+	char target[PATH_MAX], *copy, *dir;
 	int rc = 0;
 
+	if (pc_write_target(path, target, sizeof(target), err, errlen) < 0)
+		return -1;
+	copy = strdup(target);
 	if (!copy) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -1090,7 +1399,7 @@ int pc_check_writable(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write %s: directory %s: %s", path, dir,
 			 strerror(errno));
 		rc = -1;
-	} else if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+	} else if (access(target, F_OK) == 0 && access(target, W_OK) != 0) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		rc = -1;
 	}
@@ -1115,7 +1424,7 @@ static int doc_write_file(json_t *doc, const char *path, char *err, size_t errle
 int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
 {
 	sigset_t all, old;
-	char why[PC_ERRLEN];
+	char why[PC_ERRLEN], target[PATH_MAX];
 	int rc;
 
 	/* What primcost writes, primcost reads back: a document its own
@@ -1128,6 +1437,10 @@ int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
 	}
 	if (strcmp(path, "-") == 0)
 		return doc_write_file(doc, path, err, errlen);
+	/* Through a symbolic link, the file it points to is replaced. */
+	if (pc_write_target(path, target, sizeof(target), err, errlen) < 0)
+		return -1;
+	path = target;
 	sigfillset(&all);
 	sigdelset(&all, SIGSEGV);	/* faults must still be reported */
 	sigdelset(&all, SIGBUS);

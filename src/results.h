@@ -46,8 +46,43 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen);
 /* Parses and validates a result held in memory; name is what errors call it. */
 json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 		     size_t errlen);
-/* Reads and validates a result file; *missing set when it does not exist. */
+/* Reads and validates a result file; *missing set when it does not exist.
+ * "-" reads standard input (errors call it PC_STDIN_NAME). */
+#define PC_STDIN_NAME "standard input"
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen);
+
+/* Is p a measured figure (status ok)? */
+int pc_probe_measured(json_t *p);
+/* Only measurements replace measurements: a current entry that is not a
+ * figure gives way to the newest figure a run's record holds. */
+void pc_entry_promote_measured(json_t *entry);
+
+/* Is sel a run selector: a run number, "latest" or a date YYYY-MM-DD? */
+int pc_run_selector_ok(const char *sel);
+/* Keeps, for every CPU, the run sel names alone (as run 0), its figures and
+ * the rows it did not measure current: a file as if that run had been the
+ * only one. A CPU without such a run is dropped; none left is an error. */
+int pc_doc_pick_run(json_t *doc, const char *sel, char *err, size_t errlen);
+
+/* What run k of a CPU entry holds: figures it measured, rows it did not
+ * measure, and how many of either are current. */
+struct pc_run_counts {
+	size_t measured, unmeasured, current;
+};
+void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c);
+
+/* The file a write to path lands in: path with its symbolic links followed
+ * (the last one may point to a file not yet there). */
+int pc_write_target(const char *path, char *out, size_t outlen, char *err,
+		    size_t errlen);
+/* Serializes writers of target: an exclusive lock on ".NAME.lock" beside
+ * it, held until pc_doc_unlock. A wait over PC_LOCK_NOTICE_S is said once
+ * on stderr (as cmd); stop, when given, is polled while waiting and a
+ * nonzero answer gives up (-1, *stopped set). Returns the lock's fd. */
+#define PC_LOCK_NOTICE_S 2.0
+int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
+		int *stopped, char *err, size_t errlen);
+void pc_doc_unlock(int fd);
 
 int pc_doc_dump(json_t *doc, FILE *f);
 /* Can path be created or replaced? */

@@ -190,3 +190,26 @@ const char *pc_input_path(const char *name, char *buf, size_t len,
 	pc_one_line(err);
 	return NULL;
 }
+
+/* "-" or "-@SEL": standard input. */
+static int is_stdin(const char *arg)
+{
+	return arg[0] == '-' && (arg[1] == 0 || arg[1] == '@');
+}
+
+int pc_stdin_twice(const char *const *files, size_t n, const char *arg, char *err,
+		   size_t errlen)
+{
+	size_t i;
+
+	if (!is_stdin(arg))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (is_stdin(files[i])) {
+			snprintf(err, errlen, "standard input given twice ('%s' and "
+				 "'%s'): it can be read once", files[i], arg);
+			return 1;
+		}
+	}
+	return 0;
+}

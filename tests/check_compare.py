@@ -11,7 +11,11 @@
                                                among the probes with a verdict
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pcraw  # noqa: E402
 
 cmd = sys.argv[1]
 if cmd == "scale":
@@ -22,7 +26,7 @@ if cmd == "scale":
         for unit in ("ticks", "cycles", "ns"):
             p[unit] = {s: v * k for s, v in p[unit].items()}
         for unit in p.get("raw", {}):
-            p["raw"][unit] = [v * k for v in p["raw"][unit]]
+            p["raw"][unit] = pcraw.encode([v * k for v in pcraw.decode(p["raw"][unit])])
     json.dump(d, open(dst, "w"))
 elif cmd == "verdicts":
     v = json.load(open(sys.argv[2]))["verdicts"]

@@ -29,6 +29,23 @@ d = json.loads(json.dumps(good))
 p = d["cpus"]["x86_64.test.1-2-3.cpu-a"]["probes"]["cmpxchg"]
 p["raw"]["cycles"] = [9] * 1000001
 json.dump(d, open(out + "/too-many-samples.json", "w"))
+# Packed raw samples (src/packed.h) that lie about themselves.
+pad = "AgAC" * 20	# long enough to be read past the JSON lexer
+for name, raw in [("packed-not-base64", "dz1:5:40:" + pad[:-4] + "A!A="),
+                  ("packed-fewer-values", "dz1:5:99:" + pad),
+                  ("packed-more-values", "dz1:5:7:" + pad),
+                  ("packed-count-over-limit", "dz1:5:1000001:" + pad),
+                  ("packed-value-over-limit", "dz1:-22:60:" + pad),
+                  ("packed-scale-bogus", "dz1:99:60:" + pad),
+                  ("packed-cut-varint", "dz1:5:1:" + "gICA" * 20),
+                  ("packed-as-host", None)]:
+    d = json.loads(json.dumps(good))
+    e = d["cpus"]["x86_64.test.1-2-3.cpu-a"]
+    if raw is None:	# a long packed-looking string where none belongs
+        e["runs"][0]["host"] = "dz1:5:60:" + "AAAA" * 2000
+    else:
+        e["probes"]["cmpxchg"]["raw"]["cycles"] = raw
+    json.dump(d, open(out + "/" + name + ".json", "w"))
 d = json.loads(json.dumps(good))
 e = d["cpus"].pop("x86_64.test.1-2-3.cpu-a")
 for i in range(10001):

@@ -30,7 +30,7 @@ int main(void)
 
 	{
 		char *all[] = { "run", "--probes", "calib.*,cmpxchg", "--cpu", "1",
-				"-n", "99", "--sample-us", "50", "-k", "-o", "-",
+				"-n", "99", "--sample-us", "50", "-k", "-o", "out.json",
 				"-f", "csv", "--no-pmu", "-q", NULL };
 
 		ok(parse(ARGC(all), all, &o, err) == 0, "every option together parses");
@@ -39,8 +39,12 @@ int main(void)
 	   o.selected[PC_PROBE_cmpxchg] && !o.selected[PC_PROBE_cmpxchg_local] &&
 	   !o.selected[PC_PROBE_baseline], "a glob and a name select exactly their probes");
 	ok(o.cpu == 1 && o.samples == 99 && o.sample_us == 50 && o.keep_samples &&
-	   strcmp(o.output, "-") == 0 && o.format == PC_FORMAT_CSV && !o.pmu && o.quiet,
-	   "every option lands in its field");
+	   strcmp(o.output, "out.json") == 0 && o.format == PC_FORMAT_CSV && !o.pmu &&
+	   o.quiet, "every option lands in its field");
+	ok(parse(5, ARGV("-o", "-", "-f", "csv"), &o, err) < 0 && strstr(err, "-o -") &&
+	   strstr(err, "csv"), "-f csv with -o - (JSON on stdout) is refused: %s", err);
+	ok(parse(5, ARGV("-o", "-", "-f", "json"), &o, err) == 0,
+	   "-f json with -o - is what -o - prints: accepted");
 
 	ok(parse(2, ARGV("--help"), &o, err) == 1, "--help asks for help");
 	ok(parse(3, ARGV("--probes", "nosuch*"), &o, err) < 0 &&

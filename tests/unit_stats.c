@@ -10,6 +10,32 @@
  * scipy.stats.mannwhitneyu(x, y, alternative="two-sided",
  * method="asymptotic", use_continuity=True) (scipy 1.10.1).
  */
+/* U counted pair by pair (a tie counts 1/2) equals the rank sum's U, on
+ * samples large enough for the sort's partitioning and full of ties. */
+static void mann_whitney_large(void)
+{
+	static double x[1500], y[1200];
+	double u = 0;
+	struct pc_mwu r;
+	size_t i, j;
+
+	srand(11);
+	for (i = 0; i < 1500; i++)
+		x[i] = (double)(rand() % 200 - 100) / 4;	/* negatives, zeros, ties */
+	for (j = 0; j < 1200; j++)
+		y[j] = (double)(rand() % 210 - 100) / 4;
+	for (i = 0; i < 1500; i++)
+		for (j = 0; j < 1200; j++)
+			u += x[i] > y[j] ? 1 : x[i] == y[j] ? 0.5 : 0;
+	pc_mann_whitney(x, 1500, y, 1200, &r);
+	near(r.u, u, 1e-6, "U of 1500 against 1200 samples full of ties equals U "
+	     "counted pair by pair");
+	for (i = 0; i < 1500; i++)
+		x[i] = 3;	/* every value equal: the partition must still end */
+	pc_mann_whitney(x, 1500, x, 1500, &r);
+	ok(r.p == 1, "3000 equal values: p = 1");
+}
+
 static void mann_whitney(void)
 {
 	static const double a1[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
@@ -44,6 +70,7 @@ static void mann_whitney(void)
 	pc_mann_whitney(flat, 3, flat, 4, &r);
 	ok(r.p == 1 && r.u == 6, "all values equal: p = 1, U = nx*ny/2, no division by 0");
 	ok(pc_mann_whitney(a1, 0, b1, 9, &r) < 0 && r.p == 1, "an empty side is refused");
+	mann_whitney_large();
 }
 
 int main(void)

@@ -6,7 +6,9 @@
  *   - a refusal is one line that names the input;
  *   - what primcost writes back of a document it accepted, it accepts again;
  *   - merging a run into an accepted document (a new CPU, and this CPU again
- *     so that figures move into the history) leaves it acceptable.
+ *     so that figures move into the history, then a row not measured, which
+ *     stays in its run's record) leaves it acceptable;
+ *   - one run picked out of it (FILE@0, FILE@latest) is acceptable.
  * Built with libFuzzer (bench/fuzz.sh), or with tests/fuzz/replay.c to
  * replay the corpus in `make check`.
  */
@@ -29,7 +31,7 @@ static void require(int cond, const char *what, const char *detail)
 	}
 }
 
-static json_t *a_run(const char *probe)
+static json_t *a_run(const char *probe, int measured)
 {
 	json_t *probes = json_object();
 	json_t *p = json_pack("{s:s, s:i, s:s, s:s, s:i, s:f}", "status", "ok",
@@ -42,20 +44,34 @@ static json_t *a_run(const char *probe)
 		json_object_set_new(p, metrics[i], json_pack(
 			"{s:f, s:f, s:f, s:f, s:f, s:f}", "min", 1.0, "q1", 1.5,
 			"median", 2.0, "q3", 2.5, "max", 3.0, "mad", 0.5));
+	if (!measured)
+		json_object_set_new(p, "status", json_string("unsupported"));
 	json_object_set_new(probes, probe, p);
 	return probes;
 }
 
-static void merge(json_t *doc, const char *key, const char *probe)
+static void merge(json_t *doc, const char *key, const char *probe, int measured)
 {
 	char err[PC_ERRLEN];
 
 	if (pc_doc_add_run(doc, key, json_pack("{s:s}", "arch", "x86_64"),
 			   json_pack("{s:s}", "date", "2026-01-01T00:00:00Z"),
-			   a_run(probe), err, sizeof(err)) < 0)
+			   a_run(probe, measured), err, sizeof(err)) < 0)
 		return;		/* a refusal (a limit) is fine; a broken file is not */
 	require(pc_doc_validate(doc, err, sizeof(err)) == 0,
 		"a merge into an accepted document is accepted", err);
+}
+
+/* One run of every CPU, as FILE@SEL reads it, is a valid document. */
+static void pick(json_t *doc, const char *sel)
+{
+	char err[PC_ERRLEN];
+	json_t *copy = json_deep_copy(doc);
+
+	if (copy && pc_doc_pick_run(copy, sel, err, sizeof(err)) == 0)
+		require(pc_doc_validate(copy, err, sizeof(err)) == 0,
+			"one run picked out of an accepted document is accepted", err);
+	json_decref(copy);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -95,11 +111,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (key) {
 		char *k = strdup(key), *pr = strdup(probe);
 
-		merge(doc, k, pr);	/* this CPU again: figures move to history */
+		merge(doc, k, pr, 1);	/* this CPU again: figures move to history */
+		merge(doc, k, pr, 0);	/* not measured: filed in its run */
 		free(k);
 		free(pr);
 	}
-	merge(doc, "x86_64.fuzz.1-2-3.new-cpu", "cmpxchg");
+	merge(doc, "x86_64.fuzz.1-2-3.new-cpu", "cmpxchg", 1);
+	pick(doc, "0");
+	pick(doc, "latest");
 	json_decref(doc);
 	return 0;
 }
