@@ -29,7 +29,12 @@ static const char b64[] =
  * decimal reader gives. */
 static double scaled(int64_t n, int k)
 {
-	return k >= 0 ? (double)n / pow10_exact[k] : (double)n * pow10_exact[-k];
+	/* volatile: an i386 build computes in the x87's 80 bits, and the value
+	 * must be rounded to a double before it is compared or returned. */
+	volatile double d = k >= 0 ? (double)n / pow10_exact[k] :
+				     (double)n * pow10_exact[-k];
+
+	return d;
 }
 
 /* The integers of v at 10^k, when every one decodes back exactly. */
