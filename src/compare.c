@@ -199,19 +199,28 @@ static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 	c->nraw = pc_samples_count(raw) > 0 ? (size_t)pc_samples_count(raw) : 0;
 }
 
-static double *raw_values(json_t *p, enum pc_metric metric, const struct pc_cmp_side *s,
+/* The raw samples of p in the metric's unit, in ascending order (what the
+ * U test takes), or NULL; *n their count. */
+static double *raw_sorted(json_t *p, enum pc_metric metric, const struct pc_cmp_side *s,
 			  size_t *n)
 {
-	double scale, *v;
+	double scale;
 	json_t *raw = raw_of(p, metric, s, &scale);
-	size_t i;
 
 	/* an array of numbers, or packed samples (packed.h) */
-	v = pc_samples_values(raw, n);
-	for (i = 0; v && i < *n; i++)
-		v[i] *= scale;
-	return v;
+	return pc_samples_sorted(raw, scale, n);
 }
+
+/* The first side's figure of a row, against which every other side is
+ * compared: its raw samples are decoded and sorted once, when first
+ * needed. */
+struct first {
+	json_t *p;
+	const struct pc_cmp_side *s;
+	double *sorted;
+	size_t n;
+	int decoded;
+};
 
 /*
  * The verdict rule (primcost-compare(1)): a difference is a verdict only
@@ -223,8 +232,8 @@ static double *raw_values(json_t *p, enum pc_metric metric, const struct pc_cmp_
  *     floor, |B/A - 1| >= threshold.
  */
 static int cell_compare(struct pc_cmp_cell *b, const struct pc_cmp_cell *a,
-			json_t *pa, json_t *pb, const struct pc_cmp_side *sa,
-			const struct pc_cmp_side *sb, const struct pc_compare_config *cfg)
+			struct first *fa, json_t *pb, const struct pc_cmp_side *sb,
+			const struct pc_compare_config *cfg)
 {
 	double diff;
 	int significant, large;
@@ -240,12 +249,17 @@ static int cell_compare(struct pc_cmp_cell *b, const struct pc_cmp_cell *a,
 	}
 	if (a->nraw >= PC_COMPARE_MIN_RAW && b->nraw >= PC_COMPARE_MIN_RAW) {
 		struct pc_mwu u;
-		size_t na, nb;
-		double *xa = raw_values(pa, cfg->metric, sa, &na);
-		double *xb = raw_values(pb, cfg->metric, sb, &nb);
-		int rc = xa && xb ? pc_mann_whitney(xa, na, xb, nb, &u) : -1;
+		size_t nb;
+		double *xb;
+		int rc;
 
-		free(xa);
+		if (!fa->decoded) {
+			fa->sorted = raw_sorted(fa->p, cfg->metric, fa->s, &fa->n);
+			fa->decoded = 1;
+		}
+		xb = raw_sorted(pb, cfg->metric, sb, &nb);
+		rc = fa->sorted && xb ? pc_mann_whitney_sorted(fa->sorted, fa->n, xb, nb,
+							       &u) : -1;
 		free(xb);
 		if (rc < 0)
 			return -1;
@@ -488,7 +502,7 @@ static int table_fill(struct pc_cmp_table *t, const struct pc_compare_config *cf
 		goto out;
 	for (r = 0; r < t->nrows; r++) {
 		struct pc_cmp_row *row = &t->row[r];
-		json_t *pa;
+		struct first fa = { NULL, &t->side[0], NULL, 0, 0 };
 
 		if (!row->group) {	/* a name another side gave first */
 			for (i = 0; i < t->nsides && !row->group; i++)
@@ -498,16 +512,20 @@ static int table_fill(struct pc_cmp_table *t, const struct pc_compare_config *cf
 		row->cell = calloc(t->nsides, sizeof(*row->cell));
 		if (!row->cell)
 			goto out;
-		pa = json_object_get(json_object_get(t->side[0].entry, "probes"), row->probe);
+		fa.p = json_object_get(json_object_get(t->side[0].entry, "probes"),
+				       row->probe);
 		for (i = 0; i < t->nsides; i++) {
 			json_t *p = json_object_get(json_object_get(t->side[i].entry,
 						    "probes"), row->probe);
 
 			cell_fill(&row->cell[i], p, cfg->metric, &t->side[i]);
-			if (i && cell_compare(&row->cell[i], &row->cell[0], pa, p,
-					      &t->side[0], &t->side[i], cfg) < 0)
+			if (i && cell_compare(&row->cell[i], &row->cell[0], &fa, p,
+					      &t->side[i], cfg) < 0) {
+				free(fa.sorted);
 				goto out;
+			}
 		}
+		free(fa.sorted);
 	}
 	/* Geometric mean of B/A over the probes both sides measured above the
 	 * floor. */

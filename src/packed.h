@@ -42,6 +42,12 @@ int pc_unpack_doubles(const char *s, size_t len, size_t max, double limit,
 long pc_samples_count(json_t *v);
 double *pc_samples_values(json_t *v, size_t *n);
 
+/* The samples of v, each times scale, in ascending order (as
+ * pc_mann_whitney_sorted takes them): malloc'd, NULL when malformed,
+ * empty or out of memory. A packed string is decoded once, its integers
+ * sorted before they are divided. */
+double *pc_samples_sorted(json_t *v, double scale, size_t *n);
+
 /* Packs every raw array of a figure (raw.NAME, events.NAME.raw) that packs
  * losslessly; of every figure of a document. */
 void pc_probe_pack_raw(json_t *p);

@@ -50,6 +50,14 @@ struct pc_mwu {
 /* Returns -1 when a side is empty or memory runs out (r->p is then 1). */
 int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		    struct pc_mwu *r);
+/* The same of x and y already in ascending order (pc_sort_doubles). */
+int pc_mann_whitney_sorted(const double *xs, size_t nx, const double *ys, size_t ny,
+			   struct pc_mwu *r);
+/* Sort in place (radix: no comparison); -1 when memory runs out. Doubles
+ * are ordered by sign and bits (-0 before +0); an array already in order
+ * is only checked. */
+int pc_sort_doubles(double *v, size_t n);
+int pc_sort_i64(int64_t *v, size_t n);
 
 /* ---- topology.c: packages, NUMA nodes, cores, caches (hwloc) --------------- */
 

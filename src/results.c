@@ -15,6 +15,7 @@
 #include <string.h>
 #include <limits.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -1194,14 +1195,62 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 	return doc;
 }
 
+/* The bytes of a regular file: mapped (the page cache, read where it is:
+ * copying 25 MiB into fresh memory cost more than parsing it), or where
+ * mapping fails, read. *mapped says which to release. A file that grows
+ * meanwhile is read no further than its size when opened. */
+static char *file_bytes(int fd, const char *path, size_t *len, int *mapped,
+			char *err, size_t errlen)
+{
+	struct stat sb;
+	size_t got = 0;
+	ssize_t r;
+	char *buf;
+
+	*mapped = 0;
+	if (fstat(fd, &sb) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (sb.st_size > PC_LIMIT_FILE_BYTES) {
+		snprintf(err, errlen, "%s: %lld bytes (limit %d MiB)", path,
+			 (long long)sb.st_size, PC_LIMIT_FILE_BYTES >> 20);
+		return NULL;
+	}
+	*len = (size_t)sb.st_size;
+	if (*len) {
+		buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (buf != MAP_FAILED) {
+			*mapped = 1;
+			return buf;
+		}
+	}
+	buf = malloc(*len + 1);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	while (got < *len && (r = read(fd, buf + got, *len - got)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	*len = got;
+	return buf;
+}
+
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
 {
 	struct stat sb;
 	json_t *doc;
 	char *buf;
 	size_t got = 0;
-	ssize_t r;
-	int fd;
+	int fd, mapped;
 
 	if (missing)
 		*missing = 0;
@@ -1232,33 +1281,22 @@ json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
 		return NULL;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	buf = malloc((size_t)sb.st_size + 1);
-	if (fd < 0 || !buf) {
-		snprintf(err, errlen, "%s: %s", path, fd < 0 ? strerror(errno) :
-			 "out of memory");
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		pc_one_line(err);
-		if (fd >= 0)
-			close(fd);
-		free(buf);
 		return NULL;
 	}
-	/* The size was checked; a file that grows meanwhile is read no further. */
-	while (got < (size_t)sb.st_size &&
-	       (r = read(fd, buf + got, (size_t)sb.st_size - got)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			pc_one_line(err);
-			close(fd);
-			free(buf);
-			return NULL;
-		}
-		got += (size_t)r;
-	}
+	buf = file_bytes(fd, path, &got, &mapped, err, errlen);
 	close(fd);
+	if (!buf) {
+		pc_one_line(err);
+		return NULL;
+	}
 	doc = pc_doc_parse(buf, got, path, err, errlen);
-	free(buf);
+	if (mapped)
+		munmap(buf, got);
+	else
+		free(buf);
 	return doc;
 }
 

@@ -127,6 +127,86 @@ static void sort_doubles(double *v, size_t n, uint64_t *key, uint64_t *tmp)
 	}
 }
 
+/* Is v in the order sort_doubles gives (by key)? */
+static int sorted_by_key(const double *v, size_t n)
+{
+	const uint64_t top = (uint64_t)1 << 63;
+	uint64_t prev = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t u;
+
+		memcpy(&u, &v[i], sizeof(u));
+		u = u & top ? ~u : u | top;
+		if (u < prev)
+			return 0;
+		prev = u;
+	}
+	return 1;
+}
+
+int pc_sort_doubles(double *v, size_t n)
+{
+	uint64_t *keys;
+
+	if (sorted_by_key(v, n))
+		return 0;
+	keys = malloc(2 * n * sizeof(*keys));
+	if (!keys)
+		return -1;
+	sort_doubles(v, n, keys, keys + n);
+	free(keys);
+	return 0;
+}
+
+/* LSD radix sort of integers as offsets from the least: only the bytes
+ * their span needs (two for samples of a probe, against six or seven for
+ * their doubles). */
+int pc_sort_i64(int64_t *v, size_t n)
+{
+	uint64_t lo, span, *base, *key, *tmp;
+	size_t i, count[257];
+	unsigned shift;
+	int64_t min, max;
+
+	if (n < 2)
+		return 0;
+	min = max = v[0];
+	for (i = 1; i < n; i++) {
+		if (v[i] < min)
+			min = v[i];
+		if (v[i] > max)
+			max = v[i];
+	}
+	lo = (uint64_t)min;
+	span = (uint64_t)max - lo;
+	base = key = malloc(2 * n * sizeof(*key));
+	if (!key)
+		return -1;
+	tmp = key + n;
+	for (i = 0; i < n; i++)
+		key[i] = (uint64_t)v[i] - lo;
+	for (shift = 0; shift < 64 && span >> shift; shift += 8) {
+		uint64_t *t;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[((key[i] >> shift) & 255) + 1]++;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			tmp[count[(key[i] >> shift) & 255]++] = key[i];
+		t = key;
+		key = tmp;
+		tmp = t;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (int64_t)(key[i] + lo);
+	free(base);
+	return 0;
+}
+
 /*
  * Two-sided Mann-Whitney U test of x against y: ranks of the pooled
  * samples (ties get the mean of their ranks), U of x, then the normal
@@ -135,11 +215,9 @@ static void sort_doubles(double *v, size_t n, uint64_t *key, uint64_t *tmp)
  * Each side is sorted on its own and the two merged: a run of equal values
  * takes ranks pos+1 .. pos+t, their mean for each.
  */
-int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
-		    struct pc_mwu *r)
+int pc_mann_whitney_sorted(const double *xs, size_t nx, const double *ys, size_t ny,
+			   struct pc_mwu *r)
 {
-	double *xs, *ys;
-	uint64_t *keys;
 	size_t n = nx + ny, i = 0, j = 0, pos = 0;
 	double rank_x = 0, ties = 0, mu, var, d;
 
@@ -147,15 +225,6 @@ int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	r->p = 1;
 	if (nx == 0 || ny == 0)
 		return -1;
-	xs = malloc(n * sizeof(*xs) + 2 * n * sizeof(*keys));
-	if (!xs)
-		return -1;
-	ys = xs + nx;
-	keys = (uint64_t *)(xs + n);
-	memcpy(xs, x, nx * sizeof(*xs));
-	memcpy(ys, y, ny * sizeof(*ys));
-	sort_doubles(xs, nx, keys, keys + n);
-	sort_doubles(ys, ny, keys, keys + n);
 	while (i < nx || j < ny) {
 		double v = i < nx && (j >= ny || xs[i] <= ys[j]) ? xs[i] : ys[j], t;
 		size_t cx = 0, cy = 0;
@@ -169,7 +238,6 @@ int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		ties += t * t * t - t;
 		pos += cx + cy;
 	}
-	free(xs);
 	r->u = rank_x - (double)nx * ((double)nx + 1) / 2;
 	mu = (double)nx * (double)ny / 2;
 	var = (double)nx * (double)ny / 12 *
@@ -186,4 +254,30 @@ int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	if (r->p > 1)
 		r->p = 1;
 	return 0;
+}
+
+int pc_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+		    struct pc_mwu *r)
+{
+	double *xs, *ys;
+	uint64_t *keys;
+	size_t n = nx + ny;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->p = 1;
+	if (nx == 0 || ny == 0)
+		return -1;
+	xs = malloc(n * sizeof(*xs) + 2 * n * sizeof(*keys));
+	if (!xs)
+		return -1;
+	ys = xs + nx;
+	keys = (uint64_t *)(xs + n);
+	memcpy(xs, x, nx * sizeof(*xs));
+	memcpy(ys, y, ny * sizeof(*ys));
+	sort_doubles(xs, nx, keys, keys + n);
+	sort_doubles(ys, ny, keys, keys + n);
+	rc = pc_mann_whitney_sorted(xs, nx, ys, ny, r);
+	free(xs);
+	return rc;
 }

@@ -2,10 +2,12 @@
 /* packed raw samples: lossless round trips, refusals of malformed strings,
  * and reading them past the JSON lexer without changing the document. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "packed.h"
+#include "primcost.h"
 #include "results.h"
 #include "tap.h"
 
@@ -118,6 +120,65 @@ int main(void)
 		json_decref(direct);
 		json_decref(fast);
 		free(a);
+	}
+	{
+		/* Sorted samples for the U test: decoded once, the integers
+		 * sorted, then divided; the values and the test must be the very
+		 * ones of decoding, scaling and sorting the doubles. */
+		double w[1000], *plain, *sorted;
+		struct pc_mwu r1, r2;
+		size_t n1, n2, j;
+		json_t *js, *ja;
+		int same = 1;
+
+		for (i = 0; i < 1000; i++)
+			w[i] = seven((i % 3 ? 20 : -0.5) * (1 + ((double)rand() / RAND_MAX -
+								0.5) * 0.02));
+		w[10] = w[11] = w[12] = 0;		/* ties, and zero */
+		s = pc_pack_doubles(w, 1000);
+		js = json_string(s);
+		ja = json_array();
+		for (i = 0; i < 1000; i++)
+			json_array_append_new(ja, json_real(w[i]));
+		for (j = 0; j < 2; j++) {
+			double scale = j ? 1e9 / 2.1e9 : 1;
+
+			plain = pc_samples_values(js, &n1);
+			for (i = 0; plain && i < n1; i++)
+				plain[i] *= scale;
+			pc_sort_doubles(plain, n1);
+			sorted = pc_samples_sorted(js, scale, &n2);
+			same = same && s && plain && sorted && n1 == 1000 && n2 == 1000 &&
+			       memcmp(plain, sorted, 1000 * sizeof(double)) == 0;
+			free(sorted);
+			sorted = pc_samples_sorted(ja, scale, &n2);
+			same = same && sorted && n2 == 1000 &&
+			       memcmp(plain, sorted, 1000 * sizeof(double)) == 0;
+			free(sorted);
+			free(plain);
+		}
+		ok(same, "packed samples sorted as integers equal the doubles sorted, "
+		   "scaled or not, and as arrays of numbers");
+		pc_mann_whitney(w, 1000, v, 1000, &r1);
+		plain = malloc(2000 * sizeof(double));
+		memcpy(plain, w, 1000 * sizeof(double));
+		memcpy(plain + 1000, v, 1000 * sizeof(double));
+		pc_sort_doubles(plain, 1000);
+		pc_sort_doubles(plain + 1000, 1000);
+		pc_mann_whitney_sorted(plain, 1000, plain + 1000, 1000, &r2);
+		ok(memcmp(&r1, &r2, sizeof(r1)) == 0,
+		   "the U test of sorted sides is the U test, bit for bit");
+		free(plain);
+		json_decref(js);
+		json_decref(ja);
+		free(s);
+	}
+	{
+		int64_t x[] = { 5, -3, INT64_MAX, 0, INT64_MIN, 5, 70000, -70000 };
+		int64_t y[] = { INT64_MIN, -70000, -3, 0, 5, 5, 70000, INT64_MAX };
+
+		pc_sort_i64(x, 8);
+		ok(memcmp(x, y, sizeof(x)) == 0, "integers sort across the whole range");
 	}
 	return done_testing();
 }
