@@ -39,6 +39,9 @@ double pc_quantile_sorted(const double *sorted, size_t n, double p);
 /* The same summary with every statistic multiplied by k (k > 0). */
 struct pc_summary pc_summary_scale(const struct pc_summary *s, double k);
 double pc_median(double *x, size_t n);	/* sorts x in place */
+/* x rounded to the 7 significant digits result files carry (a decimal
+ * reader gives back the very double): results_build.c. */
+double pc_round7(double x);
 
 /* Mann-Whitney U test (two-sided, normal approximation, tie-corrected,
  * continuity-corrected). */

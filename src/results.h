@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* results.h - the JSON result document (jansson). */
+/*
+ * results.h - the JSON result document (jansson): built in
+ * results_build.c, validated in results_validate.c, read and written in
+ * results_io.c.
+ */
 #ifndef PC_RESULTS_H
 #define PC_RESULTS_H
 
@@ -21,6 +25,12 @@
 #define PC_LIMIT_NAME 64		/* bytes in a probe name */
 #define PC_LIMIT_KEY 191		/* bytes in a model key */
 
+/* Figures carry 7 significant digits (pc_round7, primcost.h); a figure
+ * as a JSON number so rounded. */
+#define PC_REAL_DIGITS 7
+json_t *pc_json_real7(double x);
+
+/* ---- results_build.c ---- */
 json_t *pc_doc_new(void);
 json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 		    double cycles_per_tick);
@@ -36,6 +46,7 @@ void pc_json_run_events(json_t *run, const struct pc_events *e);
 int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 		   json_t *probes, char *err, size_t errlen);
 
+/* ---- results_validate.c ---- */
 int pc_doc_validate(json_t *doc, char *err, size_t errlen);
 /* Shape limits every document must keep: nesting depth, string length, no
  * control characters in strings or keys (they would reach a terminal). */
@@ -43,6 +54,7 @@ int pc_json_check_limits(json_t *j, char *err, size_t errlen);
 /* Is s a well-formed probe name / model key (letters, digits, _ . + -)? */
 int pc_name_ok(const char *s, size_t maxlen);
 int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen);
+/* ---- results_io.c ---- */
 /* Parses and validates a result held in memory; name is what errors call it. */
 json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 		     size_t errlen);
@@ -51,12 +63,14 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 #define PC_STDIN_NAME "standard input"
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen);
 
+/* ---- results_build.c: history ---- */
 /* Is p a measured figure (status ok)? */
 int pc_probe_measured(json_t *p);
 /* Only measurements replace measurements: a current entry that is not a
  * figure gives way to the newest figure a run's record holds. */
 void pc_entry_promote_measured(json_t *entry);
 
+/* ---- history.c ---- */
 /* Is sel a run selector: a run number, "latest" or a date YYYY-MM-DD? */
 int pc_run_selector_ok(const char *sel);
 /* Keeps, for every CPU, the run sel names alone (as run 0), its figures and
@@ -71,6 +85,7 @@ struct pc_run_counts {
 };
 void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c);
 
+/* ---- results_io.c: writing ---- */
 /* The file a write to path lands in: path with its symbolic links followed
  * (the last one may point to a file not yet there). */
 int pc_write_target(const char *path, char *out, size_t outlen, char *err,

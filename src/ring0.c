@@ -583,10 +583,7 @@ void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res)
 /* 7 significant digits, like the rest of the result file. */
 static json_t *real7(double x)
 {
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%.7g", x);
-	return json_real(strtod(buf, NULL));
+	return json_real(pc_round7(x));
 }
 
 json_t *pc_ring0_json(const struct pc_ring0 *r)

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results_io.c - result files read (packed samples past the lexer, then
+ * validated) and written (validated, then atomically: a temporary file,
+ * fsync, rename), and the lock writers take turns on.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "packed.h"
+#include "results.h"
+
+#define DUMP_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(PC_REAL_DIGITS))
+
+/* ---- reading ----------------------------------------------------------- */
+
+/* Nothing but white space: an empty file, not a JSON syntax error. */
+static int blank(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)buf[i]))
+			return 0;
+	return 1;
+}
+
+/* Reads fd to its end, at most PC_LIMIT_FILE_BYTES + 1 bytes (one more says
+ * "too big"); *len the bytes read. NULL with err filled on an error. */
+static char *read_all(int fd, const char *name, size_t *len, char *err,
+		      size_t errlen)
+{
+	size_t cap = 65536, got = 0, limit = (size_t)PC_LIMIT_FILE_BYTES + 1;
+	char *buf = malloc(cap + 1), *grown;
+	ssize_t r;
+
+	while (buf) {
+		if (got == cap) {
+			cap = cap * 2 < limit ? cap * 2 : limit;
+			grown = realloc(buf, cap + 1);
+			if (!grown)
+				break;
+			buf = grown;
+		}
+		r = read(fd, buf + got, cap - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", name, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		got += (size_t)r;
+		if (r == 0 || got >= limit) {
+			*len = got;
+			return buf;
+		}
+	}
+	free(buf);
+	snprintf(err, errlen, "%s: out of memory", name);
+	return NULL;
+}
+
+json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
+		     size_t errlen)
+{
+	json_error_t jerr;
+	json_t *doc;
+	char why[PC_ERRLEN], *small;
+	size_t smalllen;
+	struct pc_packed_store st;
+
+	if (len > PC_LIMIT_FILE_BYTES) {
+		snprintf(err, errlen, "%s: %zu bytes (limit %d MiB)", name, len,
+			 PC_LIMIT_FILE_BYTES >> 20);
+		return NULL;
+	}
+	if (blank(buf, len)) {
+		snprintf(err, errlen, "%s: empty file", name);
+		pc_one_line(err);
+		return NULL;
+	}
+	/* Packed samples bypass the lexer: taken out, parsed, put back. */
+	small = pc_packed_extract(buf, len, &smalllen, &st);
+	if (!small) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	doc = json_loadb(small, smalllen, JSON_REJECT_DUPLICATES, &jerr);
+	free(small);
+	if (doc && pc_packed_restore(doc, &st) < 0) {
+		json_decref(doc);
+		pc_packed_store_free(&st);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	pc_packed_store_free(&st);
+	if (!doc) {
+		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", name,
+			 jerr.text, jerr.line);
+		pc_one_line(err);
+		return NULL;
+	}
+	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: %s", name, why);
+		pc_one_line(err);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* The bytes of a regular file: mapped (the page cache, read where it is:
+ * copying 25 MiB into fresh memory cost more than parsing it), or where
+ * mapping fails, read. *mapped says which to release. A file that grows
+ * meanwhile is read no further than its size when opened. */
+static char *file_bytes(int fd, const char *path, size_t *len, int *mapped,
+			char *err, size_t errlen)
+{
+	struct stat sb;
+	size_t got = 0;
+	ssize_t r;
+	char *buf;
+
+	*mapped = 0;
+	if (fstat(fd, &sb) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (sb.st_size > PC_LIMIT_FILE_BYTES) {
+		snprintf(err, errlen, "%s: %lld bytes (limit %d MiB)", path,
+			 (long long)sb.st_size, PC_LIMIT_FILE_BYTES >> 20);
+		return NULL;
+	}
+	*len = (size_t)sb.st_size;
+	if (*len) {
+		buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (buf != MAP_FAILED) {
+			*mapped = 1;
+			return buf;
+		}
+	}
+	buf = malloc(*len + 1);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	while (got < *len && (r = read(fd, buf + got, *len - got)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	*len = got;
+	return buf;
+}
+
+json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
+{
+	struct stat sb;
+	json_t *doc;
+	char *buf;
+	size_t got = 0;
+	int fd, mapped;
+
+	if (missing)
+		*missing = 0;
+	if (strcmp(path, "-") == 0) {
+		buf = read_all(STDIN_FILENO, PC_STDIN_NAME, &got, err, errlen);
+		if (!buf)
+			return NULL;
+		doc = pc_doc_parse(buf, got, PC_STDIN_NAME, err, errlen);
+		free(buf);
+		return doc;
+	}
+	if (stat(path, &sb) != 0) {
+		if (errno == ENOENT && missing)
+			*missing = 1;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		pc_one_line(err);
+		return NULL;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		pc_one_line(err);
+		return NULL;
+	}
+	if (sb.st_size > PC_LIMIT_FILE_BYTES) {
+		snprintf(err, errlen, "%s: %lld bytes (limit %d MiB)", path,
+			 (long long)sb.st_size, PC_LIMIT_FILE_BYTES >> 20);
+		pc_one_line(err);
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		pc_one_line(err);
+		return NULL;
+	}
+	buf = file_bytes(fd, path, &got, &mapped, err, errlen);
+	close(fd);
+	if (!buf) {
+		pc_one_line(err);
+		return NULL;
+	}
+	doc = pc_doc_parse(buf, got, path, err, errlen);
+	if (mapped)
+		munmap(buf, got);
+	else
+		free(buf);
+	return doc;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+int pc_doc_dump(json_t *doc, FILE *f)
+{
+	if (json_dumpf(doc, f, DUMP_FLAGS) < 0 || fputc('\n', f) == EOF)
+		return -1;
+	return 0;
+}
+
+int pc_write_target(const char *path, char *out, size_t outlen, char *err,
+		    size_t errlen)
+{
+	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+	ssize_t n;
+	int hops;
+
+	if ((size_t)snprintf(cur, sizeof(cur), "%s", path) >= sizeof(cur))
+		goto too_long;
+	for (hops = 0; hops < 40; hops++) {
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) {	/* not a link, or not there: the file itself */
+			if ((size_t)snprintf(out, outlen, "%s", cur) >= outlen)
+				goto too_long;
+			return 0;
+		}
+		link[n] = 0;
+		snprintf(dir, sizeof(dir), "%s", cur);
+		if (link[0] == '/' || !strchr(cur, '/'))
+			n = snprintf(cur, sizeof(cur), "%s", link);
+		else
+			n = snprintf(cur, sizeof(cur), "%s/%s", dirname(dir), link);
+		if ((size_t)n >= sizeof(cur))
+			goto too_long;
+	}
+	snprintf(err, errlen, "%s: too many levels of symbolic links", path);
+	pc_one_line(err);
+	return -1;
+too_long:
+	snprintf(err, errlen, "%.200s: file name too long", path);
+	pc_one_line(err);
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int open_lock_file(const char *target, char *err, size_t errlen)
+{
+	char *d = strdup(target), *b = strdup(target), *lock = NULL;
+	int fd = -1;
+
+	if (d && b && asprintf(&lock, "%s/.%s.lock", dirname(d), basename(b)) >= 0) {
+		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			fd = open(lock, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			snprintf(err, errlen, "cannot lock %s: %s: %s", target, lock,
+				 strerror(errno));
+	} else {
+		snprintf(err, errlen, "out of memory");
+	}
+	free(d);
+	free(b);
+	free(lock);
+	return fd;
+}
+
+int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
+		int *stopped, char *err, size_t errlen)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	double start = now_s();
+	int fd = open_lock_file(target, err, errlen), said = 0;
+
+	if (stopped)
+		*stopped = 0;
+	if (fd < 0) {
+		pc_one_line(err);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			snprintf(err, errlen, "cannot lock %s: %s", target, strerror(errno));
+			goto fail;
+		}
+		if (stop && stop()) {
+			snprintf(err, errlen, "interrupted while waiting for another "
+				 "primcost to finish writing %s", target);
+			if (stopped)
+				*stopped = 1;
+			goto fail;
+		}
+		if (!said && now_s() - start > PC_LOCK_NOTICE_S) {
+			pc_error(cmd, "waiting for another primcost to finish writing %s",
+				 target);
+			said = 1;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return fd;
+fail:
+	pc_one_line(err);
+	close(fd);
+	return -1;
+}
+
+void pc_doc_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* closing the only descriptor releases the lock */
+}
+
+/* Checked on the file a write lands in (a symbolic link's target). */
+int pc_check_writable(const char *path, char *err, size_t errlen)
+{
+	char target[PATH_MAX], *copy, *dir;
+	int rc = 0;
+
+	if (pc_write_target(path, target, sizeof(target), err, errlen) < 0)
+		return -1;
+	copy = strdup(target);
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	dir = dirname(copy);
+	if (access(dir, W_OK | X_OK) != 0) {
+		snprintf(err, errlen, "cannot write %s: directory %s: %s", path, dir,
+			 strerror(errno));
+		rc = -1;
+	} else if (access(target, F_OK) == 0 && access(target, W_OK) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+/*
+ * Writes doc to path through a temporary file in the same directory:
+ * fsync, then rename over the old file, so that a reader (or a crash) sees
+ * either the old file whole or the new one whole.
+ */
+static int doc_write_file(json_t *doc, const char *path, char *err, size_t errlen);
+
+/*
+ * A signal that would end the program (SIGINT, SIGTERM, SIGHUP, ...) waits
+ * while the temporary file exists: it takes effect after the rename (or
+ * after the temporary file is removed on an error), so none is left behind
+ * and the destination is whole, old or new. Only SIGKILL or a crash can
+ * leave a "FILE.tmp.XXXXXX", never a damaged FILE.
+ */
+int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	sigset_t all, old;
+	char why[PC_ERRLEN], target[PATH_MAX];
+	int rc;
+
+	/* What primcost writes, primcost reads back: a document its own
+	 * reader would refuse is an error here, not in the next run. */
+	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: not written: the result would not read back: %s",
+			 path, why);
+		pc_one_line(err);
+		return -1;
+	}
+	if (strcmp(path, "-") == 0)
+		return doc_write_file(doc, path, err, errlen);
+	/* Through a symbolic link, the file it points to is replaced. */
+	if (pc_write_target(path, target, sizeof(target), err, errlen) < 0)
+		return -1;
+	path = target;
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);	/* faults must still be reported */
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGABRT);
+	sigdelset(&all, SIGTRAP);
+	sigdelset(&all, SIGSYS);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	rc = doc_write_file(doc, path, err, errlen);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+static int doc_write_file(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	char *tmp = NULL, *copy, *dir;
+	FILE *f = NULL;
+	int fd = -1, dfd;
+
+	if (strcmp(path, "-") == 0) {
+		if (pc_doc_dump(doc, stdout) < 0 || fflush(stdout) != 0) {
+			snprintf(err, errlen, "cannot write to standard output: %s",
+				 strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f || pc_doc_dump(doc, f) < 0 || fflush(f) != 0 ||
+	    ftello(f) > PC_LIMIT_FILE_BYTES || fsync(fd) != 0) {
+		if (f && !ferror(f) && ftello(f) > PC_LIMIT_FILE_BYTES)
+			/* primcost would refuse to read it back */
+			snprintf(err, errlen, "cannot write %s: it would be %lld bytes, "
+				 "over the %d MiB a result file may have", path,
+				 (long long)ftello(f), PC_LIMIT_FILE_BYTES >> 20);
+		else
+			snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	/* Make the rename itself durable. */
+	copy = strdup(path);
+	if (copy) {
+		dir = dirname(copy);
+		dfd = open(dir, O_RDONLY | O_DIRECTORY);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(copy);
+	}
+	return 0;
+}
