@@ -12,11 +12,14 @@
 # CPUs are paired by model key (100 tables). Prints the median of RUNS runs
 # (default 5) of wall time, CPU time (user + system) and peak RSS from
 # /usr/bin/time -v, and the load average (on a shared machine the wall time
-# includes waiting for a CPU).
+# includes waiting for a CPU). PRIMCOST names another binary to time (an
+# older build, for a before and after); the files are made with ./primcost.
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+pc=${PRIMCOST:-./primcost}
 [ -x ./primcost ] || { echo "bench: build first (./bootstrap build)" >&2; exit 2; }
+[ -x "$pc" ] || { echo "bench: $pc: not an executable" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (Debian package time)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -69,7 +72,7 @@ for kind in summaries raw raw-arrays; do
 	i=0
 	: >"$tmp/times"
 	while [ $i -lt "$runs" ]; do
-		/usr/bin/time -v ./primcost compare "$a" "$b" \
+		/usr/bin/time -v "$pc" compare "$a" "$b" \
 			>/dev/null 2>"$tmp/time" || { cat "$tmp/time" >&2; exit 1; }
 		wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$tmp/time" |
 			awk -F: '{ print ($1 * 60 + $2) * 1000 }')
@@ -79,7 +82,7 @@ for kind in summaries raw raw-arrays; do
 		echo "$wall $rss $cpu" >>"$tmp/times"
 		i=$((i + 1))
 	done
-	./primcost compare --format json "$a" "$b" >"$tmp/out.json"
+	"$pc" compare --format json "$a" "$b" >"$tmp/out.json"
 	verdicts=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdicts"]; print("%d slower, %d faster, %d same" % (v["slower"], v["faster"], v["same"]))' "$tmp/out.json")
 	sort -n "$tmp/times" | awk -v k="$kind" -v s="$size" -v v="$verdicts" '
 		{ w[NR] = $1; r[NR] = $2; c[NR] = $3 }
