@@ -327,13 +327,15 @@ static int decode_stream(const char *s, size_t len, struct unpack *u, char *err,
 		acc = (int64_t)((uint64_t)acc + ((z >> 1) ^ (0 - (z & 1)))); \
 		z = 0;							\
 		shift = 0;						\
-		if (acc > (int64_t)MAX_EXACT || acc < -(int64_t)MAX_EXACT) \
-			return -1;					\
-		if (!(fabs((double)acc) < u->inside)) {			\
-			double v_ = scaled(acc, u->k);			\
-									\
-			if (!isfinite(v_) || fabs(v_) > u->limit)	\
+		if ((uint64_t)acc + sure > 2 * sure) {			\
+			if (acc > (int64_t)MAX_EXACT || acc < -(int64_t)MAX_EXACT) \
 				return -1;				\
+			if (!(fabs((double)acc) < u->inside)) {		\
+				double v_ = scaled(acc, u->k);		\
+									\
+				if (!isfinite(v_) || fabs(v_) > u->limit) \
+					return -1;			\
+			}						\
 		}							\
 		if (ints)						\
 			ints[i] = acc;					\
@@ -355,12 +357,16 @@ static int fast_stream(const char *s, size_t len, const struct unpack *u,
 {
 	const unsigned char *c = (const unsigned char *)s;
 	size_t q, full, i = 0;
-	uint64_t z = 0;
+	uint64_t z = 0, sure;
 	unsigned shift = 0, bad = 0;
 	int64_t acc = 0;
 
-	if (len % 4)
+	if (len % 4 || !(u->limit >= 0))
 		return -1;
+	/* |acc| <= sure: in range and inside the limit, one comparison (0
+	 * is always inside a limit that is not negative) */
+	sure = u->inside >= MAX_EXACT + 1 ? (uint64_t)MAX_EXACT :
+	       u->inside > 1 ? (uint64_t)ceil(u->inside) - 1 : 0;
 	full = len && s[len - 1] == '=' ? len - 4 : len;	/* the padded group last */
 	for (q = 0; q < full; q += 4) {
 		unsigned q0 = cls[c[q]], q1 = cls[c[q + 1]], q2 = cls[c[q + 2]],
