@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "executor.h"
 #include "primcost.h"
 
 enum pc_ring0_mode {
@@ -113,6 +114,8 @@ void pc_ring0_init_state(struct pc_ring0 *r, int id, struct pc_probe_state *st);
  * kept for pc_ring0_finish(). */
 uint64_t pc_ring0_run(struct pc_ring0 *r, int id, struct pc_probe_state *st,
 		      uint64_t iters, int hi);
+/* The body that runs a probe's loops in ring 0, for the engine. */
+struct pc_body pc_ring0_body(struct pc_ring0 *r);
 /* Marks res failed when its ring-0 loops (or their calibration) failed. */
 void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res);
 

@@ -27,11 +27,10 @@
 #include <unistd.h>
 
 #include "runner_host.h"
+#include "samples.h"
 #include "runner/runner.h"
 
 /* The same thresholds as the native harness (src/measure.c). */
-#define LINEARITY_TOLERANCE 0.10
-#define LINEARITY_FLOOR_TICKS 0.05
 #define OUTPUT_LIMIT (256u << 20)
 
 static const struct pc_runner_arch runner_arches[] = {
@@ -270,13 +269,17 @@ static int parse_record(struct pc_runner_output *out, char **w, int n, size_t li
 		memcpy(p->s[p->n++], v, sizeof(v));
 		return 0;
 	}
+	/* Signed: a "-" before a negative difference; runners before that
+	 * wrote one as its 64-bit two's complement. */
 	for (i = 0; i < 2; i++)
-		if (n != 4 || parse_u64(w[i + 2], &v[i]) < 0)
+		if (n != 4 || parse_u64(w[i + 2] + (w[i + 2][0] == '-'), &v[i]) < 0 ||
+		    (w[i + 2][0] == '-' && v[i] > INT64_MAX))
 			BAD("malformed lin line");
 	if (grow((void **)&p->lin, &p->caplin, p->nlin + 1, sizeof(*p->lin)) < 0)
 		BAD("out of memory");
-	p->lin[p->nlin][0] = (double)v[0];
-	p->lin[p->nlin][1] = (double)v[1];
+	for (i = 0; i < 2; i++)
+		p->lin[p->nlin][i] = w[i + 2][0] == '-' ? -(double)v[i] :
+				     (double)(int64_t)v[i];
 	p->nlin++;
 	return 0;
 }
@@ -711,19 +714,6 @@ static int run_until_done(const struct pc_runner_request *rq, const char *progra
 
 /* ---- turning raw timings into a profile ------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *x, size_t n)
-{
-	qsort(x, n, sizeof(*x), cmp_double);
-	return pc_quantile_sorted(x, n, 0.5);
-}
-
 int pc_runner_clock(const struct pc_runner_output *user,
 		    const struct pc_runner_output *system, struct pc_clock *clk,
 		    char *err, size_t errlen)
@@ -751,7 +741,7 @@ int pc_runner_clock(const struct pc_runner_output *user,
 	}
 	for (i = 0; i < o->nclock; i++)
 		rates[i] = o->clock_hz[i];
-	clk->tick_hz = median_of(rates, o->nclock);
+	clk->tick_hz = pc_median(rates, o->nclock);
 	clk->tick_hz_measured = true;
 	if (!(clk->tick_hz > 0)) {
 		snprintf(err, errlen, "cannot determine the %s rate", clk->timer);
@@ -811,85 +801,39 @@ void pc_runner_cpu(const struct pc_runner_output *out, const char *emulator,
 		pc_cpu_name_uarch(ci);
 }
 
+/* A measured probe's samples, through the host's finishing (samples.c). */
 static int profile_probe(const struct pc_runner_probe *rp, const struct pc_clock *clk,
 			 bool keep_samples, struct pc_probe_result *r)
 {
-	double ops = (double)rp->iters * PC_UNROLL_DIFF;
-	double cal_ops = (double)rp->cal_iters * PC_UNROLL_DIFF;
-	double *dt, *dc, *cpt, *ln, *l2n, dn, d2n;
-	size_t i, k = 0;
+	struct pc_sample_set set;
+	size_t i;
+	int rc;
 
-	dt = calloc(rp->n ? rp->n : 1, sizeof(*dt));
-	dc = calloc(rp->n ? rp->n : 1, sizeof(*dc));
-	cpt = calloc(rp->n ? rp->n : 1, sizeof(*cpt));
-	if (!dt || !dc || !cpt)
-		goto oom;
+	if (pc_sample_set_init(&set, (unsigned)rp->n, false) < 0)
+		return -1;
+	set.iters = rp->iters;
+	set.cal_iters = rp->cal_iters;
 	for (i = 0; i < rp->n; i++) {
-		double d = (double)rp->s[i][1] - (double)rp->s[i][0];
-		double c = (double)rp->s[i][3] - (double)rp->s[i][2];
+		struct pc_sample x = { { rp->s[i][0], rp->s[i][1] },
+				       { rp->s[i][2], rp->s[i][3] }, { 0, 0 } };
 
-		if (!(c > 0))
-			continue;	/* a calibration pair that read nothing */
-		dt[k] = d / ops;
-		cpt[k] = cal_ops / c;
-		dc[k] = dt[k] * cpt[k];
-		k++;
+		/* a calibration pair that read nothing scales nothing */
+		if (pc_sample_set_put(&set, set.n, &x, NULL))
+			set.n++;
 	}
-	if (!k) {
+	for (i = 0; i < rp->nlin; i++)
+		pc_sample_set_lin(&set, (int64_t)rp->lin[i][0], (int64_t)rp->lin[i][1]);
+	if (!set.n) {
 		r->status = PC_STATUS_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "no usable sample (the "
 			 "calibration loop read no ticks)");
-		free(dt), free(dc), free(cpt);
+		pc_sample_set_free(&set);
 		return 0;
 	}
 	r->status = PC_STATUS_OK;
-	r->iters = rp->iters;
-	r->ops_per_sample = rp->iters * PC_UNROLL_DIFF;
-	r->samples = k;
-	r->cycles_source = PC_CYCLES_CALIBRATED;
-	if (pc_summarize(dt, k, &r->ticks) < 0 || pc_summarize(dc, k, &r->cycles) < 0)
-		goto oom;
-	r->ns = pc_summary_scale(&r->ticks, 1e9 / clk->tick_hz);
-	r->cycles_per_tick = median_of(cpt, k);
-	free(cpt);
-	if (keep_samples) {
-		r->raw_ticks = dt;
-		r->raw_cycles = dc;
-	} else {
-		free(dt);
-		free(dc);
-	}
-
-	r->linearity = NAN;
-	if (rp->nlin) {
-		ln = calloc(rp->nlin, sizeof(*ln));
-		l2n = calloc(rp->nlin, sizeof(*l2n));
-		if (!ln || !l2n) {
-			free(ln);
-			free(l2n);
-			return -1;
-		}
-		for (i = 0; i < rp->nlin; i++) {
-			ln[i] = rp->lin[i][0];
-			l2n[i] = rp->lin[i][1];
-		}
-		dn = median_of(ln, rp->nlin);
-		d2n = median_of(l2n, rp->nlin);
-		free(ln);
-		free(l2n);
-		if (dn / ops >= LINEARITY_FLOOR_TICKS) {
-			r->linearity = d2n / dn;
-			r->nonlinear = fabs(r->linearity - 2.0) > 2.0 * LINEARITY_TOLERANCE;
-		}
-		if (r->nonlinear)
-			snprintf(r->reason, sizeof(r->reason), "not linear: doubling the "
-				 "iterations scaled the difference by %.2f, not 2",
-				 r->linearity);
-	}
-	return 0;
-oom:
-	free(dt), free(dc), free(cpt);
-	return -1;
+	rc = pc_sample_set_finish(&set, r, clk, keep_samples);
+	pc_sample_set_free(&set);
+	return rc;
 }
 
 int pc_runner_profile(const struct pc_runner_output *user,
@@ -897,16 +841,13 @@ int pc_runner_profile(const struct pc_runner_output *user,
 		      const struct pc_clock *clk, bool emulated, bool keep_samples,
 		      struct pc_profile *prof, char *err, size_t errlen)
 {
-	double *calib;
-	size_t n = 0, k = 0, ncal = 0;
+	size_t n = 0, k = 0;
 	int id;
 
 	memset(prof, 0, sizeof(*prof));
 	for (id = 0; id < PC_PROBE_COUNT; id++)
 		n += selected[id];
-	prof->probes = calloc(n ? n : 1, sizeof(*prof->probes));
-	calib = calloc(n ? n : 1, sizeof(*calib));
-	if (!prof->probes || !calib)
+	if (!(prof->probes = calloc(n ? n : 1, sizeof(*prof->probes))))
 		goto oom;
 	prof->nprobes = n;
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
@@ -926,41 +867,18 @@ int pc_runner_profile(const struct pc_runner_output *user,
 		if (!rp || (!rp->has_status && !rp->measured)) {
 			r->status = PC_STATUS_FAILED;
 			snprintf(r->reason, sizeof(r->reason), "the runner did not report it");
-			continue;
-		}
-		if (rp->has_status) {
+		} else if (rp->has_status) {
 			r->status = rp->status;
 			copy_str(r->reason, sizeof(r->reason), rp->reason);
-			continue;
-		}
-		if (profile_probe(rp, clk, keep_samples, r) < 0)
+		} else if (profile_probe(rp, clk, keep_samples, r) < 0) {
 			goto oom;
-		if (r->status == PC_STATUS_OK && r->cycles_per_tick > 0)
-			calib[ncal++] = r->cycles_per_tick;
+		}
 	}
-	if (ncal) {
-		prof->cycles_per_tick = median_of(calib, ncal);
-		prof->calib_drift = (calib[ncal - 1] - calib[0]) / prof->cycles_per_tick;
-	}
-	free(calib);
-	if (emulated) {
-		prof->unreliable = true;
-		snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
-			 "emulated: the runner ran in a simulator, whose timer counts "
-			 "simulated time; the figures prove the sequences run, not what "
-			 "they cost on any CPU");
-	} else if (ncal && (!(prof->cycles_per_tick * clk->tick_hz > 2e8 &&
-			      prof->cycles_per_tick * clk->tick_hz < 1e10) ||
-			    prof->calib_drift > 0.10)) {
-		prof->unreliable = true;
-		snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
-			 "calibration makes no sense: core clock %.0f MHz, moving "
-			 "%.0f %% during the run", prof->cycles_per_tick * clk->tick_hz / 1e6,
-			 prof->calib_drift * 100);
-	}
+	pc_profile_judge(prof, clk, emulated ? "emulated: the runner ran in a "
+			 "simulator, whose timer counts simulated time; the figures "
+			 "prove the sequences run, not what they cost on any CPU" : NULL);
 	return 0;
 oom:
-	free(calib);
 	pc_profile_free(prof);
 	snprintf(err, errlen, "out of memory");
 	return -1;
