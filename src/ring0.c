@@ -340,9 +340,11 @@ static uint64_t body_run(void *ctx, int probe, struct pc_probe_state *st,
 	return pc_ring0_run(ctx, probe, st, iters, hi);
 }
 
+static const struct pc_executor ring0_exec = { body_init, body_run };
+
 struct pc_body pc_ring0_body(struct pc_ring0 *r)
 {
-	struct pc_body b = { body_init, body_run, r };
+	struct pc_body b = { &ring0_exec, r };
 
 	return b;
 }

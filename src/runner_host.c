@@ -841,27 +841,16 @@ int pc_runner_profile(const struct pc_runner_output *user,
 		      const struct pc_clock *clk, bool emulated, bool keep_samples,
 		      struct pc_profile *prof, char *err, size_t errlen)
 {
-	size_t n = 0, k = 0;
-	int id;
+	size_t k;
 
-	memset(prof, 0, sizeof(*prof));
-	for (id = 0; id < PC_PROBE_COUNT; id++)
-		n += selected[id];
-	if (!(prof->probes = calloc(n ? n : 1, sizeof(*prof->probes))))
+	if (pc_profile_alloc(prof, selected, PC_CYCLES_CALIBRATED) < 0)
 		goto oom;
-	prof->nprobes = n;
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
+	for (k = 0; k < prof->nprobes; k++) {
+		struct pc_probe_result *r = &prof->probes[k];
 		const struct pc_runner_output *o;
 		const struct pc_runner_probe *rp;
-		struct pc_probe_result *r;
+		int id = (int)r->id;
 
-		if (!selected[id])
-			continue;
-		r = &prof->probes[k++];
-		r->id = (enum pc_probe_id)id;
-		r->ring = pc_probe_rows[id].ring;
-		r->linearity = NAN;
-		r->cycles_source = PC_CYCLES_CALIBRATED;
 		o = r->ring == 0 && system ? system : user;
 		rp = o ? &o->probes[id] : NULL;
 		if (!rp || (!rp->has_status && !rp->measured)) {
