@@ -20,8 +20,6 @@
 #include "ring0.h"
 #include "ring0_way.h"
 
-#define GATE_SAMPLES 51		/* samples behind each figure of the gate */
-#define EMULATED_CYCLES 10.0	/* an add this slow is not executed natively */
 
 int pc_ring0_mode_parse(const char *s, enum pc_ring0_mode *m)
 {
@@ -187,7 +185,7 @@ bool pc_ring0_gate(const struct pc_ring0_evidence *e, const char *hypervisor,
 	}
 	setf(why, len, "%s%s: the ring-0 add chain reads %s cycles per add (host: "
 	     "1.00), ring-0 cmpxchg %s cycles (host ring 3: %s)",
-	     add >= EMULATED_CYCLES ? "ring 0 is emulated" :
+	     add >= PC_RING0_EMULATED_CYCLES ? "ring 0 is emulated" :
 	     "ring-0 timing disagrees with the host", under, a, c, h);
 	return false;
 }
@@ -365,7 +363,7 @@ static int measure_gate(struct pc_ring0 *r, const struct pc_clock *clk, double s
 	uint64_t target = (uint64_t)pc_sample_ticks(clk, sample_s);
 	struct pc_host_loop hl[4];
 	struct pc_loop l[4];
-	double *v = calloc(4 * GATE_SAMPLES, sizeof(*v));
+	double *v = calloc(4 * PC_RING0_GATE_SAMPLES, sizeof(*v));
 	int k, i, rc = v ? 0 : -1;
 
 	for (k = 0; rc == 0 && k < 4; k++) {
@@ -383,16 +381,16 @@ static int measure_gate(struct pc_ring0 *r, const struct pc_clock *clk, double s
 		else
 			pc_loop_warm_up(&l[k]);
 	}
-	for (i = 0; rc == 0 && i < GATE_SAMPLES; i++)
+	for (i = 0; rc == 0 && i < PC_RING0_GATE_SAMPLES; i++)
 		for (k = 0; k < 4; k++) {
 			struct pc_pair pr;
 
 			pc_loop_pair(&l[k], l[k].iters, &pr);
-			v[k * GATE_SAMPLES + i] = ((double)pr.hi - (double)pr.lo) /
+			v[k * PC_RING0_GATE_SAMPLES + i] = ((double)pr.hi - (double)pr.lo) /
 						  (double)(l[k].iters * PC_UNROLL_DIFF);
 		}
 	for (k = 0; rc == 0 && k < 4; k++) {
-		*x[k] = pc_median(v + k * GATE_SAMPLES, GATE_SAMPLES);
+		*x[k] = pc_median(v + k * PC_RING0_GATE_SAMPLES, PC_RING0_GATE_SAMPLES);
 		if (!(*x[k] > 0))
 			rc = -1;
 	}
