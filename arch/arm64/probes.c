@@ -33,7 +33,7 @@ static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
 	uint64_t t;
 
 	(void)st;
-	PC_ARM64_TIMED(t, iters, hi, "", "", "", (), ());
+	PC_TIMED(t, iters, hi, "", "", "", (), ());
 	return t;
 }
 
@@ -42,8 +42,8 @@ static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long a = st->reg[0];
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "", "add %x[a], %x[a], #1", "",
-		       (, [a] "+r"(a)), ());
+	PC_TIMED(t, iters, hi, "", "add %x[a], %x[a], #1", "",
+		 (, [a] "+r"(a)), ());
 	st->reg[0] = a;
 	return t;
 }
@@ -55,10 +55,10 @@ static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, in
 	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2], d = st->reg[3];
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "",
-		       "add %x[a], %x[a], #1\n\tadd %x[b], %x[b], #1\n\t"
-		       "add %x[c], %x[c], #1\n\tadd %x[d], %x[d], #1", "",
-		       (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
+	PC_TIMED(t, iters, hi, "",
+		 "add %x[a], %x[a], #1\n\tadd %x[b], %x[b], #1\n\t"
+		 "add %x[c], %x[c], #1\n\tadd %x[d], %x[d], #1", "",
+		 (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
 	st->reg[0] = a;
 	st->reg[1] = b;
 	st->reg[2] = c;
@@ -78,8 +78,8 @@ static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long a = st->reg[0];
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "", "mul %x[a], %x[a], %x[k]", "",
-		       (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
+	PC_TIMED(t, iters, hi, "", "mul %x[a], %x[a], %x[k]", "",
+		 (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
 	st->reg[0] = a;
 	return t;
 }
@@ -111,11 +111,11 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long c = st->reg[0], u;
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "",
-		       "isb\n\tmrs %x[c], cntvct_el0\n\t"
-		       "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
-		       "ldr xzr, [%x[u]]", "",
-		       (, [c] "+r"(c), [u] "=&r"(u)), ());
+	PC_TIMED(t, iters, hi, "",
+		 "isb\n\tmrs %x[c], cntvct_el0\n\t"
+		 "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
+		 "ldr xzr, [%x[u]]", "",
+		 (, [c] "+r"(c), [u] "=&r"(u)), ());
 	st->reg[0] = c;
 	return t;
 }
@@ -145,9 +145,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long o = st->reg[0];					\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
-		       (, [o] "+r"(o), [m] "+Q"(st->mem[0])),		\
-		       ([d] "r"(st->reg[1])));				\
+	PC_TIMED(t, iters, hi, "", seq, "",				\
+		 (, [o] "+r"(o), [m] "+Q"(st->mem[0])),			\
+		 ([d] "r"(st->reg[1])));				\
 	st->reg[0] = o;							\
 	return t;							\
 }
@@ -158,10 +158,10 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long found = st->reg[0], u;				\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
-		       (, [t] "=&r"(found), [u] "=&r"(u),		\
-			[m] "+Q"(st->mem[0])),				\
-		       ([o] "r"(st->reg[0]), [d] "r"(st->reg[1])));	\
+	PC_TIMED(t, iters, hi, "", seq, "",				\
+		 (, [t] "=&r"(found), [u] "=&r"(u),			\
+		  [m] "+Q"(st->mem[0])),				\
+		 ([o] "r"(st->reg[0]), [d] "r"(st->reg[1])));		\
 	st->reg[0] = found;						\
 	return t;							\
 }
@@ -186,9 +186,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long r = st->reg[0], u = 0;				\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
-		       (, [r] "+r"(r), [u] "+r"(u), [m] "+Q"(st->mem[0])), \
-		       ([i] "r"(st->reg[1])));				\
+	PC_TIMED(t, iters, hi, "", seq, "",				\
+		 (, [r] "+r"(r), [u] "+r"(u), [m] "+Q"(st->mem[0])), \
+		 ([i] "r"(st->reg[1])));				\
 	(void)u;							\
 	st->reg[0] = r;							\
 	return t;							\
@@ -212,9 +212,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long r = st->reg[0], old, u = 0;			\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
-		       (, [r] "+r"(r), [t] "=&r"(old), [u] "+r"(u),	\
-			[m] "+Q"(st->mem[0])), ());			\
+	PC_TIMED(t, iters, hi, "", seq, "",				\
+		 (, [r] "+r"(r), [t] "=&r"(old), [u] "+r"(u),		\
+		  [m] "+Q"(st->mem[0])), ());				\
 	(void)old;							\
 	(void)u;							\
 	st->reg[0] = r;							\
@@ -232,8 +232,8 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 {									\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", insn, "",			\
-		       (, [m] "+Q"(st->mem[0])), ());			\
+	PC_TIMED(t, iters, hi, "", insn, "",				\
+		 (, [m] "+Q"(st->mem[0])), ());				\
 	return t;							\
 }
 
@@ -266,8 +266,8 @@ static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long f = 0;
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "mrs %x[f], nzcv", "",
-		       (, [f] "+r"(f)), ([k] "r"(st->reg[0])));
+	PC_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "mrs %x[f], nzcv", "",
+		 (, [f] "+r"(f)), ([k] "r"(st->reg[0])));
 	st->reg[0] = f;
 	return t;
 }
@@ -290,9 +290,9 @@ static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int
 	unsigned long g = st->reg[1];
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "msr nzcv, %x[f]",
-		       "mrs %x[g], nzcv", (, [g] "+r"(g)),
-		       ([f] "r"(st->reg[0]), [k] "r"(st->reg[2])));
+	PC_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "msr nzcv, %x[f]",
+		 "mrs %x[g], nzcv", (, [g] "+r"(g)),
+		 ([f] "r"(st->reg[0]), [k] "r"(st->reg[2])));
 	st->reg[1] = g;
 	return t;
 }
@@ -303,9 +303,9 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st,
 	unsigned long g = st->reg[1], f = 0;
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t",
-		       "mrs %x[f], nzcv\n\tmsr nzcv, %x[f]", "mrs %x[g], nzcv",
-		       (, [g] "+r"(g), [f] "+r"(f)), ([k] "r"(st->reg[0])));
+	PC_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t",
+		 "mrs %x[f], nzcv\n\tmsr nzcv, %x[f]", "mrs %x[g], nzcv",
+		 (, [g] "+r"(g), [f] "+r"(f)), ([k] "r"(st->reg[0])));
 	st->reg[1] = g;
 	return t;
 }
@@ -347,12 +347,12 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long taken = st->reg[0], c;
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "",
-		       "ldr %w[c], %[m]\n\tadd %w[c], %w[c], #1\n\tstr %w[c], %[m]\n\t"
-		       "ldr %x[c], %[m]\n\tsub %x[c], %x[c], #1\n\tstr %w[c], %[m]\n\t"
-		       "cbz %x[c], 9f\n\tldr %x[c], %[m]\n\tcbz %x[c], 9f",
-		       "b 8f\n9:\n\tmov %x[taken], #1\n8:\n\t",
-		       (, [m] "+Q"(st->mem[0]), [taken] "+r"(taken), [c] "=&r"(c)), ());
+	PC_TIMED(t, iters, hi, "",
+		 "ldr %w[c], %[m]\n\tadd %w[c], %w[c], #1\n\tstr %w[c], %[m]\n\t"
+		 "ldr %x[c], %[m]\n\tsub %x[c], %x[c], #1\n\tstr %w[c], %[m]\n\t"
+		 "cbz %x[c], 9f\n\tldr %x[c], %[m]\n\tcbz %x[c], 9f",
+		 "b 8f\n9:\n\tmov %x[taken], #1\n8:\n\t",
+		 (, [m] "+Q"(st->mem[0]), [taken] "+r"(taken), [c] "=&r"(c)), ());
 	st->reg[0] = taken;
 	return t;
 }

@@ -21,7 +21,7 @@ static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
 	uint64_t t;
 
 	(void)st;
-	PC_IA64_TIMED(t, iters, hi, "", "", "", (), ());
+	PC_TIMED(t, iters, hi, "", "", "", (), ());
 	return t;
 }
 
@@ -31,8 +31,8 @@ static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long a = st->reg[0];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", "adds %[a]=1,%[a]\n\t;;", "",
-		      (, [a] "+r"(a)), ());
+	PC_TIMED(t, iters, hi, "", "adds %[a]=1,%[a]\n\t;;", "",
+		 (, [a] "+r"(a)), ());
 	st->reg[0] = a;
 	return t;
 }
@@ -44,11 +44,11 @@ static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long a = st->reg[0];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi,
-		      "setf.sig f6=%[a]\n\tsetf.sig f7=%[k]\n\t;;\n",
-		      "xmpy.l f6=f6,f7\n\t;;",
-		      "getf.sig %[a]=f6\n\t;;\n\t",
-		      (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
+	PC_TIMED(t, iters, hi,
+		 "setf.sig f6=%[a]\n\tsetf.sig f7=%[k]\n\t;;\n",
+		 "xmpy.l f6=f6,f7\n\t;;",
+		 "getf.sig %[a]=f6\n\t;;\n\t",
+		 (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
 	st->reg[0] = a;
 	return t;
 }
@@ -66,8 +66,8 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long c = st->reg[0];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", "mov %[c]=ar.itc\n\t;;", "",
-		      (, [c] "+r"(c)), ());
+	PC_TIMED(t, iters, hi, "", "mov %[c]=ar.itc\n\t;;", "",
+		 (, [c] "+r"(c)), ());
 	st->reg[0] = c;
 	return t;
 }
@@ -79,9 +79,9 @@ static uint64_t run_cmpxchg(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long r = st->reg[0];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", PC_IA64_CMPXCHG, "",
-		      (, [r] "+r"(r)),
-		      ([p] "r"(&st->mem[0]), [o] "r"(st->reg[0]), [nv] "r"(st->reg[1])));
+	PC_TIMED(t, iters, hi, "", PC_IA64_CMPXCHG, "",
+		 (, [r] "+r"(r)),
+		 ([p] "r"(&st->mem[0]), [o] "r"(st->reg[0]), [nv] "r"(st->reg[1])));
 	st->reg[0] = r;
 	return t;
 }
@@ -114,10 +114,10 @@ static uint64_t run_add_return(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long r = st->reg[0];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "",
-		      "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;",
-		      "", (, [r] "+r"(r)),
-		      ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)));
+	PC_TIMED(t, iters, hi, "",
+		 "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;",
+		 "", (, [r] "+r"(r)),
+		 ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)));
 	st->reg[0] = r;
 	return t;
 }
@@ -157,8 +157,8 @@ static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long r = st->reg[0];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", "xchg8 %[r]=[%[p]],%[r]\n\t;;", "",
-		      (, [r] "+r"(r)), ([p] "r"(&st->mem[0])));
+	PC_TIMED(t, iters, hi, "", "xchg8 %[r]=[%[p]],%[r]\n\t;;", "",
+		 (, [r] "+r"(r)), ([p] "r"(&st->mem[0])));
 	st->reg[0] = r;
 	return t;
 }
@@ -170,7 +170,7 @@ static uint64_t run_mf(struct pc_probe_state *st, uint64_t iters, int hi)
 {
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", "mf", "", (), ([p] "r"(&st->mem[0])));
+	PC_TIMED(t, iters, hi, "", "mf", "", (), ([p] "r"(&st->mem[0])));
 	return t;
 }
 
@@ -188,8 +188,8 @@ static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long f = st->reg[0];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", "mov %[f]=psr.um\n\t;;", "",
-		      (, [f] "+r"(f)), ());
+	PC_TIMED(t, iters, hi, "", "mov %[f]=psr.um\n\t;;", "",
+		 (, [f] "+r"(f)), ());
 	st->reg[0] = f;
 	return t;
 }
@@ -201,8 +201,8 @@ static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int
 	unsigned long g = st->reg[1];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", "mov psr.um=%[f]\n\t;;", IA64_UM_READBACK,
-		      (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
+	PC_TIMED(t, iters, hi, "", "mov psr.um=%[f]\n\t;;", IA64_UM_READBACK,
+		 (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
 	st->reg[1] = g;
 	return t;
 }
@@ -213,9 +213,9 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st, uint64_t iters
 	unsigned long f = st->reg[0], g = st->reg[1];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "",
-		      "mov %[f]=psr.um\n\t;;\n\tmov psr.um=%[f]\n\t;;",
-		      IA64_UM_READBACK, (, [f] "+r"(f), [g] "+r"(g)), ());
+	PC_TIMED(t, iters, hi, "",
+		 "mov %[f]=psr.um\n\t;;\n\tmov psr.um=%[f]\n\t;;",
+		 IA64_UM_READBACK, (, [f] "+r"(f), [g] "+r"(g)), ());
 	st->reg[0] = f;
 	st->reg[1] = g;
 	return t;
@@ -235,22 +235,22 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long taken = st->reg[0], c = 0, fl = 0;
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "",
-		      "ld4 %[c]=[%[p]]\n\t;;\n\t"
-		      "adds %[c]=1,%[c]\n\t;;\n\t"
-		      "st4 [%[p]]=%[c]\n\t;;\n\t"
-		      "ld4 %[c]=[%[p]]\n\t;;\n\t"
-		      "adds %[c]=-1,%[c]\n\t;;\n\t"
-		      "st4 [%[p]]=%[c]\n\t"
-		      "cmp4.eq p6,p0=0,%[c]\n\t;;\n\t"
-		      "(p6) ld8 %[fl]=[%[q]]\n\t;;\n\t"
-		      "(p6) tbit.nz p6,p0=%[fl]," PC_STR(PC_IA64_TIF_NEED_RESCHED) "\n\t;;\n\t"
-		      "(p6) br.cond.dpnt.few 9f\n\t;;",
-		      "br.cond.sptk.few 8f\n\t;;\n"
-		      "9:\n\tmov %[taken]=1\n\t;;\n"
-		      "8:\n\t",
-		      (, [taken] "+r"(taken), [c] "+r"(c), [fl] "+r"(fl)),
-		      ([p] "r"(&st->mem[0]), [q] "r"(&st->mem[1])));
+	PC_TIMED(t, iters, hi, "",
+		 "ld4 %[c]=[%[p]]\n\t;;\n\t"
+		 "adds %[c]=1,%[c]\n\t;;\n\t"
+		 "st4 [%[p]]=%[c]\n\t;;\n\t"
+		 "ld4 %[c]=[%[p]]\n\t;;\n\t"
+		 "adds %[c]=-1,%[c]\n\t;;\n\t"
+		 "st4 [%[p]]=%[c]\n\t"
+		 "cmp4.eq p6,p0=0,%[c]\n\t;;\n\t"
+		 "(p6) ld8 %[fl]=[%[q]]\n\t;;\n\t"
+		 "(p6) tbit.nz p6,p0=%[fl]," PC_STR(PC_IA64_TIF_NEED_RESCHED) "\n\t;;\n\t"
+		 "(p6) br.cond.dpnt.few 9f\n\t;;",
+		 "br.cond.sptk.few 8f\n\t;;\n"
+		 "9:\n\tmov %[taken]=1\n\t;;\n"
+		 "8:\n\t",
+		 (, [taken] "+r"(taken), [c] "+r"(c), [fl] "+r"(fl)),
+		 ([p] "r"(&st->mem[0]), [q] "r"(&st->mem[1])));
 	st->reg[0] = taken;
 	return t;
 }
@@ -289,9 +289,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long f = st->reg[0], g = st->reg[1], x = 0;		\
 	uint64_t t;							\
 									\
-	PC_IA64_TIMED(t, iters, hi, "", body, IA64_IRQ_READBACK,	\
-		      (, [f] "+r"(f), [g] "+r"(g), [x] "+r"(x)),	\
-		      ([s] "r"(st->reg[2]), [m] "r"(st->reg[3])));	\
+	PC_TIMED(t, iters, hi, "", body, IA64_IRQ_READBACK,		\
+		 (, [f] "+r"(f), [g] "+r"(g), [x] "+r"(x)),		\
+		 ([s] "r"(st->reg[2]), [m] "r"(st->reg[3])));		\
 	st->reg[0] = f;							\
 	st->reg[1] = g;							\
 	return t;							\

@@ -33,7 +33,7 @@ static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
 	uint64_t t;
 
 	(void)st;
-	PC_X86_TIMED(t, iters, hi, "", "", "", (), ());
+	PC_TIMED(t, iters, hi, "", "", "", (), ());
 	return t;
 }
 
@@ -42,7 +42,7 @@ static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long a = st->reg[0];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "add $1, %[a]", "", (, [a] "+r"(a)), ());
+	PC_TIMED(t, iters, hi, "", "add $1, %[a]", "", (, [a] "+r"(a)), ());
 	st->reg[0] = a;
 	return t;
 }
@@ -59,8 +59,8 @@ static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long a = st->reg[0];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "imul %[k], %[a]", "",
-		     (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
+	PC_TIMED(t, iters, hi, "", "imul %[k], %[a]", "",
+		 (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
 	st->reg[0] = a;
 	return t;
 }
@@ -87,9 +87,9 @@ static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, in
 	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2], d = st->reg[3];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "",
-		     "add $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]", "",
-		     (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
+	PC_TIMED(t, iters, hi, "",
+		 "add $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]", "",
+		 (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
 	st->reg[0] = a;
 	st->reg[1] = b;
 	st->reg[2] = c;
@@ -114,7 +114,7 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long lo = st->reg[0], hi32 = st->reg[1];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "rdtsc", "", (, "+a"(lo), "+d"(hi32)), ());
+	PC_TIMED(t, iters, hi, "", "rdtsc", "", (, "+a"(lo), "+d"(hi32)), ());
 	st->reg[0] = lo;
 	st->reg[1] = hi32;
 	return t;
@@ -153,8 +153,8 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long a = st->reg[0];					\
 	uint64_t t;							\
 									\
-	PC_X86_TIMED(t, iters, hi, "", insn, "",			\
-		     (, "+a"(a), [m] "+m"(st->mem[0])), ([d] "r"(st->reg[1]))); \
+	PC_TIMED(t, iters, hi, "", insn, "",				\
+		 (, "+a"(a), [m] "+m"(st->mem[0])), ([d] "r"(st->reg[1]))); \
 	st->reg[0] = a;							\
 	return t;							\
 }
@@ -175,10 +175,10 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long r = st->reg[0];					\
 	uint64_t t;							\
 									\
-	PC_X86_TIMED(t, iters, hi, "",					\
-		     "mov %[i], %[r]\n\t" xadd " %[r], %[m]\n\tadd %[i], %[r]", \
-		     "", (, [r] "+r"(r), [m] "+m"(st->mem[0])),		\
-		     ([i] "r"(st->reg[1])));				\
+	PC_TIMED(t, iters, hi, "",					\
+		 "mov %[i], %[r]\n\t" xadd " %[r], %[m]\n\tadd %[i], %[r]", \
+		 "", (, [r] "+r"(r), [m] "+m"(st->mem[0])),		\
+		 ([i] "r"(st->reg[1])));				\
 	st->reg[0] = r;							\
 	return t;							\
 }
@@ -200,8 +200,8 @@ static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long r = st->reg[0];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "xchg %[r], %[m]", "",
-		     (, [r] "+r"(r), [m] "+m"(st->mem[0])), ());
+	PC_TIMED(t, iters, hi, "", "xchg %[r], %[m]", "",
+		 (, [r] "+r"(r), [m] "+m"(st->mem[0])), ());
 	st->reg[0] = r;
 	return t;
 }
@@ -214,7 +214,7 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 {									\
 	uint64_t t;							\
 									\
-	PC_X86_TIMED(t, iters, hi, "", insn, "", (, [m] "+m"(st->mem[0])), ()); \
+	PC_TIMED(t, iters, hi, "", insn, "", (, [m] "+m"(st->mem[0])), ()); \
 	return t;							\
 }
 
@@ -241,8 +241,8 @@ static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long f = st->reg[0];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpop %[f]",
-		     PC_X86_STACK_LEAVE, (, [f] "+r"(f)), ());
+	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpop %[f]",
+		 PC_X86_STACK_LEAVE, (, [f] "+r"(f)), ());
 	st->reg[0] = f;
 	return t;
 }
@@ -264,9 +264,9 @@ static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int
 	unsigned long g = st->reg[1];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "push %[f]\n\tpopf",
-		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE,
-		     (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
+	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "push %[f]\n\tpopf",
+		 X86_FLAGS_READBACK PC_X86_STACK_LEAVE,
+		 (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
 	st->reg[1] = g;
 	return t;
 }
@@ -277,8 +277,8 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st,
 	unsigned long g = st->reg[1];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpopf",
-		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE, (, [g] "+r"(g)), ());
+	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpopf",
+		 X86_FLAGS_READBACK PC_X86_STACK_LEAVE, (, [g] "+r"(g)), ());
 	st->reg[1] = g;
 	return t;
 }
@@ -312,9 +312,9 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long taken = st->reg[0];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "incl %[m]\n\tdecl %[m]\n\tjz 9f",
-		     "jmp 8f\n9:\n\tmov $1, %[taken]\n8:\n\t",
-		     (, [m] "+m"(st->mem[0]), [taken] "+r"(taken)), ());
+	PC_TIMED(t, iters, hi, "", "incl %[m]\n\tdecl %[m]\n\tjz 9f",
+		 "jmp 8f\n9:\n\tmov $1, %[taken]\n8:\n\t",
+		 (, [m] "+m"(st->mem[0]), [taken] "+r"(taken)), ());
 	st->reg[0] = taken;
 	return t;
 }
@@ -337,9 +337,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long f = st->reg[0], g = st->reg[1];			\
 	uint64_t t;							\
 									\
-	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, body,		\
-		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE,		\
-		     (, [f] "+r"(f), [g] "+r"(g)), ());			\
+	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, body,		\
+		 X86_FLAGS_READBACK PC_X86_STACK_LEAVE,			\
+		 (, [f] "+r"(f), [g] "+r"(g)), ());			\
 	st->reg[0] = f;							\
 	st->reg[1] = g;							\
 	return t;							\
