@@ -67,12 +67,6 @@ static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, in
 }
 
 
-static void init_mul_chain(struct pc_probe_state *st)
-{
-	st->reg[0] = 1;
-	st->reg[1] = 3;		/* multiplier: the product changes every step */
-}
-
 static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 {
 	unsigned long a = st->reg[0];
@@ -84,15 +78,6 @@ static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-
-static const char *check_mul_chain(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	if (after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops))
-		return "product is not start * k^ops (mod 2^64)";
-	return 0;
-}
 
 /* ---- timer ------------------------------------------------------------ */
 
@@ -120,24 +105,7 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	return t;
 }
 
-static const char *check_get_cycles(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[0] <= before->reg[0])
-		return "the virtual counter did not advance";
-	return 0;
-}
-
 /* ---- cmpxchg: cmpxchg(&v, V, V) back to back, always succeeding --------- */
-
-static void init_cmpxchg(struct pc_probe_state *st)
-{
-	st->mem[0] = 0x5a5aUL;
-	st->reg[0] = 0x5a5aUL;	/* expected; the value found comes back here */
-	st->reg[1] = 0x5a5aUL;	/* new */
-}
 
 #define ARM64_RUN_LSE_CAS(fn, seq)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -199,12 +167,6 @@ ARM64_RUN_ADD_RETURN(run_add_return_llsc, ARM64_LLSC_ADD_RETURN_MB)
 
 
 /* ---- x = xchg(&v, x): register and memory swap every operation ---------- */
-
-static void init_xchg(struct pc_probe_state *st)
-{
-	st->mem[0] = 0x1111;
-	st->reg[0] = 0x2222;
-}
 
 #define ARM64_RUN_XCHG(fn, seq)						\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -381,7 +343,7 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
 		check_mul_chain, 0, "mul %x, %x, %k"),
 	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
-		check_get_cycles, 0, "isb; mrs %c, cntvct_el0; eor %u, %c, %c; "
+		check_timer_advanced, 0, "isb; mrs %c, cntvct_el0; eor %u, %c, %c; "
 		"add %u, sp, %u; ldr xzr, [%u]"),
 	[PC_PROBE_cmpxchg] = PC_ROW_ALT(run_cmpxchg_lse, init_cmpxchg, check_cmpxchg,
 		semantics_cmpxchg_lse, "casal %old, %new, (v)   [LSE; succeeds]",

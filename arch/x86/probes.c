@@ -48,12 +48,6 @@ static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 }
 
 
-static void init_mul_chain(struct pc_probe_state *st)
-{
-	st->reg[0] = 1;
-	st->reg[1] = 3;		/* multiplier: the product changes every step */
-}
-
 static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 {
 	unsigned long a = st->reg[0];
@@ -65,15 +59,6 @@ static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-
-static const char *check_mul_chain(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	if (after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops))
-		return "product is not start * k^ops (mod word size)";
-	return 0;
-}
 
 /*
  * Four independent adds per operation: as many per cycle as the core has
@@ -136,16 +121,10 @@ static const char *check_get_cycles(const struct pc_probe_state *before,
 /* ---- cmpxchg ---------------------------------------------------------- */
 
 /*
- * The timed loop repeats cmpxchg(&v, V, V): it always succeeds and leaves V,
- * as in the 2007 measurements, so the loop needs no extra instructions.
- * semantics_cmpxchg*() runs the very same instruction with old != new.
+ * The timed loop repeats cmpxchg(&v, V, V) (init_cmpxchg: the expected
+ * value in rax), as in the 2007 measurements. semantics_cmpxchg*() runs the
+ * very same instruction with old != new.
  */
-static void init_cmpxchg(struct pc_probe_state *st)
-{
-	st->mem[0] = 0x5a5aUL;
-	st->reg[0] = 0x5a5aUL;	/* expected (rax) */
-	st->reg[1] = 0x5a5aUL;	/* new */
-}
 
 #define X86_RUN_CMPXCHG(fn, insn)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -188,12 +167,6 @@ X86_RUN_ADD_RETURN(run_local_add_return, "xadd")
 
 
 /* ---- xchg: implicitly locked ------------------------------------------ */
-
-static void init_xchg(struct pc_probe_state *st)
-{
-	st->mem[0] = 0x1111;
-	st->reg[0] = 0x2222;
-}
 
 static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
 {
