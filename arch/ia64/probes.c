@@ -8,9 +8,11 @@
  * needs; the assembler bundles the instructions.
  *
  * Freestanding: no libc, no globals but the const table at the end. The
- * checks and the initial states that need no instruction are in checks.c.
+ * checks and the initial states that need no instruction are plain C:
+ * arch/checks.h where every machine agrees, checks.c where ia64 differs.
  */
 #include "arch/arch.h"
+#include "arch/checks.h"
 #include "checks.h"
 #include "ia64.h"
 
@@ -86,20 +88,7 @@ static uint64_t run_cmpxchg(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static const char *semantics_cmpxchg(struct pc_probe_state *s)
-{
-	unsigned long i;
-
-	s->mem[0] = 0;
-	for (i = 0; i < 100; i++)
-		if (pc_ia64_cmpxchg(&s->mem[0], i, i + 1) != i)
-			return "cmpxchg(v, old, new) did not return old";
-	if (s->mem[0] != 100)
-		return "100 successful cmpxchg did not leave 100";
-	if (pc_ia64_cmpxchg(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)
-		return "a failing cmpxchg wrote memory or hid the value";
-	return 0;
-}
+PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_ia64_cmpxchg)
 
 /* ---- add_return: fetchadd8.rel [v],1;; then + 1 ---------------------------------- */
 
@@ -109,6 +98,8 @@ static const char *semantics_cmpxchg(struct pc_probe_state *s)
  * increment fetchadd encodes, so the kernel's macro picks
  * ia64_fetch_and_add(): fetchadd8.rel, then adds i to the old value.
  */
+_Static_assert(PC_IA64_ADD_INC == 1, "init_add_return() starts the increment at 1");
+
 static uint64_t run_add_return(struct pc_probe_state *st, uint64_t iters, int hi)
 {
 	unsigned long r = st->reg[0];
@@ -329,32 +320,32 @@ IA64_RUN_IRQ(run_irq_save_restore, IA64_IRQ_SAVE "\n\t" IA64_IRQ_RESTORE)
 		"conditional: its atomics are cmpxchg, fetchadd and xchg" }
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
-	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, pc_ia64_check_unchanged, 0,
+	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0,
 		"(empty)"),
-	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0, pc_ia64_check_add_chain, 0,
+	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0, check_add_chain, 0,
 		"adds r=1,r;;"),
-	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, pc_ia64_init_mul_chain,
-		pc_ia64_check_mul_chain, 0, "xmpy.l f6=f6,f7;;   [integer multiply in the FPU]"),
+	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
+		check_mul_chain, 0, "xmpy.l f6=f6,f7;;   [integer multiply in the FPU]"),
 	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
-		pc_ia64_check_get_cycles, 0, "mov r=ar.itc;;"),
-	[PC_PROBE_cmpxchg] = PC_ROW(run_cmpxchg, pc_ia64_init_cmpxchg,
-		pc_ia64_check_cmpxchg, semantics_cmpxchg, SEQ_CMPXCHG),
-	[PC_PROBE_cmpxchg_local] = PC_ROW(run_cmpxchg, pc_ia64_init_cmpxchg,
-		pc_ia64_check_cmpxchg, semantics_cmpxchg,
+		check_timer_advanced, 0, "mov r=ar.itc;;"),
+	[PC_PROBE_cmpxchg] = PC_ROW(run_cmpxchg, init_cmpxchg,
+		check_cmpxchg, semantics_cmpxchg, SEQ_CMPXCHG),
+	[PC_PROBE_cmpxchg_local] = PC_ROW(run_cmpxchg, init_cmpxchg,
+		check_cmpxchg, semantics_cmpxchg,
 		SEQ_CMPXCHG "   [cmpxchg_local is cmpxchg on ia64]"),
-	[PC_PROBE_atomic_add_return] = PC_ROW(run_add_return, pc_ia64_init_add_return,
-		pc_ia64_check_add_return, semantics_add_return, SEQ_ADD_RETURN),
-	[PC_PROBE_local_add_return] = PC_ROW(run_add_return, pc_ia64_init_add_return,
-		pc_ia64_check_add_return, semantics_add_return,
+	[PC_PROBE_atomic_add_return] = PC_ROW(run_add_return, init_add_return,
+		check_add_return, semantics_add_return, SEQ_ADD_RETURN),
+	[PC_PROBE_local_add_return] = PC_ROW(run_add_return, init_add_return,
+		check_add_return, semantics_add_return,
 		SEQ_ADD_RETURN "   [local_t is atomic_long_t on ia64]"),
-	[PC_PROBE_xchg] = PC_ROW(run_xchg, pc_ia64_init_xchg, pc_ia64_check_xchg, 0,
+	[PC_PROBE_xchg] = PC_ROW(run_xchg, init_xchg, check_xchg, 0,
 		"xchg8 r=[v],r;;   [acquire semantics]"),
-	[PC_PROBE_mb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_rmb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_wmb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_mb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_rmb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_wmb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
+	[PC_PROBE_mb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_rmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_wmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_smp_mb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_smp_rmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_smp_wmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
 	[PC_PROBE_flags_save] = PC_ROW(run_flags_save, init_flags,
 		pc_ia64_check_flags_save, 0, "mov r=psr.um;;   [user mask: mov r=psr is privileged]"),
 	[PC_PROBE_flags_restore] = PC_ROW(run_flags_restore, init_flags,
