@@ -56,4 +56,50 @@
 		}							\
 	} while (0)
 
+/*
+ * Run functions (struct pc_arch_probe's run) whose C is the same on every
+ * architecture, only the instruction text differing.
+ */
+
+/* A body with no operand. */
+#define PC_RUN_NO_OPERAND(fn, body)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	uint64_t t;							\
+									\
+	(void)st;							\
+	PC_TIMED(t, iters, hi, "", body, "", (), ());			\
+	return t;							\
+}
+
+/* A body on one register, %[r]: reg[0] in and out; ins, a parenthesised
+ * list, the other operands. */
+#define PC_RUN_REG(fn, pre, body, post, ins)				\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long r = st->reg[0];					\
+	uint64_t t;							\
+									\
+	PC_TIMED(t, iters, hi, pre, body, post, (, [r] "+r"(r)), ins);	\
+	st->reg[0] = r;							\
+	return t;							\
+}
+
+/* A body on four registers, %[a] to %[d]: reg[0] to reg[3] in and out. */
+#define PC_RUN_REG4(fn, body)						\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2],	\
+		      d = st->reg[3];					\
+	uint64_t t;							\
+									\
+	PC_TIMED(t, iters, hi, "", body, "",				\
+		 (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ()); \
+	st->reg[0] = a;							\
+	st->reg[1] = b;							\
+	st->reg[2] = c;							\
+	st->reg[3] = d;							\
+	return t;							\
+}
+
 #endif

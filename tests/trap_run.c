@@ -48,14 +48,7 @@ static uint64_t run_empty(uint64_t iters, int hi)
 }
 
 /* Always: in the self-check. */
-static uint64_t run_ud2(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	uint64_t t;
-
-	(void)st;
-	PC_TIMED(t, iters, hi, "", "ud2", "", (), ());
-	return t;
-}
+PC_RUN_NO_OPERAND(run_ud2, "ud2")
 
 static uint64_t run_cli(struct pc_probe_state *st, uint64_t iters, int hi)
 {

@@ -24,60 +24,16 @@ static const char *need_lse(const struct pc_arch_env *env)
 		"the kernel's LL/SC fallback, as the .llsc row";
 }
 
-
-
 /* ---- baseline and calibration ---------------------------------------- */
 
-static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	uint64_t t;
-
-	(void)st;
-	PC_TIMED(t, iters, hi, "", "", "", (), ());
-	return t;
-}
-
-static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "add %x[a], %x[a], #1", "",
-		 (, [a] "+r"(a)), ());
-	st->reg[0] = a;
-	return t;
-}
-
+PC_RUN_NO_OPERAND(run_baseline, "")
+PC_RUN_REG(run_add_chain, "", "add %x[r], %x[r], #1", "", ())
+PC_RUN_REG(run_mul_chain, "", "mul %x[r], %x[r], %x[k]", "", ([k] "r"(st->reg[1])))
 
 /* Four independent adds: throughput-bound (the contention canary). */
-static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2], d = st->reg[3];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "",
-		 "add %x[a], %x[a], #1\n\tadd %x[b], %x[b], #1\n\t"
-		 "add %x[c], %x[c], #1\n\tadd %x[d], %x[d], #1", "",
-		 (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
-	st->reg[0] = a;
-	st->reg[1] = b;
-	st->reg[2] = c;
-	st->reg[3] = d;
-	return t;
-}
-
-
-static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "mul %x[a], %x[a], %x[k]", "",
-		 (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
-	st->reg[0] = a;
-	return t;
-}
-
+PC_RUN_REG4(run_add_throughput,
+	    "add %x[a], %x[a], #1\n\tadd %x[b], %x[b], #1\n\t"
+	    "add %x[c], %x[c], #1\n\tadd %x[d], %x[d], #1")
 
 /* ---- timer ------------------------------------------------------------ */
 
@@ -139,14 +95,12 @@ ARM64_RUN_LSE_CAS(run_cmpxchg_local_lse, ARM64_LSE_CAS)
 ARM64_RUN_LLSC_CAS(run_cmpxchg_llsc, ARM64_LLSC_CAS_MB)
 ARM64_RUN_LLSC_CAS(run_cmpxchg_local_llsc, ARM64_LLSC_CAS)
 
-
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_lse, pc_arm64_lse_cas_mb)
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_lse, pc_arm64_lse_cas)
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_llsc, pc_arm64_llsc_cas_mb)
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_llsc, pc_arm64_llsc_cas)
 
 /* ---- add_return -------------------------------------------------------- */
-
 
 #define ARM64_RUN_ADD_RETURN(fn, seq)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -164,7 +118,6 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 
 ARM64_RUN_ADD_RETURN(run_add_return_lse, ARM64_LSE_ADD_RETURN_MB)
 ARM64_RUN_ADD_RETURN(run_add_return_llsc, ARM64_LLSC_ADD_RETURN_MB)
-
 
 /* ---- x = xchg(&v, x): register and memory swap every operation ---------- */
 
@@ -185,7 +138,6 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 
 ARM64_RUN_XCHG(run_xchg_lse, ARM64_LSE_XCHG_MB)
 ARM64_RUN_XCHG(run_xchg_llsc, ARM64_LLSC_XCHG_MB)
-
 
 /* ---- barriers (arch/arm64/include/asm/barrier.h) ------------------------ */
 
@@ -318,7 +270,6 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	st->reg[0] = taken;
 	return t;
 }
-
 
 /* ---- the table ---------------------------------------------------------- */
 

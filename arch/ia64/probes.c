@@ -18,42 +18,16 @@
 
 /* ---- baseline and calibration -------------------------------------------- */
 
-static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	uint64_t t;
-
-	(void)st;
-	PC_TIMED(t, iters, hi, "", "", "", (), ());
-	return t;
-}
+PC_RUN_NO_OPERAND(run_baseline, "")
 
 /* Each add reads the previous one's result: one group per add. */
-static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "adds %[a]=1,%[a]\n\t;;", "",
-		 (, [a] "+r"(a)), ());
-	st->reg[0] = a;
-	return t;
-}
+PC_RUN_REG(run_add_chain, "", "adds %[r]=1,%[r]\n\t;;", "", ())
 
 /* ia64 multiplies integers in the floating-point unit: xmpy.l on the
  * significands (setf.sig/getf.sig move them in and out, once). */
-static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi,
-		 "setf.sig f6=%[a]\n\tsetf.sig f7=%[k]\n\t;;\n",
-		 "xmpy.l f6=f6,f7\n\t;;",
-		 "getf.sig %[a]=f6\n\t;;\n\t",
-		 (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
-	st->reg[0] = a;
-	return t;
-}
+PC_RUN_REG(run_mul_chain, "setf.sig f6=%[r]\n\tsetf.sig f7=%[k]\n\t;;\n",
+	   "xmpy.l f6=f6,f7\n\t;;", "getf.sig %[r]=f6\n\t;;\n\t",
+	   ([k] "r"(st->reg[1])))
 
 /* ---- timer ------------------------------------------------------------------- */
 
@@ -63,30 +37,12 @@ static void init_get_cycles(struct pc_probe_state *st)
 }
 
 /* get_cycles() is a bare mov from ar.itc (asm/timex.h). */
-static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long c = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "mov %[c]=ar.itc\n\t;;", "",
-		 (, [c] "+r"(c)), ());
-	st->reg[0] = c;
-	return t;
-}
+PC_RUN_REG(run_get_cycles, "", "mov %[r]=ar.itc\n\t;;", "", ())
 
 /* ---- cmpxchg: mov ar.ccv=old;; cmpxchg8.acq ------------------------------------- */
 
-static uint64_t run_cmpxchg(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long r = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", PC_IA64_CMPXCHG, "",
-		 (, [r] "+r"(r)),
-		 ([p] "r"(&st->mem[0]), [o] "r"(st->reg[0]), [nv] "r"(st->reg[1])));
-	st->reg[0] = r;
-	return t;
-}
+PC_RUN_REG(run_cmpxchg, "", PC_IA64_CMPXCHG, "",
+	   ([p] "r"(&st->mem[0]), [o] "r"(st->reg[0]), [nv] "r"(st->reg[1])))
 
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_ia64_cmpxchg)
 
@@ -100,18 +56,9 @@ PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_ia64_cmpxchg)
  */
 _Static_assert(PC_IA64_ADD_INC == 1, "init_add_return() starts the increment at 1");
 
-static uint64_t run_add_return(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long r = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "",
-		 "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;",
-		 "", (, [r] "+r"(r)),
-		 ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)));
-	st->reg[0] = r;
-	return t;
-}
+PC_RUN_REG(run_add_return, "",
+	   "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;", "",
+	   ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)))
 
 /* Every increment fetchadd encodes, then two it does not (the cmpxchg loop):
  * the values returned and left must be those of an atomic add. */
@@ -143,16 +90,7 @@ static const char *semantics_add_return(struct pc_probe_state *s)
 
 /* xchg() is xchg8: always acquire semantics, no ar.ccv. The same register
  * is source and destination, so consecutive exchanges need a stop. */
-static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long r = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "xchg8 %[r]=[%[p]],%[r]\n\t;;", "",
-		 (, [r] "+r"(r)), ([p] "r"(&st->mem[0])));
-	st->reg[0] = r;
-	return t;
-}
+PC_RUN_REG(run_xchg, "", "xchg8 %[r]=[%[p]],%[r]\n\t;;", "", ([p] "r"(&st->mem[0])))
 
 /* ---- barriers: all six are mf on ia64 (asm/barrier.h, SMP) ---------------------- */
 
@@ -174,16 +112,7 @@ static void init_flags(struct pc_probe_state *st)
 	st->reg[2] = st->reg[0];	/* psr.um as it was at the start */
 }
 
-static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long f = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "mov %[f]=psr.um\n\t;;", "",
-		 (, [f] "+r"(f)), ());
-	st->reg[0] = f;
-	return t;
-}
+PC_RUN_REG(run_flags_save, "", "mov %[r]=psr.um\n\t;;", "", ())
 
 #define IA64_UM_READBACK "mov %[g]=psr.um\n\t;;\n\t"
 

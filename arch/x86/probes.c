@@ -24,41 +24,11 @@
  * bit set means "no reschedule needed", so the count never decrements to 0. */
 #define X86_PREEMPT_ENABLED 0x80000000UL
 
-
-
 /* ---- baseline and calibration ---------------------------------------- */
 
-static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	uint64_t t;
-
-	(void)st;
-	PC_TIMED(t, iters, hi, "", "", "", (), ());
-	return t;
-}
-
-static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "add $1, %[a]", "", (, [a] "+r"(a)), ());
-	st->reg[0] = a;
-	return t;
-}
-
-
-static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "imul %[k], %[a]", "",
-		 (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
-	st->reg[0] = a;
-	return t;
-}
-
+PC_RUN_NO_OPERAND(run_baseline, "")
+PC_RUN_REG(run_add_chain, "", "add $1, %[r]", "", ())
+PC_RUN_REG(run_mul_chain, "", "imul %[k], %[r]", "", ([k] "r"(st->reg[1])))
 
 /*
  * Four independent adds per operation: as many per cycle as the core has
@@ -67,21 +37,8 @@ static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
  * shares the core, while the dependent add chain does not: the harness
  * uses it as its contention canary.
  */
-static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2], d = st->reg[3];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "",
-		 "add $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]", "",
-		 (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
-	st->reg[0] = a;
-	st->reg[1] = b;
-	st->reg[2] = c;
-	st->reg[3] = d;
-	return t;
-}
-
+PC_RUN_REG4(run_add_throughput,
+	    "add $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]")
 
 /* ---- timer ------------------------------------------------------------ */
 
@@ -141,12 +98,10 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 X86_RUN_CMPXCHG(run_cmpxchg, PC_X86_CMPXCHG)
 X86_RUN_CMPXCHG(run_cmpxchg_local, PC_X86_CMPXCHG_LOCAL)
 
-
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_x86_cmpxchg)
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local, pc_x86_cmpxchg_local)
 
 /* ---- add_return: i + xadd(&v, i), as arch_atomic_add_return() ---------- */
-
 
 #define X86_RUN_ADD_RETURN(fn, xadd)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -165,7 +120,6 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd")
 X86_RUN_ADD_RETURN(run_local_add_return, "xadd")
 
-
 /* ---- xchg: implicitly locked ------------------------------------------ */
 
 static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
@@ -178,7 +132,6 @@ static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
 	st->reg[0] = r;
 	return t;
 }
-
 
 /* ---- barriers --------------------------------------------------------- */
 
@@ -209,16 +162,8 @@ static void init_flags(struct pc_probe_state *st)
 	st->reg[2] = st->reg[0];	/* flags as they were at the start */
 }
 
-static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long f = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpop %[f]",
-		 PC_X86_STACK_LEAVE, (, [f] "+r"(f)), ());
-	st->reg[0] = f;
-	return t;
-}
+PC_RUN_REG(run_flags_save, PC_X86_STACK_ENTER, "pushf\n\tpop %[r]",
+	   PC_X86_STACK_LEAVE, ())
 
 static const char *check_flags_save(const struct pc_probe_state *before,
 				    const struct pc_probe_state *after,
@@ -291,7 +236,6 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	st->reg[0] = taken;
 	return t;
 }
-
 
 /* ---- interrupt flag: ring 0 only (cli/sti fault in user mode) ---------- */
 
