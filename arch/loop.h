@@ -21,7 +21,8 @@
 #define PC_ARCH_LOOP_H
 
 #include <stdint.h>
-#include "timer.h"
+#include "arch/arch.h"	/* struct pc_probe_state, PC_UNROLL_LO and _HI */
+#include "timer.h"	/* arch/<arch>/timer.h: pc_timer_read() */
 
 #define PC_STR_(x) #x
 #define PC_STR(x) PC_STR_(x)
