@@ -26,7 +26,7 @@ fi
 src=$pc_tmp/src
 mkdir -p "$src/arch/x86_64" "$src/probes"
 cp -R "$PC_SRCDIR/arch/x86" "$src/arch/"
-cp "$PC_SRCDIR/arch/arch.h" "$PC_SRCDIR/arch/checks.h" "$src/arch/"
+cp "$PC_SRCDIR/arch/arch.h" "$PC_SRCDIR/arch/checks.h" "$PC_SRCDIR/arch/loop.h" "$src/arch/"
 cp -R "$PC_SRCDIR/arch/x86_64/ring0" "$PC_SRCDIR/arch/x86_64/kmod" "$src/arch/x86_64/"
 cp "$PC_SRCDIR/arch/x86_64/timer.h" "$src/arch/x86_64/"
 cp "$PC_SRCDIR/probes/probes.h" "$PC_SRCDIR/probes/probes.def" "$src/probes/"
