@@ -79,11 +79,11 @@ if [ ! -f "$root/boot/vmlinuz-$kver" ]; then
 	if [ -z "$deb" ]; then
 		[ $install -eq 1 ] || cannot "linux-image-$kver is not in $cache (--install downloads it)"
 		say "downloading linux-image-$kver into $cache"
-		(cd "$cache" && apt-get download "linux-image-$kver" >&2) ||
+		(cd "$cache" && apt-get -o APT::Sandbox::User=root download "linux-image-$kver" >&2) ||
 			cannot "apt-get download linux-image-$kver failed"
 		deb=$(ls "$cache"/linux-image-"$kver"_*.deb | tail -1)
 	fi
-	rm -rf "$root.tmp" && dpkg-deb -x "$deb" "$root.tmp" && mv "$root.tmp" "$root" ||
+	rm -rf "$root" "$root.tmp" && dpkg-deb -x "$deb" "$root.tmp" && mv "$root.tmp" "$root" ||
 		cannot "cannot unpack $deb"
 fi
 

@@ -26,7 +26,7 @@ PC_SRCDIR=$PC_SRCDIR PC_BUILDDIR=$PC_BUILDDIR \
 rc=$?
 if [ $rc -eq 77 ]; then
 	why=$(sed -n 's/^qemu-kernel: cannot run here: //p' "$pc_tmp/script.err" | tail -1)
-	skip "${why:-cannot run here}${install:+}${install:- (PC_QEMU_KERNEL=1 installs, as root)}" \
+	skip "${why:-cannot run here}${install:- (PC_QEMU_KERNEL=1 installs, as root)}" \
 		"Debian's kernel boots with the module"
 	done_testing
 	exit
