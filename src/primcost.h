@@ -137,6 +137,9 @@ void pc_cpu_note_caches(struct pc_cpu_info *ci);
 /* The name of a CPUID hypervisor signature ("bhyve bhyve " -> "bhyve"),
  * or NULL when unknown. */
 const char *pc_hypervisor_signature_name(const char *sig);
+/* The emulator whose CPUID hypervisor signature this CPU presents ("TCG"
+ * for QEMU's TCGTCGTCGTCG), or NULL: under it no timing is the CPU's. */
+const char *pc_hypervisor_emulator(void);
 /* The hypervisor the kernel names in a boot log line ("Hypervisor
  * detected: PVM" -> "PVM"), copied into out; -1 when the line has none. */
 int pc_hypervisor_from_log(const char *line, char *out, size_t len);
