@@ -97,13 +97,7 @@ for t in tests/ring0_kmod tests/ring0_guest; do
 		{ say "cannot build $t"; exit 1; }
 done
 ksrc=$work/src
-mkdir -p "$ksrc/arch/x86_64" "$ksrc/probes"
-cp -R "$srcdir/arch/x86" "$ksrc/arch/"
-cp "$srcdir/arch/arch.h" "$srcdir/arch/checks.h" "$ksrc/arch/"
-cp -R "$srcdir/arch/x86_64/ring0" "$srcdir/arch/x86_64/kmod" "$ksrc/arch/x86_64/"
-cp "$srcdir/arch/x86_64/timer.h" "$ksrc/arch/x86_64/"
-cp "$srcdir/probes/probes.h" "$srcdir/probes/probes.def" "$ksrc/probes/"
-chmod -R u+w "$ksrc"
+"$srcdir/scripts/kmod-tree.sh" "$srcdir" "$ksrc"
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$ksrc/arch/x86_64/kmod" KDIR="$kdir" \
 	>"$out/kbuild.log" 2>&1 || { say "the module does not build (see $out/kbuild.log)"; exit 1; }
 ird=$work/initramfs
