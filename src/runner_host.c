@@ -5,35 +5,25 @@
  * it natively or under an emulator, read its raw timings, and turn them
  * into the same profile, CPU identity and clock a native run produces, so
  * that the table, the JSON and the statistics are the core's own.
- * runner_parse.c reads the output.
+ * runner_parse.c reads the output, runner_proc.c runs the runner.
  *
  * A runner that dies (a probe trapped) is run again without that probe:
  * the trap is that probe's failure, not the run's.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "runner_host.h"
 #include "runner_parts.h"
 #include "samples.h"
-#include "runner/runner.h"
-
-/* The same thresholds as the native harness (src/measure.c). */
-#define OUTPUT_LIMIT (256u << 20)
 
 static const struct pc_runner_arch runner_arches[] = {
 	/* Ski: without -noconsole, output goes to a console window instead
@@ -64,168 +54,7 @@ const char *pc_runner_arch_list(void)
 	return list;
 }
 
-/* ---- running ----------------------------------------------------------------------- */
-
-struct exec_result {
-	char *text;
-	size_t len;
-	int status;		/* waitpid status */
-	bool timed_out;
-};
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Runs argv with stdout and stderr into one pipe; collects what it writes. */
-static int run_capture(char *const argv[], unsigned timeout_s, struct exec_result *r,
-		       char *err, size_t errlen)
-{
-	int fds[2], ex[2];
-	pid_t pid;
-	size_t cap = 0;
-	double deadline = mono_s() + timeout_s;
-	int e = 0;
-
-	memset(r, 0, sizeof(*r));
-	if (pipe2(fds, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(fds[0]), close(fds[1]), close(ex[0]), close(ex[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		execv(argv[0], argv);
-		e = errno;
-		if (write(ex[1], &e, sizeof(e)) < 0)
-			_exit(126);
-		_exit(127);
-	}
-	close(fds[1]);
-	close(ex[1]);
-	if (read(ex[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		close(ex[0]);
-		close(fds[0]);
-		waitpid(pid, NULL, 0);
-		snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(e));
-		return -1;
-	}
-	close(ex[0]);
-	for (;;) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		double left = deadline - mono_s();
-		ssize_t got;
-
-		if (left <= 0) {
-			r->timed_out = true;
-			kill(pid, SIGKILL);
-			break;
-		}
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (!pfd.revents)
-			continue;
-		if (r->len + 65536 + 1 > cap) {
-			char *t;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			if (cap > OUTPUT_LIMIT) {
-				kill(pid, SIGKILL);
-				break;
-			}
-			t = realloc(r->text, cap);
-			if (!t) {
-				kill(pid, SIGKILL);
-				break;
-			}
-			r->text = t;
-		}
-		got = read(fds[0], r->text + r->len, 65536);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		r->len += (size_t)got;
-	}
-	close(fds[0]);
-	while (waitpid(pid, &r->status, 0) < 0 && errno == EINTR)
-		;
-	if (!r->text)
-		r->text = calloc(1, 1);
-	return r->text ? 0 : -1;
-}
-
-static void describe_exit(const struct exec_result *r, unsigned timeout_s,
-			  char *buf, size_t len)
-{
-	if (r->timed_out)
-		snprintf(buf, len, "did not finish within %u s and was killed", timeout_s);
-	else if (WIFSIGNALED(r->status))
-		snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(r->status),
-			 strsignal(WTERMSIG(r->status)));
-	else
-		snprintf(buf, len, "exited with status %d", WEXITSTATUS(r->status));
-}
-
-static int load_file(const char *path, char **text, size_t *len, char *err,
-		     size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap);
-
-	if (!f || !buf) {
-		snprintf(err, errlen, "%s: %s", path, f ? "out of memory" : strerror(errno));
-		if (f)
-			fclose(f);
-		free(buf);
-		return -1;
-	}
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *t = cap < OUTPUT_LIMIT ? realloc(buf, cap * 2) : NULL;
-
-			if (!t) {
-				snprintf(err, errlen, "%s: larger than %u MiB", path,
-					 OUTPUT_LIMIT >> 20);
-				fclose(f);
-				free(buf);
-				return -1;
-			}
-			buf = t;
-			cap *= 2;
-		}
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
-	*text = buf;
-	*len = n;
-	return 0;
-}
+/* ---- running until every probe has an outcome ----------------------------------------- */
 
 /* Moves probe id's data from src into dst. */
 static void take_probe(struct pc_runner_output *dst, struct pc_runner_output *src, int id)
@@ -296,7 +125,7 @@ static int run_until_done(const struct pc_runner_request *rq, const char *progra
 	for (tries = 0; tries <= PC_PROBE_COUNT; tries++) {
 		char *argv[16 + PC_PROBE_COUNT], nbuf[32], ubuf[32], why[160];
 		struct pc_runner_output out;
-		struct exec_result r;
+		struct pc_runner_exec r;
 		int argc = 0, npending = 0, culprit, i;
 
 		for (id = 0; id < PC_PROBE_COUNT; id++)
@@ -324,7 +153,7 @@ static int run_until_done(const struct pc_runner_request *rq, const char *progra
 		if (saved) {
 			/* Output saved where the runner ran (a real Itanium). */
 			memset(&r, 0, sizeof(r));
-			if (load_file(saved, &r.text, &r.len, err, errlen) < 0)
+			if (pc_runner_load(saved, &r.text, &r.len, err, errlen) < 0)
 				return -1;
 			snprintf(why, sizeof(why), "stopped (its saved output ends early)");
 			program = saved;
@@ -335,9 +164,11 @@ static int run_until_done(const struct pc_runner_request *rq, const char *progra
 				fprintf(stderr, "primcost: run: %s%s%s (%d probes)\n",
 					rq->emulator ? rq->emulator : "",
 					rq->emulator ? " " : "", program, npending);
-			if (run_capture(argv, rq->timeout_s, &r, err, errlen) < 0)
+			/* The emulator is found in PATH; the runner is a path. */
+			if (pc_runner_exec(argv, rq->emulator != NULL, rq->timeout_s, &r,
+					   err, errlen) < 0)
 				return -1;
-			describe_exit(&r, rq->timeout_s, why, sizeof(why));
+			pc_runner_exit_text(&r, rq->timeout_s, why, sizeof(why));
 		}
 		if (pc_runner_parse(r.text, r.len, &out, err, errlen) < 0) {
 			free(r.text);
@@ -576,24 +407,6 @@ static bool is_file(const char *path)
 	return path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* A program name without a slash is looked up in PATH, as a shell would. */
-static const char *find_program(const char *name, char *buf, size_t len)
-{
-	const char *path = getenv("PATH"), *p, *end;
-
-	if (!name || strchr(name, '/') || !path)
-		return name;
-	for (p = path; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		snprintf(buf, len, "%.*s/%s", (int)(end - p), end > p ? p : ".", name);
-		if (is_file(buf) && access(buf, X_OK) == 0)
-			return buf;
-	}
-	return name;
-}
-
 /* What simulated the runner: the --emulator given, or, whichever way the
  * output arrived (a saved output too), a simulator's own CPU vendor string
  * (Ski reports HP_Ski_Simulator). NULL: it ran on a real CPU. */
@@ -609,14 +422,11 @@ static const char *simulated_by(const struct pc_runner_request *rq,
 	return NULL;
 }
 
-int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selected,
+int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
 		      struct pc_cpu_info *ci, struct pc_clock *clk,
 		      struct pc_profile *prof, json_t **run_extra,
 		      char *err, size_t errlen)
 {
-	static char found[PATH_MAX];
-	struct pc_runner_request req = *rq_in;
-	const struct pc_runner_request *rq = &req;
 	struct pc_runner_output user, system;
 	bool want_user[PC_PROBE_COUNT], want_sys[PC_PROBE_COUNT], any_sys = false;
 	bool sys_ran = false;
@@ -651,13 +461,10 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 			 "builds it, or give --runner)", rq->runner, rq->arch);
 		return -1;
 	}
-	if (rq->emulator) {
-		req.emulator = find_program(rq->emulator, found, sizeof(found));
-		if (access(rq->emulator, X_OK) != 0) {
-			snprintf(err, errlen, "--emulator: %s: %s", rq->emulator,
-				 strerror(errno));
-			return -1;
-		}
+	/* A name without a slash is looked up in PATH when it is run. */
+	if (rq->emulator && strchr(rq->emulator, '/') && access(rq->emulator, X_OK) != 0) {
+		snprintf(err, errlen, "--emulator: %s: %s", rq->emulator, strerror(errno));
+		return -1;
 	}
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
 		/* The user-mode runner reports the ring-0 rows too: skipped
