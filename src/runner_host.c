@@ -108,131 +108,201 @@ static void take_header(struct pc_runner_output *dst, const struct pc_runner_out
 	dst->nclock = src->nclock;
 }
 
+/* The command line of one runner execution. */
+struct cmdline {
+	char *argv[16 + PC_PROBE_COUNT];
+	char samples[32], sample_us[32];
+};
+
+/* The emulator and its options, the program, and for a program that takes
+ * arguments "-n N -u US" and the names of the probes still pending. */
+static void build_cmdline(const struct pc_runner_request *rq, const char *program,
+			  bool pass_args, const bool *pending, struct cmdline *cl)
+{
+	const struct pc_runner_arch *ra = pc_runner_arch_find(rq->arch);
+	int argc = 0, id, i;
+
+	if (rq->emulator) {
+		cl->argv[argc++] = (char *)rq->emulator;
+		for (i = 0; ra->emulator_args[i]; i++)
+			cl->argv[argc++] = (char *)ra->emulator_args[i];
+	}
+	cl->argv[argc++] = (char *)program;
+	if (pass_args) {
+		snprintf(cl->samples, sizeof(cl->samples), "%u", rq->samples);
+		snprintf(cl->sample_us, sizeof(cl->sample_us), "%u", rq->sample_us);
+		cl->argv[argc++] = "-n";
+		cl->argv[argc++] = cl->samples;
+		cl->argv[argc++] = "-u";
+		cl->argv[argc++] = cl->sample_us;
+		for (id = 0; id < PC_PROBE_COUNT; id++)
+			if (pending[id])
+				cl->argv[argc++] = (char *)pc_probe_rows[id].name;
+	}
+	cl->argv[argc] = NULL;
+}
+
+/*
+ * One execution of program (or, with saved, the output saved where the
+ * runner ran: a real Itanium), parsed into *out; why says how it ended,
+ * for the failures of a run that stopped early.
+ */
+static int run_once(const struct pc_runner_request *rq, const char *program,
+		    const char *saved, bool pass_args, const bool *pending,
+		    struct pc_runner_output *out, char *why, size_t whylen,
+		    char *err, size_t errlen)
+{
+	struct pc_runner_exec r;
+	struct cmdline cl;
+	int id, npending = 0;
+
+	if (saved) {
+		memset(&r, 0, sizeof(r));
+		if (pc_runner_load(saved, &r.text, &r.len, err, errlen) < 0)
+			return -1;
+		snprintf(why, whylen, "stopped (its saved output ends early)");
+	} else {
+		for (id = 0; id < PC_PROBE_COUNT; id++)
+			npending += pending[id];
+		build_cmdline(rq, program, pass_args, pending, &cl);
+		pc_status_line(rq->status_fd, "runner %d %s", npending, program);
+		if (rq->progress)
+			fprintf(stderr, "primcost: run: %s%s%s (%d probes)\n",
+				rq->emulator ? rq->emulator : "",
+				rq->emulator ? " " : "", program, npending);
+		/* The emulator is found in PATH; the runner is a path. */
+		if (pc_runner_exec(cl.argv, rq->emulator != NULL, rq->timeout_s, &r,
+				   err, errlen) < 0)
+			return -1;
+		pc_runner_exit_text(&r, rq->timeout_s, why, whylen);
+	}
+	if (pc_runner_parse(r.text, r.len, out, err, errlen) < 0) {
+		free(r.text);
+		return -1;
+	}
+	free(r.text);
+	return 0;
+}
+
+/* An output without records, or of another architecture, is an error. */
+static int check_output(const struct pc_runner_request *rq, const char *name,
+			const struct pc_runner_output *out, const char *why,
+			char *err, size_t errlen)
+{
+	if (!out->format) {
+		snprintf(err, errlen, "%s wrote no runner output and %s%s%s", name,
+			 why, out->last_other[0] ? "; last output: " : "",
+			 out->last_other);
+		return -1;
+	}
+	if (strcmp(out->arch, rq->arch) != 0) {
+		snprintf(err, errlen, "%s is a runner for '%s', not '%s'", name,
+			 out->arch, rq->arch);
+		return -1;
+	}
+	return 0;
+}
+
+/* After a run that died where running again cannot help: every pending
+ * probe fails, the culprit (or all, when none is known) as the one the
+ * runner was running. */
+static void fail_pending(struct pc_runner_output *merged, const struct pc_runner_output *out,
+			 bool *pending, int culprit, const char *why)
+{
+	int id;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		if (!pending[id])
+			continue;
+		if (id == culprit || culprit < 0)
+			fail_probe(merged, id, "the runner %s while running it%s%.120s", why,
+				   out->last_other[0] ? "; last output: " : "",
+				   out->last_other);
+		else
+			fail_probe(merged, id, "not measured: the runner %s while running %s",
+				   why, culprit >= 0 ? pc_probe_rows[culprit].name : "?");
+		pending[id] = false;
+	}
+}
+
+/*
+ * Files the outcomes of one run in *merged: statuses always, measurements
+ * when the run completed (after a trap the others run again). True when
+ * nothing is left to run: the run completed, or it died and running again
+ * without the culprit (rerun) is not possible.
+ */
+static bool take_outcomes(struct pc_runner_output *merged, struct pc_runner_output *out,
+			  bool *pending, int culprit, bool rerun, const char *why)
+{
+	int id;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		if (!pending[id])
+			continue;
+		if (out->probes[id].has_status || (out->ended && out->probes[id].measured)) {
+			take_probe(merged, out, id);
+			pending[id] = false;
+		}
+	}
+	if (out->ended) {
+		for (id = 0; id < PC_PROBE_COUNT; id++)
+			if (pending[id]) {
+				fail_probe(merged, id, "the runner did not report it");
+				pending[id] = false;
+			}
+		return true;
+	}
+	if (culprit < 0 || !pending[culprit] || !rerun) {
+		fail_pending(merged, out, pending, culprit, why);
+		return true;
+	}
+	fail_probe(merged, culprit, "the runner %s while running it (a trap "
+		   "in the probe?)%s%.120s", why,
+		   out->last_other[0] ? "; last output: " : "", out->last_other);
+	pending[culprit] = false;
+	return false;
+}
+
 /*
  * Runs one runner program until each probe in want[] has an outcome in
  * *merged. pass_args: the program takes "-n/-u/names" (the system image
- * takes no arguments and runs every ring-0 row).
+ * takes no arguments and runs every ring-0 row). A saved output stands
+ * for one run that cannot be repeated.
  */
 static int run_until_done(const struct pc_runner_request *rq, const char *program,
 			  const char *saved, bool pass_args, const bool *want,
 			  struct pc_runner_output *merged, char *err, size_t errlen)
 {
-	const struct pc_runner_arch *ra = pc_runner_arch_find(rq->arch);
+	const char *name = saved ? saved : program;
 	bool pending[PC_PROBE_COUNT];
 	int id, tries;
 
+	pass_args = pass_args && !saved;
 	memcpy(pending, want, sizeof(pending));
 	for (tries = 0; tries <= PC_PROBE_COUNT; tries++) {
-		char *argv[16 + PC_PROBE_COUNT], nbuf[32], ubuf[32], why[160];
 		struct pc_runner_output out;
-		struct pc_runner_exec r;
-		int argc = 0, npending = 0, culprit, i;
+		char why[160];
+		bool done;
+		int culprit;
 
-		for (id = 0; id < PC_PROBE_COUNT; id++)
-			npending += pending[id];
-		if (!npending)
+		for (id = 0; id < PC_PROBE_COUNT && !pending[id]; id++)
+			;
+		if (id == PC_PROBE_COUNT)
 			return 0;
-		if (rq->emulator) {
-			argv[argc++] = (char *)rq->emulator;
-			for (i = 0; ra->emulator_args[i]; i++)
-				argv[argc++] = (char *)ra->emulator_args[i];
-		}
-		argv[argc++] = (char *)program;
-		if (pass_args) {
-			snprintf(nbuf, sizeof(nbuf), "%u", rq->samples);
-			snprintf(ubuf, sizeof(ubuf), "%u", rq->sample_us);
-			argv[argc++] = "-n";
-			argv[argc++] = nbuf;
-			argv[argc++] = "-u";
-			argv[argc++] = ubuf;
-			for (id = 0; id < PC_PROBE_COUNT; id++)
-				if (pending[id])
-					argv[argc++] = (char *)pc_probe_rows[id].name;
-		}
-		argv[argc] = NULL;
-		if (saved) {
-			/* Output saved where the runner ran (a real Itanium). */
-			memset(&r, 0, sizeof(r));
-			if (pc_runner_load(saved, &r.text, &r.len, err, errlen) < 0)
-				return -1;
-			snprintf(why, sizeof(why), "stopped (its saved output ends early)");
-			program = saved;
-			pass_args = false;
-		} else {
-			pc_status_line(rq->status_fd, "runner %d %s", npending, program);
-			if (rq->progress)
-				fprintf(stderr, "primcost: run: %s%s%s (%d probes)\n",
-					rq->emulator ? rq->emulator : "",
-					rq->emulator ? " " : "", program, npending);
-			/* The emulator is found in PATH; the runner is a path. */
-			if (pc_runner_exec(argv, rq->emulator != NULL, rq->timeout_s, &r,
-					   err, errlen) < 0)
-				return -1;
-			pc_runner_exit_text(&r, rq->timeout_s, why, sizeof(why));
-		}
-		if (pc_runner_parse(r.text, r.len, &out, err, errlen) < 0) {
-			free(r.text);
+		if (run_once(rq, program, saved, pass_args, pending, &out, why, sizeof(why),
+			     err, errlen) < 0)
 			return -1;
-		}
-		free(r.text);
-		if (!out.format) {
-			snprintf(err, errlen, "%s wrote no runner output and %s%s%s", program,
-				 why, out.last_other[0] ? "; last output: " : "",
-				 out.last_other);
-			pc_runner_output_free(&out);
-			return -1;
-		}
-		if (strcmp(out.arch, rq->arch) != 0) {
-			snprintf(err, errlen, "%s is a runner for '%s', not '%s'", program,
-				 out.arch, rq->arch);
+		if (check_output(rq, name, &out, why, err, errlen) < 0) {
 			pc_runner_output_free(&out);
 			return -1;
 		}
 		take_header(merged, &out);
 		culprit = out.ended ? -1 :
 			  pc_runner_culprit(&out, pending, pass_args ? rq->samples : 0);
-		/* Outcomes of this run: statuses always; measurements when the
-		 * run completed (after a trap the others run again). */
-		for (id = 0; id < PC_PROBE_COUNT; id++) {
-			if (!pending[id])
-				continue;
-			if (out.probes[id].has_status ||
-			    (out.ended && out.probes[id].measured)) {
-				take_probe(merged, &out, id);
-				pending[id] = false;
-			}
-		}
-		if (out.ended) {
-			for (id = 0; id < PC_PROBE_COUNT; id++)
-				if (pending[id]) {
-					fail_probe(merged, id, "the runner did not report it");
-					pending[id] = false;
-				}
-			pc_runner_output_free(&out);
-			return 0;
-		}
-		if (culprit < 0 || !pending[culprit] || !pass_args) {
-			for (id = 0; id < PC_PROBE_COUNT; id++)
-				if (pending[id]) {
-					if (id == culprit || culprit < 0)
-						fail_probe(merged, id, "the runner %s while "
-							   "running it%s%.120s", why,
-							   out.last_other[0] ? "; last output: " : "",
-							   out.last_other);
-					else
-						fail_probe(merged, id, "not measured: the runner "
-							   "%s while running %s", why,
-							   culprit >= 0 ? pc_probe_rows[culprit].name : "?");
-					pending[id] = false;
-				}
-			pc_runner_output_free(&out);
-			return 0;
-		}
-		fail_probe(merged, culprit, "the runner %s while running it (a trap "
-			   "in the probe?)%s%.120s", why,
-			   out.last_other[0] ? "; last output: " : "", out.last_other);
-		pending[culprit] = false;
+		done = take_outcomes(merged, &out, pending, culprit, pass_args, why);
 		pc_runner_output_free(&out);
+		if (done)
+			return 0;
 	}
 	return 0;
 }
@@ -422,40 +492,28 @@ static const char *simulated_by(const struct pc_runner_request *rq,
 	return NULL;
 }
 
-int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
-		      struct pc_cpu_info *ci, struct pc_clock *clk,
-		      struct pc_profile *prof, json_t **run_extra,
-		      char *err, size_t errlen)
+/* A saved output given must be a regular file. */
+static int check_saved(const char *option, const char *path, char *err, size_t errlen)
 {
-	struct pc_runner_output user, system;
-	bool want_user[PC_PROBE_COUNT], want_sys[PC_PROBE_COUNT], any_sys = false;
-	bool sys_ran = false;
-	char sys_why[256] = "";
-	const char *simulator;
-	int id, rc = -1;
-	double t0 = mono_s();
+	if (!path || is_file(path))
+		return 0;
+	snprintf(err, errlen, "%s: %s: %s", option, path,
+		 access(path, F_OK) ? strerror(errno) : "not a regular file");
+	return -1;
+}
 
-	memset(&user, 0, sizeof(user));
-	memset(&system, 0, sizeof(system));
-	*run_extra = NULL;
+/* What can be checked before anything runs. */
+static int check_request(const struct pc_runner_request *rq, char *err, size_t errlen)
+{
 	if (!pc_runner_arch_find(rq->arch)) {
 		snprintf(err, errlen, "--arch: no runner for '%s' (%s)", rq->arch,
 			 pc_runner_arch_list());
 		return -1;
 	}
-	if (rq->runner_output && !is_file(rq->runner_output)) {
-		snprintf(err, errlen, "--runner-output: %s: %s", rq->runner_output,
-			 access(rq->runner_output, F_OK) ? strerror(errno) :
-			 "not a regular file");
+	if (check_saved("--runner-output", rq->runner_output, err, errlen) < 0 ||
+	    check_saved("--system-runner-output", rq->system_runner_output, err,
+			errlen) < 0)
 		return -1;
-	}
-	if (rq->system_runner_output && !is_file(rq->system_runner_output)) {
-		snprintf(err, errlen, "--system-runner-output: %s: %s",
-			 rq->system_runner_output,
-			 access(rq->system_runner_output, F_OK) ? strerror(errno) :
-			 "not a regular file");
-		return -1;
-	}
 	if (!rq->runner_output && !is_file(rq->runner)) {
 		snprintf(err, errlen, "%s: no runner there (./bootstrap build --arch %s "
 			 "builds it, or give --runner)", rq->runner, rq->arch);
@@ -466,6 +524,147 @@ int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
 		snprintf(err, errlen, "--emulator: %s: %s", rq->emulator, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+/* The user-mode runner, for want[]: its header, clock and ring-3 rows. */
+static int run_user(const struct pc_runner_request *rq, const bool *want,
+		    struct pc_runner_output *user, char *err, size_t errlen)
+{
+	/* Every run needs the add chain for its calibration: the runner
+	 * measures it for the pairing anyway; ask for nothing more. */
+	if (run_until_done(rq, rq->runner, rq->runner_output, true, want, user,
+			   err, errlen) < 0)
+		return -1;
+	if (!user->format) {
+		/* Only ring-0 rows selected: still the header and the clock. */
+		bool none[PC_PROBE_COUNT] = { false };
+
+		none[PC_PROBE_baseline] = true;
+		if (run_until_done(rq, rq->runner, rq->runner_output, true, none, user,
+				   err, errlen) < 0)
+			return -1;
+	}
+	if (strcmp(user->mode, "user") != 0) {
+		snprintf(err, errlen, "%s: the runner ran in '%s' mode, not user mode%s",
+			 rq->runner_output ? rq->runner_output : rq->runner, user->mode,
+			 rq->runner_output ? " (a system-mode output goes with "
+			 "--system-runner-output)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* Why the system image cannot run the ring-0 rows here; false when it can. */
+static bool system_unavailable(const struct pc_runner_request *rq, char *why, size_t len)
+{
+	if (rq->system_runner_output)
+		return false;
+	if (rq->runner_output)
+		snprintf(why, len, "needs ring 0: a saved user-mode runner output does "
+			 "not run it (a saved system-mode output goes with "
+			 "--system-runner-output)");
+	else if (!rq->emulator)
+		snprintf(why, len, "needs ring 0: the system-mode runner image runs "
+			 "only under the simulator (--emulator)");
+	else if (!is_file(rq->system_runner))
+		snprintf(why, len, "needs ring 0: no system-mode runner image at %s "
+			 "(./bootstrap build --arch %s builds it, or give "
+			 "--system-runner)",
+			 rq->system_runner ? rq->system_runner : "(none)", rq->arch);
+	else
+		return false;
+	return true;
+}
+
+/* The ring-0 rows without the system image: skipped with why, or
+ * unsupported where the user-mode runner says so. */
+static void skip_ring0_rows(struct pc_runner_output *system,
+			    const struct pc_runner_output *user, const bool *want,
+			    const char *why)
+{
+	int id;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		if (want[id]) {
+			struct pc_runner_probe *p = &system->probes[id];
+			const struct pc_runner_probe *u = &user->probes[id];
+			bool none = u->has_status && u->status == PC_STATUS_UNSUPPORTED;
+
+			p->seen = p->has_status = true;
+			p->status = none ? u->status : PC_STATUS_SKIPPED;
+			copy_str(p->reason, sizeof(p->reason), none ? u->reason : why);
+		}
+}
+
+/* The system-mode image, for the ring-0 rows in want[]; *ran: it ran. */
+static int run_system(const struct pc_runner_request *rq, const bool *want,
+		      const struct pc_runner_output *user, struct pc_runner_output *system,
+		      bool *ran, char *err, size_t errlen)
+{
+	char why[256];
+
+	*ran = false;
+	if (system_unavailable(rq, why, sizeof(why))) {
+		skip_ring0_rows(system, user, want, why);
+		return 0;
+	}
+	if (run_until_done(rq, rq->system_runner, rq->system_runner_output, false, want,
+			   system, err, errlen) < 0)
+		return -1;
+	*ran = true;
+	if (strcmp(system->mode, "system") != 0) {
+		snprintf(err, errlen, "%s did not run in system mode (it says "
+			 "'%s'): is it the system-mode image?",
+			 rq->system_runner_output ? rq->system_runner_output :
+			 rq->system_runner, system->mode);
+		return -1;
+	}
+	return 0;
+}
+
+/* The run's facts for its JSON: which runner, how, under what. */
+static json_t *run_facts(const struct pc_runner_request *rq,
+			 const struct pc_runner_output *user, bool sys_ran,
+			 const char *simulator)
+{
+	json_t *x = json_pack("{s:s, s:s, s:b}", "runner",
+			      rq->runner_output ? rq->runner_output : rq->runner,
+			      "runner_mode", sys_ran ? "user+system" : "user",
+			      "emulated", simulator != NULL);
+
+	if (x && rq->emulator)
+		json_object_set_new(x, "emulator", json_string(rq->emulator));
+	if (x && !rq->emulator && simulator)
+		json_object_set_new(x, "simulator_vendor", json_string(simulator));
+	if (x && sys_ran)
+		json_object_set_new(x, "system_runner",
+				    json_string(rq->system_runner_output ?
+						rq->system_runner_output :
+						rq->system_runner));
+	if (x && user->target_ticks)
+		json_object_set_new(x, "runner_target_ticks",
+				    json_integer((json_int_t)user->target_ticks));
+	return x;
+}
+
+int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
+		      struct pc_cpu_info *ci, struct pc_clock *clk,
+		      struct pc_profile *prof, json_t **run_extra,
+		      char *err, size_t errlen)
+{
+	struct pc_runner_output user, system;
+	bool want_user[PC_PROBE_COUNT], want_sys[PC_PROBE_COUNT], any_sys = false;
+	bool sys_ran = false;
+	const char *simulator;
+	int id, rc = -1;
+	double t0 = mono_s();
+
+	memset(&user, 0, sizeof(user));
+	memset(&system, 0, sizeof(system));
+	*run_extra = NULL;
+	if (check_request(rq, err, errlen) < 0)
+		return -1;
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
 		/* The user-mode runner reports the ring-0 rows too: skipped
 		 * (needs ring 0), or unsupported on its architecture. */
@@ -473,71 +672,10 @@ int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
 		want_sys[id] = selected[id] && pc_probe_rows[id].ring == 0;
 		any_sys |= want_sys[id];
 	}
-	/* Every run needs the add chain for its calibration: the runner
-	 * measures it for the pairing anyway; ask for nothing more. */
-	if (run_until_done(rq, rq->runner, rq->runner_output, true, want_user, &user,
-			   err, errlen) < 0)
+	if (run_user(rq, want_user, &user, err, errlen) < 0)
 		goto out;
-	if (!user.format) {
-		/* Only ring-0 rows selected: still the header and the clock. */
-		bool none[PC_PROBE_COUNT] = { false };
-
-		none[PC_PROBE_baseline] = true;
-		if (run_until_done(rq, rq->runner, rq->runner_output, true, none, &user,
-				   err, errlen) < 0)
-			goto out;
-	}
-	if (strcmp(user.mode, "user") != 0) {
-		snprintf(err, errlen, "%s: the runner ran in '%s' mode, not user mode%s",
-			 rq->runner_output ? rq->runner_output : rq->runner, user.mode,
-			 rq->runner_output ? " (a system-mode output goes with "
-			 "--system-runner-output)" : "");
+	if (any_sys && run_system(rq, want_sys, &user, &system, &sys_ran, err, errlen) < 0)
 		goto out;
-	}
-	if (any_sys) {
-		if (rq->system_runner_output) {
-			if (run_until_done(rq, rq->system_runner, rq->system_runner_output,
-					   false, want_sys, &system, err, errlen) < 0)
-				goto out;
-			sys_ran = true;
-		} else if (rq->runner_output)
-			snprintf(sys_why, sizeof(sys_why), "needs ring 0: a saved "
-				 "user-mode runner output does not run it (a saved "
-				 "system-mode output goes with --system-runner-output)");
-		else if (!rq->emulator)
-			snprintf(sys_why, sizeof(sys_why), "needs ring 0: the system-mode "
-				 "runner image runs only under the simulator (--emulator)");
-		else if (!is_file(rq->system_runner))
-			snprintf(sys_why, sizeof(sys_why), "needs ring 0: no system-mode "
-				 "runner image at %s (./bootstrap build --arch %s builds "
-				 "it, or give --system-runner)",
-				 rq->system_runner ? rq->system_runner : "(none)", rq->arch);
-		else if (run_until_done(rq, rq->system_runner, NULL, false, want_sys,
-					&system, err, errlen) < 0)
-			goto out;
-		else
-			sys_ran = true;
-		if (!sys_ran)
-			for (id = 0; id < PC_PROBE_COUNT; id++)
-				if (want_sys[id]) {
-					struct pc_runner_probe *p = &system.probes[id];
-					const struct pc_runner_probe *u = &user.probes[id];
-					bool none = u->has_status &&
-						    u->status == PC_STATUS_UNSUPPORTED;
-
-					p->seen = p->has_status = true;
-					p->status = none ? u->status : PC_STATUS_SKIPPED;
-					copy_str(p->reason, sizeof(p->reason),
-						 none ? u->reason : sys_why);
-				}
-		if (sys_ran && strcmp(system.mode, "system") != 0) {
-			snprintf(err, errlen, "%s did not run in system mode (it says "
-				 "'%s'): is it the system-mode image?",
-				 rq->system_runner_output ? rq->system_runner_output :
-				 rq->system_runner, system.mode);
-			goto out;
-		}
-	}
 	if (pc_runner_clock(&user, sys_ran ? &system : NULL, clk, err, errlen) < 0)
 		goto out;
 	simulator = simulated_by(rq, &user);
@@ -546,22 +684,7 @@ int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
 			      rq->keep_samples, prof, err, errlen) < 0)
 		goto out;
 	prof->wall_s = mono_s() - t0;
-	*run_extra = json_pack("{s:s, s:s, s:b}", "runner",
-			       rq->runner_output ? rq->runner_output : rq->runner,
-			       "runner_mode", sys_ran ? "user+system" : "user",
-			       "emulated", simulator != NULL);
-	if (*run_extra && rq->emulator)
-		json_object_set_new(*run_extra, "emulator", json_string(rq->emulator));
-	if (*run_extra && !rq->emulator && simulator)
-		json_object_set_new(*run_extra, "simulator_vendor", json_string(simulator));
-	if (*run_extra && sys_ran)
-		json_object_set_new(*run_extra, "system_runner",
-				    json_string(rq->system_runner_output ?
-						rq->system_runner_output :
-						rq->system_runner));
-	if (*run_extra && user.target_ticks)
-		json_object_set_new(*run_extra, "runner_target_ticks",
-				    json_integer((json_int_t)user.target_ticks));
+	*run_extra = run_facts(rq, &user, sys_ran, simulator);
 	rc = 0;
 out:
 	pc_runner_output_free(&user);
