@@ -136,7 +136,7 @@ static void side_text(FILE *f, const struct pc_cmp_analog *a, size_t i,
 	const struct pc_cmp_cell *c = &a->cell[i];
 	char l[PC_LABEL_LEN];
 
-	fprintf(f, "%s%s ", i ? "; " : "", pc_side_label(i, l));
+	fprintf(f, "%s%s ", i ? "; " : " ", pc_side_label(i, l));
 	if (c->state != PC_CELL_OK) {
 		fputs(c->state == PC_CELL_STATUS ? c->status : PC_NO_VALUE, f);
 		return;
@@ -149,22 +149,32 @@ static void side_text(FILE *f, const struct pc_cmp_analog *a, size_t i,
 }
 
 void pc_compare_render_analogs(FILE *f, const struct pc_compare *m,
-			       const struct pc_cmp_table *t, bool markdown)
+			       const struct pc_cmp_table *t, bool markdown, int width)
 {
 	const char *pre = markdown ? "> " : "";
-	size_t k, i;
+	char *line = NULL, lead[16];
+	size_t k, i, len = 0;
+	FILE *g;
 
 	if (!t->nanalogs)
 		return;
-	fprintf(f, "\n%sring-3 analogs where ring 0 was not measured (an analog is "
-		"not the same probe: no verdict):\n", pre);
+	fprintf(f, "\n%s", pre);
+	pc_text_wrap(f, "", "ring-3 analogs where ring 0 was not measured (an analog "
+		     "is not the same probe: no verdict):", 0, width);
 	for (k = 0; k < t->nanalogs; k++) {
 		const struct pc_cmp_analog *a = &t->analog[k];
 
-		fprintf(f, "%s%s%s ~ %s (%s): ", pre, markdown ? "- " : "  ", a->probe,
-			a->analog, a->how);
+		g = open_memstream(&line, &len);
+		if (!g)
+			return;
+		fprintf(g, "%s ~ %s (%s):", a->probe, a->analog, a->how);
 		for (i = 0; i < t->nsides; i++)
-			side_text(f, a, i, m->cfg.metric);
-		fputc('\n', f);
+			side_text(g, a, i, m->cfg.metric);
+		if (fclose(g) == 0) {
+			snprintf(lead, sizeof(lead), "%s%s", pre, markdown ? "-" : " ");
+			pc_text_wrap(f, lead, line, 4, width);
+		}
+		free(line);
+		line = NULL;
 	}
 }

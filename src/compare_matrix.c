@@ -78,14 +78,14 @@ static void cell_text(const struct pc_cmp_cell *c, struct pc_footnotes *fn, char
 
 /* Words of s wrapped to width, the first line after lead, the others
  * indented by indent. */
-static void wrap(FILE *f, const char *lead, const char *s, int indent, int width)
+void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int width)
 {
-	int col = fprintf(f, "%s", lead), fresh = 0;
+	int col = fprintf(f, "%s", lead), fresh = !*lead;
 
 	while (*s) {
 		int w = (int)strcspn(s, " ");
 
-		if (!fresh && col + 1 + w > width && col > indent) {
+		if (width > 0 && !fresh && col + 1 + w > width && col > indent) {
 			col = fprintf(f, "\n%*s", indent, "") - 1;
 			fresh = 1;
 		}
@@ -187,7 +187,7 @@ static int matrix_table(FILE *f, const struct pc_compare *m,
 				     s->virtualized == 1 ? ", virtual machine" : "",
 				     s->brand ? ")" : "", s->entry ? "" : " (absent)") < 0)
 				d = NULL;
-			wrap(f, lead, d ? d : s->key, 4, width);
+			pc_text_wrap(f, lead, d ? d : s->key, 4, width);
 			free(d);
 		}
 	}
@@ -211,7 +211,7 @@ static int matrix_table(FILE *f, const struct pc_compare *m,
 		fputc('\n', f);
 	for (i = 0; i < fn.n; i++) {
 		snprintf(lead, sizeof(lead), "[%zu]", i + 1);
-		wrap(f, lead, fn.text[i], 5, width);
+		pc_text_wrap(f, lead, fn.text[i], 5, width);
 	}
 	pc_footnotes_free(&fn);
 	free(cells);
@@ -228,7 +228,7 @@ int pc_compare_matrix(FILE *f, const struct pc_compare *m, int width)
 			fputc('\n', f);
 		if (matrix_table(f, m, &m->table[c], width) < 0)
 			return -1;
-		pc_compare_render_analogs(f, m, &m->table[c], false);
+		pc_compare_render_analogs(f, m, &m->table[c], false, width);
 	}
 	return ferror(f) ? -1 : 0;
 }

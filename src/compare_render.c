@@ -517,12 +517,12 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		case PC_FORMAT_TABLE:
 			fputc('\n', f);
 			table_text(f, m, &m->table[c], color);
-			pc_compare_render_analogs(f, m, &m->table[c], false);
+			pc_compare_render_analogs(f, m, &m->table[c], false, 0);
 			break;
 		case PC_FORMAT_MARKDOWN:
 			fputc('\n', f);
 			table_markdown(f, m, &m->table[c]);
-			pc_compare_render_analogs(f, m, &m->table[c], true);
+			pc_compare_render_analogs(f, m, &m->table[c], true, 0);
 			break;
 		case PC_FORMAT_CSV:
 			table_csv(f, &m->table[c]);
