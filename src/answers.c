@@ -73,10 +73,20 @@ size_t pc_answers(json_t *entry, struct pc_answer *out)
 	return n;
 }
 
+/* Ratios within this factor of 1 read "about the same": one decimal would
+ * print "1.0 times cheaper". */
+#define ANSWER_SAME 1.05
+
 void pc_answer_line(const struct pc_answer *a, char *buf, size_t len)
 {
 	double r = a->ratio >= 1 ? a->ratio : 1 / a->ratio;
 
+	if (r < ANSWER_SAME) {
+		snprintf(buf, len, "%s costs about the same as %s here (%.2f times): "
+			 "%.2f vs %.2f %s", a->def->a, a->def->b, a->ratio, a->a, a->b,
+			 a->unit);
+		return;
+	}
 	snprintf(buf, len, "%s is %.1f times %s than %s here: %.2f vs %.2f %s",
 		 a->def->a, r, a->ratio >= 1 ? "cheaper" : "dearer", a->def->b,
 		 a->a, a->b, a->unit);

@@ -76,6 +76,14 @@ static void answers(void)
 		   "a pair the other way round says dearer: %s", line);
 	}
 	ok(find(a, n, "local_irq_restore") == n, "no answer where one side is unsupported");
+	k = find(a, n, "local_add_return");
+	if (k < n) {
+		a[k].b = a[k].a * 1.02;
+		a[k].ratio = 1.02;
+		pc_answer_line(&a[k], line, sizeof(line));
+		ok(strstr(line, "costs about the same as atomic_add_return here (1.02 "
+			  "times)") != NULL, "a ratio near 1 reads about the same: %s", line);
+	}
 	json_decref(e);
 	e = entry(1, names, v, 7);
 	ok(pc_answers(e, a) == 0, "no answer from a run marked unreliable");
