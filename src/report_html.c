@@ -385,6 +385,204 @@ static void chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_table
 		s.log ? "logarithmic" : "linear");
 }
 
+/* ---- lines over threads or sizes ------------------------------------------------ */
+
+/* Probes named NAME.WORDn (spin_lock_unlock.ticket.nodes1.threads4,
+ * kmalloc.base.64) are points of a series NAME over n. */
+#define LN_SERIES 8
+#define LN_POINTS 64
+#define LN_H 300
+#define LN_X0 70
+#define LN_PLOT_W 440
+#define LN_TOP 10
+
+struct series {
+	char name[160];
+	const char *xword;	/* "threads", or "" for a bare size */
+	size_t n;
+	size_t row[LN_POINTS];
+	double x[LN_POINTS];
+};
+
+struct lines {
+	size_t n;
+	struct series s[LN_SERIES];
+	double xlo, xhi;
+	bool xlog;
+};
+
+/* Splits probe into series name, x word and x; 0 when it is no point. */
+static int point_of(const char *probe, char *name, size_t len, const char **xword,
+		    double *x)
+{
+	const char *dot = strrchr(probe, '.'), *d;
+	static const char *const words[] = { "threads", "" };
+	size_t w;
+
+	if (!dot || (size_t)(dot - probe) >= len)
+		return 0;
+	for (w = 0; w < 2; w++) {
+		if (strncmp(dot + 1, words[w], strlen(words[w])) != 0)
+			continue;
+		d = dot + 1 + strlen(words[w]);
+		if (!*d || strspn(d, "0123456789") != strlen(d))
+			continue;
+		snprintf(name, len, "%.*s", (int)(dot - probe), probe);
+		*xword = words[w];
+		*x = atof(d);
+		return *x > 0;
+	}
+	return 0;
+}
+
+/* The group as series, when every probe is a point and a series has at
+ * least 3; 0 otherwise (drawn as bars). */
+static int lines_of(const struct pc_cmp_table *t, const size_t *rows, size_t n,
+		    struct lines *l)
+{
+	char name[160];
+	const char *xword;
+	size_t r, k, most = 0;
+	double x;
+
+	memset(l, 0, sizeof(*l));
+	l->xlo = INFINITY;
+	for (r = 0; r < n; r++) {
+		if (!point_of(t->row[rows[r]].probe, name, sizeof(name), &xword, &x))
+			return 0;
+		for (k = 0; k < l->n && strcmp(l->s[k].name, name) != 0; k++)
+			;
+		if (k == LN_SERIES || (k < l->n && l->s[k].n == LN_POINTS))
+			return 0;
+		if (k == l->n) {
+			snprintf(l->s[l->n].name, sizeof(l->s[0].name), "%s", name);
+			l->s[l->n++].xword = xword;
+		}
+		l->s[k].row[l->s[k].n] = rows[r];
+		l->s[k].x[l->s[k].n++] = x;
+		if (l->s[k].n > most)
+			most = l->s[k].n;
+		l->xlo = x < l->xlo ? x : l->xlo;
+		l->xhi = x > l->xhi ? x : l->xhi;
+	}
+	l->xlog = l->xhi / l->xlo >= 16;
+	return most >= 3 && l->xhi > l->xlo;
+}
+
+static double xpos(const struct lines *l, double x)
+{
+	if (l->xlog)
+		return LN_X0 + LN_PLOT_W * (log2(x) - log2(l->xlo)) /
+			(log2(l->xhi) - log2(l->xlo));
+	return LN_X0 + LN_PLOT_W * (x - l->xlo) / (l->xhi - l->xlo);
+}
+
+static double ypos(const struct scale *s, double v)
+{
+	return LN_TOP + LN_H * (1 - pos(s, v) / CH_PLOT);
+}
+
+static const char *const dashes[] = { "", "6 3", "2 2", "8 3 2 3" };
+
+/* One series of one CPU: a polyline through its measured points, a marker
+ * with its figure at each. */
+static void series_line(FILE *f, const struct pc_cmp_table *t, const struct series *se,
+			size_t k, size_t i, const struct scale *s, const struct lines *l)
+{
+	char v[32], lab[PC_LABEL_LEN];
+	size_t p;
+	int any = 0;
+
+	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+		"stroke-dasharray=\"%s\" points=\"", colour(k), dashes[i % 4]);
+	for (p = 0; p < se->n; p++) {
+		const struct pc_cmp_cell *c = &t->row[se->row[p]].cell[i];
+
+		if (c->state == PC_CELL_OK && c->median > 0)
+			fprintf(f, "%s%.1f,%.1f", any++ ? " " : "", xpos(l, se->x[p]),
+				ypos(s, c->median));
+	}
+	fputs("\"/>\n", f);
+	for (p = 0; p < se->n; p++) {
+		const struct pc_cmp_cell *c = &t->row[se->row[p]].cell[i];
+
+		if (c->state != PC_CELL_OK || !(c->median > 0))
+			continue;
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s ",
+			xpos(l, se->x[p]), ypos(s, c->median), colour(k),
+			pc_side_label(i, lab));
+		esc(f, t->row[se->row[p]].probe);
+		fprintf(f, ": %s</title></circle>\n", pc_fmt_figure(c->median, v, sizeof(v)));
+	}
+}
+
+static void line_axes(FILE *f, const struct scale *s, const struct lines *l,
+		      const char *unit)
+{
+	char v[32];
+	double y, x;
+
+	fprintf(f, "<path d=\"M%d %dV%dH%d\" stroke=\"#333\" fill=\"none\"/>\n", LN_X0,
+		LN_TOP, LN_TOP + LN_H, LN_X0 + LN_PLOT_W);
+	for (y = s->lo; y <= s->hi * 1.0001; y = s->log ? y * 10 : y + s->hi / 5)
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", LN_X0,
+			LN_X0 + LN_PLOT_W, ypos(s, y), ypos(s, y), LN_X0 - 4, ypos(s, y) + 4,
+			s->log ? (snprintf(v, sizeof(v), "%g", y), v) :
+			pc_fmt_figure(y, v, sizeof(v)));
+	for (x = l->xlo; x <= l->xhi * 1.0001; x = l->xlog ? x * 2 : x + 1)
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+			xpos(l, x), LN_TOP + LN_H + 14, x);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n"
+		"<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\" "
+		"text-anchor=\"middle\">%s per operation%s</text>\n",
+		LN_X0 + LN_PLOT_W / 2, LN_TOP + LN_H + 30,
+		*l->s[0].xword ? l->s[0].xword : "size", LN_TOP + LN_H / 2,
+		LN_TOP + LN_H / 2, unit, s->log ? " (log scale)" : "");
+}
+
+static void line_chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
+		       const size_t *rows, size_t n, const struct lines *l,
+		       const char *group, size_t id)
+{
+	const char *unit = pc_metric_name(m->cfg.metric);
+	char lab[PC_LABEL_LEN];
+	struct scale s;
+	size_t k, i;
+	int h = LN_TOP + LN_H + 40, y;
+
+	scale_of(t, rows, n, &s);
+	fprintf(f, "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+		"viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+		"aria-labelledby=\"chart%zu-t chart%zu-d\">\n<title id=\"chart%zu-t\">",
+		CH_W, h, CH_W, h, id, id, id);
+	esc(f, group);
+	fprintf(f, ": %s per operation over %s</title>\n<desc id=\"chart%zu-d\">One line "
+		"per series (colour) and CPU (dash pattern), through the medians. The "
+		"table below gives the same figures.</desc>\n", unit,
+		*l->s[0].xword ? l->s[0].xword : "size", id);
+	line_axes(f, &s, l, unit);
+	for (k = 0; k < l->n; k++)
+		for (i = 0; i < t->nsides; i++)
+			series_line(f, t, &l->s[k], k, i, &s, l);
+	for (k = 0, y = LN_TOP + 10; k < l->n; k++, y += 16) {
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
+			"stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">", LN_X0 + LN_PLOT_W + 16,
+			LN_X0 + LN_PLOT_W + 36, y, y, colour(k), LN_X0 + LN_PLOT_W + 40, y + 4);
+		esc(f, l->s[k].name);
+		fputs("</text>\n", f);
+	}
+	for (i = 0; t->nsides > 1 && i < t->nsides; i++, y += 16)
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#333\" "
+			"stroke-width=\"2\" stroke-dasharray=\"%s\"/><text x=\"%d\" y=\"%d\">"
+			"CPU %s</text>\n", LN_X0 + LN_PLOT_W + 16, LN_X0 + LN_PLOT_W + 36, y, y,
+			dashes[i % 4], LN_X0 + LN_PLOT_W + 40, y + 4, pc_side_label(i, lab));
+	fputs("</svg>\n<figcaption>", f);
+	esc(f, group);
+	fprintf(f, ": %s per operation over %s (%s scale)</figcaption>\n</figure>\n", unit,
+		*l->s[0].xword ? l->s[0].xword : "size", s.log ? "logarithmic" : "linear");
+}
+
 /* The chart's figures as a table: its text alternative, and what prints. */
 static void figures(FILE *f, const struct pc_cmp_table *t, const size_t *rows,
 		    size_t n, struct pc_footnotes *fn)
@@ -424,6 +622,7 @@ static void figures(FILE *f, const struct pc_cmp_table *t, const size_t *rows,
 static int groups(FILE *f, const struct pc_compare *m, struct pc_footnotes *fn)
 {
 	size_t c, r, q, n, *rows, id = 0;
+	static struct lines ln;
 
 	fputs("<section id=\"charts\">\n<h2>Figures by probe group</h2>\n", f);
 	for (c = 0; c < m->ntables; c++) {
@@ -450,7 +649,10 @@ static int groups(FILE *f, const struct pc_compare *m, struct pc_footnotes *fn)
 			}
 			esc(f, g);
 			fputs("</h3>\n", f);
-			chart(f, m, t, rows, n, g, id++, fn);
+			if (lines_of(t, rows, n, &ln))
+				line_chart(f, m, t, rows, n, &ln, g, id++);
+			else
+				chart(f, m, t, rows, n, g, id++, fn);
 			figures(f, t, rows, n, fn);
 		}
 		free(rows);

@@ -12,7 +12,8 @@ fix="$PC_SRCDIR/tests/fixtures/result.json"
 export PRIMCOST_REFERENCE_DIR="$ref"
 browser=$(command -v chromium || command -v chromium-browser || true)
 
-$PRIMCOST report -o "$pc_tmp/r.html" "$fix" intel-itanium2-9050 intel-pentium4 2>"$pc_tmp/err"
+$PRIMCOST report -o "$pc_tmp/r.html" "$fix" intel-itanium2-9050 intel-pentium4 \
+	amd-athlon64-x2-3800 2>"$pc_tmp/err"
 ok $? "the page is written"
 
 if command -v xmllint >/dev/null 2>&1; then
@@ -21,8 +22,8 @@ if command -v xmllint >/dev/null 2>&1; then
 		/<\/svg>/{ close(f); f = "" }' "$pc_tmp/r.html"
 	n=$(ls "$pc_tmp"/chart*.svg 2>/dev/null | wc -l)
 	xmllint --noout "$pc_tmp"/chart*.svg 2>"$pc_tmp/xml.err"
-	ok $(test $? -eq 0 && test "$n" -ge 5; echo $?) \
-		"every SVG chart ($n) is well-formed XML$(head -1 "$pc_tmp/xml.err" | sed 's/^/: /')"
+	ok $(test $? -eq 0 && test "$n" -ge 5 && grep -q '<polyline' "$pc_tmp"/chart*.svg; echo $?) \
+		"every SVG chart ($n, bars and lines) is well-formed XML$(head -1 "$pc_tmp/xml.err" | sed 's/^/: /')"
 else
 	skip "xmllint is not installed (Debian: libxml2-utils)" "every SVG chart is well-formed XML"
 fi
@@ -47,7 +48,7 @@ chrome() {
 chrome --dump-dom "file://$pc_tmp/r.html" >"$pc_tmp/dom" 2>"$pc_tmp/console"
 rc=$?
 missing=$("$PYTHON3" - "$pc_tmp/dom" "$fix" "$ref/intel-itanium2-9050.json" \
-	"$ref/intel-pentium4.json" <<'PY'
+	"$ref/intel-pentium4.json" "$ref/amd-athlon64-x2-3800.json" <<'PY'
 import html.parser, json, sys
 class Dom(html.parser.HTMLParser):
     def __init__(self):

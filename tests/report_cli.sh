@@ -32,10 +32,28 @@ n_svg=$(grep -c '<svg ' "$pc_tmp/r.html")
 n_title=$(grep -c '<svg .*aria-labelledby' "$pc_tmp/r.html")
 ok $(test "$n_svg" -ge 5 && test "$n_title" -eq "$n_svg" && grep -q '<desc id=' "$pc_tmp/r.html"; echo $?) \
 	"a chart per probe group ($n_svg), each with a title and a description"
-$PRIMCOST report -o "$pc_tmp/w.html" intel-xeon-westmere-ep 2>/dev/null
-ok $(grep -q 'spinlock_contended: cycles per operation (logarithmic scale)' "$pc_tmp/w.html" &&
+# A group whose figures span decades: a second calibration probe 500 times
+# the add chain.
+"$PYTHON3" - "$fix" >"$pc_tmp/decades.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["cpus"].values():
+    p = copy.deepcopy(e["probes"]["calib.add_chain"])
+    for unit in ("cycles", "ns", "ticks"):
+        for k in p.get(unit, {}):
+            p[unit][k] *= 500
+    p.pop("raw", None)
+    e["probes"]["calib.mul_chain"] = p
+json.dump(d, sys.stdout)
+PY
+$PRIMCOST report -o "$pc_tmp/d.html" "$pc_tmp/decades.json" 2>/dev/null
+ok $(grep -q 'calibration: cycles per operation (logarithmic scale)' "$pc_tmp/d.html" &&
 	grep -q 'irq: cycles per operation (linear scale)' "$pc_tmp/r.html"; echo $?) \
 	"log scale where a group spans decades, linear elsewhere, and the page says which"
+$PRIMCOST report -o "$pc_tmp/w.html" intel-xeon-westmere-ep 2>/dev/null
+ok $(grep -q 'spinlock_contended: cycles per operation over threads (logarithmic scale)' "$pc_tmp/w.html" &&
+	test "$(grep -c '<polyline' "$pc_tmp/w.html")" -eq 4; echo $?) \
+	"contention points are lines over threads, one per lock and node count"
 reason="needs ring 0"
 n_reason=$(grep -o "$reason" "$pc_tmp/r.html" | wc -l)
 ok $(test "$n_reason" -le 1 && grep -q '<li id="note-1">' "$pc_tmp/r.html"; echo $?) \
