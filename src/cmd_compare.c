@@ -27,11 +27,12 @@ static const char usage_text[] =
 	"      --color WHEN      auto, always or never (default auto: on a terminal)\n"
 	"  -t, --threshold PCT   smallest difference that is a verdict (default 3)\n"
 	"      --alpha P         significance level of the U test (default 0.05)\n"
+	"      --matrix          a probe x CPU matrix of medians, 80 columns wide\n"
 	"      --fail-on-regression\n"
 	"                        exit 1 when a probe is slower than the first side\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL };
+enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_MATRIX };
 
 static const struct option long_options[] = {
 	{ "cpu", required_argument, NULL, 'c' },
@@ -41,6 +42,7 @@ static const struct option long_options[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+	{ "matrix", no_argument, NULL, OPT_MATRIX },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -130,6 +132,9 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		case OPT_FAIL:
 			o->fail_on_regression = true;
 			break;
+		case OPT_MATRIX:
+			o->matrix = true;
+			break;
 		case 'h':
 			return 1;
 		case ':':
@@ -214,7 +219,8 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "primcost: compare: %s\n", err);
 		goto out;
 	}
-	if (pc_compare_render(stdout, &m, o.format, want_color(o.color)) < 0 ||
+	if ((o.matrix ? pc_compare_matrix(stdout, &m, PC_MATRIX_WIDTH) :
+	     pc_compare_render(stdout, &m, o.format, want_color(o.color))) < 0 ||
 	    fflush(stdout) != 0) {
 		fprintf(stderr, "primcost: compare: cannot write the output\n");
 	} else {

@@ -11,7 +11,7 @@
 
 #include "compare.h"
 
-#define DASH "\xe2\x80\x94"	/* U+2014: nothing to show */
+#define DASH PC_NO_VALUE	/* nothing to show */
 
 /* Figures keep about four significant digits, and -0.00 shows as 0.00. */
 static const char *fmt_value(double x, char *buf, size_t len)
@@ -517,10 +517,12 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		case PC_FORMAT_TABLE:
 			fputc('\n', f);
 			table_text(f, m, &m->table[c], color);
+			pc_compare_render_analogs(f, m, &m->table[c], false, 0);
 			break;
 		case PC_FORMAT_MARKDOWN:
 			fputc('\n', f);
 			table_markdown(f, m, &m->table[c]);
+			pc_compare_render_analogs(f, m, &m->table[c], true, 0);
 			break;
 		case PC_FORMAT_CSV:
 			table_csv(f, &m->table[c]);

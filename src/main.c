@@ -12,6 +12,7 @@ static const struct pc_command commands[] = {
 	{ "info", cmd_info, "show what primcost detects about this machine" },
 	{ "compare", cmd_compare, "put result files side by side, probe by probe" },
 	{ "merge", cmd_merge, "combine result files from many hosts into one" },
+	{ "report", cmd_report, "write result files as one HTML page with charts" },
 	{ "help", cmd_help, "show the help of a command" },
 	{ "version", cmd_version, "print the version" },
 };
