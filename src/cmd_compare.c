@@ -33,6 +33,9 @@ static const char usage_text[] =
 
 enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL };
 
+/* --color, in the order of enum pc_color */
+static const char *const color_words[] = { "auto", "always", "never", NULL };
+
 static const struct option long_options[] = {
 	{ "cpu", required_argument, NULL, 'c' },
 	{ "metric", required_argument, NULL, 'm' },
@@ -45,24 +48,10 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_double(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	if (!*s)
-		return -1;
-	v = strtod(s, &end);
-	if (*end || !isfinite(v) || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 			     char *err, size_t errlen)
 {
-	int c;
+	int c, v;
 
 	memset(o, 0, sizeof(*o));
 	o->metric = PC_METRIC_CYCLES;
@@ -94,50 +83,33 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 			}
 			break;
 		case 'f':
-			if (pc_format_parse(optarg, &o->format) < 0) {
-				snprintf(err, errlen, "--format: want table, markdown, csv "
-					 "or json, got '%s'", optarg);
+			if ((v = pc_opt_word("--format", optarg, pc_format_words, err,
+					     errlen)) < 0)
 				return -1;
-			}
+			o->format = (enum pc_format)v;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") == 0)
-				o->color = PC_COLOR_AUTO;
-			else if (strcmp(optarg, "always") == 0)
-				o->color = PC_COLOR_ALWAYS;
-			else if (strcmp(optarg, "never") == 0)
-				o->color = PC_COLOR_NEVER;
-			else {
-				snprintf(err, errlen, "--color: want auto, always or never, "
-					 "got '%s'", optarg);
+			if ((v = pc_opt_word("--color", optarg, color_words, err, errlen)) < 0)
 				return -1;
-			}
+			o->color = (enum pc_color)v;
 			break;
 		case 't':
-			if (parse_double(optarg, 0, 1000, &o->threshold_pct) < 0) {
-				snprintf(err, errlen, "--threshold: want a percentage "
-					 "0..1000, got '%s'", optarg);
+			if (pc_opt_double("--threshold", optarg, 0, 1000, "a percentage "
+					  "0..1000", &o->threshold_pct, err, errlen) < 0)
 				return -1;
-			}
 			break;
 		case OPT_ALPHA:
-			if (parse_double(optarg, 1e-12, 0.5, &o->alpha) < 0) {
-				snprintf(err, errlen, "--alpha: want a probability above 0 "
-					 "and at most 0.5, got '%s'", optarg);
+			if (pc_opt_double("--alpha", optarg, 1e-12, 0.5, "a probability "
+					  "above 0 and at most 0.5", &o->alpha, err, errlen) < 0)
 				return -1;
-			}
 			break;
 		case OPT_FAIL:
 			o->fail_on_regression = true;
 			break;
 		case 'h':
 			return 1;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			return -1;
 		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			return -1;
+			return pc_opt_refused(argv, c, err, errlen);
 		}
 	}
 	for (; optind < argc; optind++) {
@@ -156,14 +128,9 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 	return 0;
 }
 
-/* Errors quote what the user typed: keep them one printable line. */
 int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o, char *err, size_t errlen)
 {
-	int rc = parse_options(argc, argv, o, err, errlen);
-
-	if (rc < 0)
-		pc_one_line(err);
-	return rc;
+	return pc_options_end(parse_options(argc, argv, o, err, errlen), err, errlen);
 }
 
 static bool want_color(enum pc_color c)
@@ -187,21 +154,15 @@ int cmd_compare(int argc, char **argv)
 	int rc;
 
 	rc = pc_compare_options_parse(argc, argv, &o, err, sizeof(err));
-	if (rc > 0) {
-		fputs(usage_text, stdout);
-		return PC_EXIT_OK;
-	}
-	if (rc < 0) {
-		fprintf(stderr, "primcost: compare: %s\n", err);
-		return PC_EXIT_USAGE;
-	}
+	if (rc != 0)
+		return pc_options_exit("compare", rc, usage_text, err);
 	rc = PC_EXIT_USAGE;
 	for (n = 0; n < o.nfiles; n++) {
 		in[n].doc = pc_input_load(o.files[n], paths[n], sizeof(paths[n]), err,
 					  sizeof(err));
 		in[n].path = paths[n];
 		if (!in[n].doc) {
-			fprintf(stderr, "primcost: compare: %s\n", err);
+			pc_error("compare", "%s", err);
 			goto out;
 		}
 	}
@@ -211,12 +172,12 @@ int cmd_compare(int argc, char **argv)
 	cfg.alpha = o.alpha;
 	cfg.cpu_globs = o.nglobs ? o.globs : NULL;
 	if (pc_compare_build(&m, in, n, &cfg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: compare: %s\n", err);
+		pc_error("compare", "%s", err);
 		goto out;
 	}
 	if (pc_compare_render(stdout, &m, o.format, want_color(o.color)) < 0 ||
 	    fflush(stdout) != 0) {
-		fprintf(stderr, "primcost: compare: cannot write the output\n");
+		pc_error("compare", "cannot write the output");
 	} else {
 		rc = o.fail_on_regression && m.slower ? PC_EXIT_FAILURE : PC_EXIT_OK;
 	}

@@ -60,8 +60,45 @@ double pc_parse_double(const char *s, double lo, double hi);
 /* Replaces control characters (a newline in a file name, a key, an option
  * value) so that an error message stays on one line. */
 void pc_one_line(char *s);
+/* Rewrites control characters as C escapes (\n, \t, \x1b), in place in
+ * s[size], cutting what no longer fits: a user's value shown escaped on
+ * one line. */
+void pc_escape_controls(char *s, size_t size);
 /* The option getopt_long just refused (it returned c, '?' or ':'), as the
  * user typed it: "--bogus", "-z". */
 const char *pc_bad_option(char **argv, int c, char *buf, size_t len);
+
+/* ---- cli_common.c: options the subcommands share ---------------------------
+ * Each helper takes the value of option opt ("--samples") as typed; it
+ * stores it and returns 0, or fills err with one line naming the option and
+ * the value and returns -1. */
+
+/* getopt_long returned c (':' or '?'): "option '-Z' needs a value" or
+ * "unknown option '--bogus'" into err; always -1. */
+int pc_opt_refused(char **argv, int c, char *err, size_t errlen);
+/* An integer in [lo, hi]; want says so in the error ("9..1000000"). */
+int pc_opt_long(const char *opt, const char *arg, long lo, long hi,
+		const char *want, long *out, char *err, size_t errlen);
+/* A finite number in [lo, hi] (pc_parse_double). */
+int pc_opt_double(const char *opt, const char *arg, double lo, double hi,
+		  const char *want, double *out, char *err, size_t errlen);
+/* --cpu N: a CPU number. */
+int pc_opt_cpu(const char *arg, int *cpu, char *err, size_t errlen);
+/* A value that must not be empty (a file name, a path). */
+int pc_opt_nonempty(const char *opt, const char *arg, const char **out,
+		    char *err, size_t errlen);
+/* One of words (NULL-terminated): its index, or -1 with err listing them
+ * ("--format: want table, csv or json, got 'xml'"). */
+int pc_opt_word(const char *opt, const char *arg, const char *const *words,
+		char *err, size_t errlen);
+/* The names of enum pc_format (report.h), in its order, for pc_opt_word. */
+extern const char *const pc_format_words[];
+/* Ends an option parser: a refusal's err escaped onto one line. Returns rc
+ * (0 parsed, 1 --help, -1 refused). */
+int pc_options_end(int rc, char *err, size_t errlen);
+/* What a subcommand does with its parser's rc: -1 to go on; else after
+ * --help (usage on stdout) PC_EXIT_OK, after a refusal (err through
+ * pc_error) PC_EXIT_USAGE. */
+int pc_options_exit(const char *cmd, int rc, const char *usage, const char *err);
 
 #endif
