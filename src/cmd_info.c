@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "events.h"
 #include "results.h"
@@ -285,71 +286,67 @@ static int info_gather(struct info_sources *x, const struct pc_ring0_options *r0
 	return PC_EXIT_OK;
 }
 
-int cmd_info(int argc, char **argv)
-{
-	struct info_sources x;
-	char opt[64];
-	int c, as_json = 0, rc;
-	long v;
-	json_t *out;
-	struct pc_ring0_options r0opt = { PC_RING0_AUTO, PC_RING0_TIMEOUT_DEFAULT_S, NULL };
+struct info_options {
+	int cpu;			/* -1: the CPU info starts on */
+	struct pc_ring0_options ring0;
+	int as_json;
+};
 
-	memset(&x, 0, sizeof(x));
-	x.cpu = -1;
+/* 0: parsed; 1: --help; -1: refused, err says why. */
+static int parse_options(int argc, char **argv, struct info_options *o, char *err,
+			 size_t errlen)
+{
+	static const char *const formats[] = { "text", "json", NULL };
+	int c;
+
+	o->cpu = -1;
+	o->ring0 = (struct pc_ring0_options){ PC_RING0_AUTO, PC_RING0_TIMEOUT_DEFAULT_S,
+					       NULL };
+	o->as_json = 0;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:f:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			v = pc_parse_long(optarg, 0, 4095);
-			if (v < 0) {
-				pc_error("info", "--cpu: not a CPU number: "
-					"'%s'", optarg);
-				return PC_EXIT_USAGE;
-			}
-			x.cpu = (int)v;
-			break;
-		case OPT_RING0:
-			if (pc_ring0_mode_parse(optarg, &r0opt.mode) < 0) {
-				fprintf(stderr, "primcost: info: --ring0: want auto, kvm, "
-					"kmod or none, got '%s'\n", optarg);
-				return PC_EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			if (strcmp(optarg, "json") == 0)
-				as_json = 1;
-			else if (strcmp(optarg, "text") != 0) {
-				pc_error("info", "--format: want text or "
-					"json, got '%s'", optarg);
-				return PC_EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return PC_EXIT_OK;
-		case ':':
-			pc_error("info", "option '%s' needs a value",
-				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return PC_EXIT_USAGE;
-		default:
-			pc_error("info", "unknown option '%s'",
-				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return PC_EXIT_USAGE;
-		}
+		if (c == 'c' && pc_opt_cpu(optarg, &o->cpu, err, errlen) < 0)
+			return -1;
+		if (c == OPT_RING0 && pc_opt_ring0(optarg, &o->ring0.mode, err, errlen) < 0)
+			return -1;
+		if (c == 'f' && (o->as_json = pc_opt_word("--format", optarg, formats,
+							  err, errlen)) < 0)
+			return -1;
+		if (c == 'h')
+			return 1;
+		if (c == ':' || c == '?')
+			return pc_opt_refused(argv, c, err, errlen);
 	}
 	if (optind < argc) {
-		pc_error("info", "unexpected argument '%s'", argv[optind]);
-		return PC_EXIT_USAGE;
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
 	}
-	rc = info_gather(&x, &r0opt);
+	return 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct info_sources x;
+	struct info_options o;
+	char err[PC_ERRLEN];
+	int rc;
+	json_t *out;
+
+	rc = pc_options_end(parse_options(argc, argv, &o, err, sizeof(err)), err,
+			    sizeof(err));
+	if (rc != 0)
+		return pc_options_exit("info", rc, usage_text, err);
+	memset(&x, 0, sizeof(x));
+	x.cpu = o.cpu;
+	rc = info_gather(&x, &o.ring0);
 	if (rc != PC_EXIT_OK)
 		return rc;
 	out = info_json(&x);
 	if (!out) {
 		pc_error("info", "out of memory");
 		rc = PC_EXIT_FAILURE;
-	} else if (as_json) {
+	} else if (o.as_json) {
 		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
 		putchar('\n');
 	} else {

@@ -44,7 +44,7 @@ int cmd_version(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 1) {
-		fprintf(stderr, "primcost: version: takes no arguments\n");
+		pc_error("version", "takes no arguments");
 		return PC_EXIT_USAGE;
 	}
 	printf("primcost %s\n", PACKAGE_VERSION);

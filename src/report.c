@@ -264,17 +264,6 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 	}
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* ,discarded,"name=median;name=n/s;..." */
 static void csv_events(FILE *f, json_t *p)
 {
@@ -295,7 +284,7 @@ static void csv_events(FILE *f, json_t *p)
 		if (o >= sizeof(buf))
 			break;
 	}
-	csv_field(f, buf);
+	pc_csv_field(f, buf);
 }
 
 static void csv(FILE *f, const char *key, json_t *entry, int with_header)
@@ -308,8 +297,10 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 			"cycles_mad,ns_median,ticks_median,samples,cycles_source,reason,"
 			"discarded,events\n");
 	json_object_foreach(probes, name, p) {
-		csv_field(f, key);
-		fprintf(f, ",%s,%d,%s,", name,
+		pc_csv_field(f, key);
+		fputc(',', f);
+		pc_csv_field(f, name);
+		fprintf(f, ",%d,%s,",
 			(int)json_integer_value(json_object_get(p, "ring")),
 			str(p, "status"));
 		if (strcmp(str(p, "status"), "ok") == 0)
@@ -321,7 +312,7 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 				str(p, "cycles_source"));
 		else
 			fprintf(f, ",,,,,,,,");
-		csv_field(f, str(p, "reason"));
+		pc_csv_field(f, str(p, "reason"));
 		csv_events(f, p);
 		fputc('\n', f);
 	}
