@@ -115,22 +115,51 @@ struct run_parse {
 
 #define NOT_MINE 1	/* a group handler's answer for another group's option */
 
+#define RUN_FIELD(f) offsetof(struct pc_run_options, f)
+
 /* The options of another architecture's probe runner: each a path. */
 static const struct {
 	int opt;
 	const char *name;
 	size_t field;
 } runner_options[] = {
-	{ OPT_ARCH, "--arch", offsetof(struct pc_run_options, arch) },
-	{ OPT_EMULATOR, "--emulator", offsetof(struct pc_run_options, emulator) },
-	{ OPT_RUNNER, "--runner", offsetof(struct pc_run_options, runner) },
-	{ OPT_SYSTEM_RUNNER, "--system-runner",
-	  offsetof(struct pc_run_options, system_runner) },
-	{ OPT_RUNNER_OUTPUT, "--runner-output",
-	  offsetof(struct pc_run_options, runner_output) },
+	{ OPT_ARCH, "--arch", RUN_FIELD(arch) },
+	{ OPT_EMULATOR, "--emulator", RUN_FIELD(emulator) },
+	{ OPT_RUNNER, "--runner", RUN_FIELD(runner) },
+	{ OPT_SYSTEM_RUNNER, "--system-runner", RUN_FIELD(system_runner) },
+	{ OPT_RUNNER_OUTPUT, "--runner-output", RUN_FIELD(runner_output) },
 	{ OPT_SYSTEM_RUNNER_OUTPUT, "--system-runner-output",
-	  offsetof(struct pc_run_options, system_runner_output) },
+	  RUN_FIELD(system_runner_output) },
 };
+
+/* The options that set a flag: which, and to what. */
+static const struct {
+	int opt;
+	size_t field;
+	bool value;
+} run_flags[] = {
+	{ 'k', RUN_FIELD(keep_samples), true },
+	{ OPT_NO_PMU, RUN_FIELD(pmu), false },
+	{ OPT_KEEP_CONTENDED, RUN_FIELD(keep_contended), true },
+	{ OPT_KEEP_DISTURBED, RUN_FIELD(reject_disturbed), false },
+	{ 'v', RUN_FIELD(verbose), true },
+	{ 'q', RUN_FIELD(quiet), true },
+	{ OPT_SAVE_PARTIAL, RUN_FIELD(save_partial), true },
+};
+
+static int opt_flag(struct run_parse *p, int c, const char *arg)
+{
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < PC_ARRAY_LEN(run_flags); i++) {
+		if (run_flags[i].opt == c) {
+			*(bool *)((char *)p->o + run_flags[i].field) = run_flags[i].value;
+			return 0;
+		}
+	}
+	return NOT_MINE;
+}
 
 static void run_defaults(struct pc_run_options *o)
 {
@@ -171,24 +200,12 @@ static int opt_measure(struct run_parse *p, int c, const char *arg)
 			return -1;
 		*(c == 'n' ? &o->samples : &o->sample_us) = (unsigned)v;
 		return 0;
-	case 'k':
-		o->keep_samples = true;
-		return 0;
 	case 'e':
 		if (o->events_list) {
 			snprintf(p->err, p->errlen, "--events: give one list, comma-separated");
 			return -1;
 		}
 		o->events_list = arg;
-		return 0;
-	case OPT_NO_PMU:
-		o->pmu = false;
-		return 0;
-	case OPT_KEEP_CONTENDED:
-		o->keep_contended = true;
-		return 0;
-	case OPT_KEEP_DISTURBED:
-		o->reject_disturbed = false;
 		return 0;
 	case OPT_PROBE_TIMEOUT:
 		o->probe_timeout_s = pc_parse_double(arg, 0, 1e6);
@@ -221,20 +238,11 @@ static int opt_output(struct run_parse *p, int c, const char *arg)
 		o->format = (enum pc_format)f;
 		p->format_given = arg;
 		return 0;
-	case 'v':
-		o->verbose = true;
-		return 0;
-	case 'q':
-		o->quiet = true;
-		return 0;
 	case OPT_STATUS_FD:
 		if (pc_opt_long("--status-fd", arg, 0, INT_MAX, "a file descriptor "
 				"number", &v, p->err, p->errlen) < 0)
 			return -1;
 		o->status_fd = (int)v;
-		return 0;
-	case OPT_SAVE_PARTIAL:
-		o->save_partial = true;
 		return 0;
 	}
 	return NOT_MINE;
@@ -256,7 +264,7 @@ static int opt_ring0_runner(struct run_parse *p, int c, const char *arg)
 		return pc_opt_nonempty("--ring0-module", arg, &o->ring0.module_path,
 				       p->err, p->errlen);
 	}
-	for (i = 0; i < sizeof(runner_options) / sizeof(runner_options[0]); i++)
+	for (i = 0; i < PC_ARRAY_LEN(runner_options); i++)
 		if (runner_options[i].opt == c)
 			return pc_opt_nonempty(runner_options[i].name, arg,
 					       (const char **)((char *)o + runner_options[i].field),
@@ -310,7 +318,7 @@ static int check_combinations(struct run_parse *p)
 static int parse(int argc, char **argv, struct run_parse *p)
 {
 	static int (*const groups[])(struct run_parse *, int, const char *) = {
-		opt_measure, opt_output, opt_ring0_runner,
+		opt_flag, opt_measure, opt_output, opt_ring0_runner,
 	};
 	size_t g;
 	int c, rc;
@@ -321,7 +329,8 @@ static int parse(int argc, char **argv, struct run_parse *p)
 	while ((c = getopt_long(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, NULL)) != -1) {
 		if (c == 'h')
 			return 1;
-		for (rc = NOT_MINE, g = 0; rc == NOT_MINE && g < 3; g++)
+		rc = NOT_MINE;
+		for (g = 0; rc == NOT_MINE && g < PC_ARRAY_LEN(groups); g++)
 			rc = groups[g](p, c, optarg);
 		if (rc == NOT_MINE)
 			return pc_opt_refused(argv, c, p->err, p->errlen);

@@ -68,6 +68,9 @@ void pc_escape_controls(char *s, size_t size);
  * user typed it: "--bogus", "-z". */
 const char *pc_bad_option(char **argv, int c, char *buf, size_t len);
 
+/* The number of elements of array a. */
+#define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 /* ---- cli_common.c: options the subcommands share ---------------------------
  * Each helper takes the value of option opt ("--samples") as typed; it
  * stores it and returns 0, or fills err with one line naming the option and

@@ -16,7 +16,7 @@ static const struct pc_command commands[] = {
 	{ "version", cmd_version, "print the version" },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS PC_ARRAY_LEN(commands)
 
 static void usage(FILE *f)
 {
