@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* cli_common.c - what the subcommands share: option values, the end of
  * option parsing, the result file written under its lock. */
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli_common.h"
 #include "commands.h"
+#include "report.h"
 #include "results.h"
 #include "ring0.h"
-
-const char *const pc_format_words[] = { "table", "json", "csv", "markdown", NULL };
 
 int pc_opt_refused(char **argv, int c, char *err, size_t errlen)
 {
@@ -58,6 +58,16 @@ int pc_opt_cpu(const char *arg, int *cpu, char *err, size_t errlen)
 	return 0;
 }
 
+int pc_opt_format(const char *arg, enum pc_format *format, char *err, size_t errlen)
+{
+	if (pc_format_parse(arg, format) < 0) {
+		snprintf(err, errlen, "--format: want table, json, csv or markdown, got "
+			 "'%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
 int pc_opt_ring0(const char *arg, enum pc_ring0_mode *mode, char *err, size_t errlen)
 {
 	if (pc_ring0_mode_parse(arg, mode) < 0) {
@@ -93,6 +103,35 @@ int pc_opt_word(const char *opt, const char *arg, const char *const *words,
 	if (at < errlen)
 		snprintf(err + at, errlen - at, ", got '%s'", arg);
 	return -1;
+}
+
+int pc_options_parse(int argc, char **argv, const char *shortopts,
+		     const struct option *longopts, pc_opt_take take, void *ctx,
+		     char *err, size_t errlen)
+{
+	int c, rc;
+
+	optind = 0;	/* a full reset: tests parse several argument vectors */
+	opterr = 0;	/* the refusal is ours to word */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		rc = c == ':' || c == '?' ? PC_OPT_NOT_MINE : take(c, optarg, ctx, err, errlen);
+		if (rc == PC_OPT_NOT_MINE)
+			return pc_opt_refused(argv, c, err, errlen);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int pc_no_operand(int argc, char **argv, char *err, size_t errlen)
+{
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
 }
 
 int pc_options_end(int rc, char *err, size_t errlen)

@@ -6,9 +6,12 @@
 
 #include <limits.h>
 
+#include "report.h"
 #include "results.h"
 #include "ring0.h"
 
+/* --format FMT: table, json, csv or markdown (report.h). */
+int pc_opt_format(const char *arg, enum pc_format *format, char *err, size_t errlen);
 /* --ring0 MODE: auto, kvm, kmod or none (see commands.h for the others). */
 int pc_opt_ring0(const char *arg, enum pc_ring0_mode *mode, char *err, size_t errlen);
 

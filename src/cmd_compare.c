@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_common.h"
 #include "cmd_compare.h"
 #include "commands.h"
 
@@ -48,10 +49,50 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	struct pc_compare_options *o = ctx;
+	int v;
+
+	switch (c) {
+	case 'c':
+		if (o->nglobs == PC_COMPARE_MAX_GLOBS) {
+			snprintf(err, errlen, "--cpu: at most %d patterns",
+				 PC_COMPARE_MAX_GLOBS);
+			return -1;
+		}
+		return pc_opt_nonempty("--cpu", arg, &o->globs[o->nglobs++], err, errlen);
+	case 'm':
+		if (pc_metric_parse(arg, &o->metric) < 0) {
+			snprintf(err, errlen, "--metric: want cycles, ns or ticks, got '%s'",
+				 arg);
+			return -1;
+		}
+		return 0;
+	case 'f':
+		return pc_opt_format(arg, &o->format, err, errlen);
+	case OPT_COLOR:
+		if ((v = pc_opt_word("--color", arg, color_words, err, errlen)) < 0)
+			return -1;
+		o->color = (enum pc_color)v;
+		return 0;
+	case 't':
+		return pc_opt_double("--threshold", arg, 0, 1000, "a percentage 0..1000",
+				     &o->threshold_pct, err, errlen);
+	case OPT_ALPHA:
+		return pc_opt_double("--alpha", arg, 1e-12, 0.5, "a probability above 0 "
+				     "and at most 0.5", &o->alpha, err, errlen);
+	case OPT_FAIL:
+		o->fail_on_regression = true;
+		return 0;
+	}
+	return PC_OPT_NOT_MINE;
+}
+
 static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 			     char *err, size_t errlen)
 {
-	int c, v;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->metric = PC_METRIC_CYCLES;
@@ -59,59 +100,10 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 	o->color = PC_COLOR_AUTO;
 	o->threshold_pct = 3;
 	o->alpha = 0.05;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:m:f:t:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (o->nglobs == PC_COMPARE_MAX_GLOBS) {
-				snprintf(err, errlen, "--cpu: at most %d patterns",
-					 PC_COMPARE_MAX_GLOBS);
-				return -1;
-			}
-			if (!*optarg) {
-				snprintf(err, errlen, "--cpu: empty pattern");
-				return -1;
-			}
-			o->globs[o->nglobs++] = optarg;
-			break;
-		case 'm':
-			if (pc_metric_parse(optarg, &o->metric) < 0) {
-				snprintf(err, errlen, "--metric: want cycles, ns or ticks, "
-					 "got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case 'f':
-			if ((v = pc_opt_word("--format", optarg, pc_format_words, err,
-					     errlen)) < 0)
-				return -1;
-			o->format = (enum pc_format)v;
-			break;
-		case OPT_COLOR:
-			if ((v = pc_opt_word("--color", optarg, color_words, err, errlen)) < 0)
-				return -1;
-			o->color = (enum pc_color)v;
-			break;
-		case 't':
-			if (pc_opt_double("--threshold", optarg, 0, 1000, "a percentage "
-					  "0..1000", &o->threshold_pct, err, errlen) < 0)
-				return -1;
-			break;
-		case OPT_ALPHA:
-			if (pc_opt_double("--alpha", optarg, 1e-12, 0.5, "a probability "
-					  "above 0 and at most 0.5", &o->alpha, err, errlen) < 0)
-				return -1;
-			break;
-		case OPT_FAIL:
-			o->fail_on_regression = true;
-			break;
-		case 'h':
-			return 1;
-		default:
-			return pc_opt_refused(argv, c, err, errlen);
-		}
-	}
+	rc = pc_options_parse(argc, argv, ":c:m:f:t:h", long_options, take_option, o,
+			      err, errlen);
+	if (rc != 0)
+		return rc;
 	for (; optind < argc; optind++) {
 		if (pc_stdin_twice(o->files, o->nfiles, argv[optind], err, errlen))
 			return -1;

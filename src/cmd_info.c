@@ -292,37 +292,38 @@ struct info_options {
 	int as_json;
 };
 
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	static const char *const formats[] = { "text", "json", NULL };
+	struct info_options *o = ctx;
+
+	switch (c) {
+	case 'c':
+		return pc_opt_cpu(arg, &o->cpu, err, errlen);
+	case OPT_RING0:
+		return pc_opt_ring0(arg, &o->ring0.mode, err, errlen);
+	case 'f':
+		o->as_json = pc_opt_word("--format", arg, formats, err, errlen);
+		return o->as_json < 0 ? -1 : 0;
+	}
+	return PC_OPT_NOT_MINE;
+}
+
 /* 0: parsed; 1: --help; -1: refused, err says why. */
 static int parse_options(int argc, char **argv, struct info_options *o, char *err,
 			 size_t errlen)
 {
-	static const char *const formats[] = { "text", "json", NULL };
-	int c;
+	int rc;
 
 	o->cpu = -1;
 	o->ring0 = (struct pc_ring0_options){ PC_RING0_AUTO, PC_RING0_TIMEOUT_DEFAULT_S,
 					       NULL };
 	o->as_json = 0;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:f:h", long_options, NULL)) != -1) {
-		if (c == 'c' && pc_opt_cpu(optarg, &o->cpu, err, errlen) < 0)
-			return -1;
-		if (c == OPT_RING0 && pc_opt_ring0(optarg, &o->ring0.mode, err, errlen) < 0)
-			return -1;
-		if (c == 'f' && (o->as_json = pc_opt_word("--format", optarg, formats,
-							  err, errlen)) < 0)
-			return -1;
-		if (c == 'h')
-			return 1;
-		if (c == ':' || c == '?')
-			return pc_opt_refused(argv, c, err, errlen);
-	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	return 0;
+	rc = pc_options_parse(argc, argv, ":c:f:h", long_options, take_option, o, err,
+			      errlen);
+	if (rc != 0)
+		return rc;
+	return pc_no_operand(argc, argv, err, errlen);
 }
 
 int cmd_info(int argc, char **argv)

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,51 +467,43 @@ struct list_options {
 	int events, reference, names, runs;
 };
 
-/* 0: options parsed; 1: --help; -1: refused, err says why. */
-static int parse_list_options(int argc, char **argv, struct list_options *o,
-			      char *err, size_t errlen)
+/* The options that set a flag of struct list_options. */
+static const struct {
+	int opt;
+	size_t field;
+} list_flags[] = {
+	{ 'v', offsetof(struct list_options, verbose) },
+	{ OPT_EVENTS, offsetof(struct list_options, events) },
+	{ 'r', offsetof(struct list_options, reference) },
+	{ OPT_NAMES, offsetof(struct list_options, names) },
+	{ OPT_RUNS, offsetof(struct list_options, runs) },
+};
+
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
 {
 	static const char *const formats[] = { "table", "csv", "json", NULL };
-	int c;
+	struct list_options *o = ctx;
+	size_t i;
 
-	memset(o, 0, sizeof(*o));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vrf:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			o->verbose = 1;
-			break;
-		case OPT_EVENTS:
-			o->events = 1;
-			break;
-		case 'r':
-			o->reference = 1;
-			break;
-		case OPT_NAMES:
-			o->names = 1;
-			break;
-		case OPT_RUNS:
-			o->runs = 1;
-			break;
-		case 'f':
-			if ((o->fmt = pc_opt_word("--format", optarg, formats, err,
-						  errlen)) < 0)
-				return -1;
-			break;
-		case 'h':
-			return 1;
-		default:
-			return pc_opt_refused(argv, c, err, errlen);
+	if (c == 'f')
+		return (o->fmt = pc_opt_word("--format", arg, formats, err, errlen)) < 0 ?
+		       -1 : 0;
+	for (i = 0; i < PC_ARRAY_LEN(list_flags); i++) {
+		if (list_flags[i].opt == c) {
+			*(int *)((char *)o + list_flags[i].field) = 1;
+			return 0;
 		}
 	}
+	return PC_OPT_NOT_MINE;
+}
+
+/* The operands after the options: at most a pattern (or --runs' FILE). */
+static int take_operands(int argc, char **argv, struct list_options *o, char *err,
+			 size_t errlen)
+{
 	if (optind < argc)
 		o->pattern = argv[optind++];
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	return 0;
+	return pc_no_operand(argc, argv, err, errlen);
 }
 
 /* One row of the probe table, as list --format json shows it. */
@@ -585,11 +578,14 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 
 int cmd_list(int argc, char **argv)
 {
-	struct list_options o;
+	struct list_options o = { 0 };
 	char err[PC_ERRLEN];
-	int rc = pc_options_end(parse_list_options(argc, argv, &o, err, sizeof(err)),
-				err, sizeof(err));
+	int rc = pc_options_parse(argc, argv, ":vrf:h", long_options, take_option, &o,
+				  err, sizeof(err));
 
+	if (rc == 0)
+		rc = take_operands(argc, argv, &o, err, sizeof(err));
+	rc = pc_options_end(rc, err, sizeof(err));
 	if (rc != 0)
 		return pc_options_exit("list", rc, usage_text, err);
 	if (o.events + o.reference + o.names + o.runs > 1) {

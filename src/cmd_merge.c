@@ -33,29 +33,28 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	struct pc_merge_options *o = ctx;
+
+	if (c == 'o')
+		return pc_opt_nonempty("--output", arg, &o->output, err, errlen);
+	if (c != 'q')
+		return PC_OPT_NOT_MINE;
+	o->quiet = true;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct pc_merge_options *o,
 			   char *err, size_t errlen)
 {
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (pc_opt_nonempty("--output", optarg, &o->output, err, errlen) < 0)
-				return -1;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			return 1;
-		default:
-			return pc_opt_refused(argv, c, err, errlen);
-		}
-	}
+	c = pc_options_parse(argc, argv, ":o:qh", long_options, take_option, o, err,
+			     errlen);
+	if (c != 0)
+		return c;
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);
 	for (c = 1; c < argc - optind; c++)

@@ -113,8 +113,6 @@ struct run_parse {
 	size_t errlen;
 };
 
-#define NOT_MINE 1	/* a group handler's answer for another group's option */
-
 #define RUN_FIELD(f) offsetof(struct pc_run_options, f)
 
 /* The options of another architecture's probe runner: each a path. */
@@ -158,7 +156,7 @@ static int opt_flag(struct run_parse *p, int c, const char *arg)
 			return 0;
 		}
 	}
-	return NOT_MINE;
+	return PC_OPT_NOT_MINE;
 }
 
 static void run_defaults(struct pc_run_options *o)
@@ -179,9 +177,9 @@ static void run_defaults(struct pc_run_options *o)
 	o->status_fd = -1;
 }
 
-/* What is measured and how: -p, -c, -n, --sample-us, -k, -e, --no-pmu,
- * --keep-disturbed, --keep-contended, --probe-timeout. */
-static int opt_measure(struct run_parse *p, int c, const char *arg)
+/* The options with a value, but for ring 0 and the probe runner: -p, -c,
+ * -n, --sample-us, -e, -o, -f, --status-fd, --probe-timeout. */
+static int opt_value(struct run_parse *p, int c, const char *arg)
 {
 	struct pc_run_options *o = p->o;
 	long v;
@@ -207,6 +205,17 @@ static int opt_measure(struct run_parse *p, int c, const char *arg)
 		}
 		o->events_list = arg;
 		return 0;
+	case 'o':
+		return pc_opt_nonempty("--output", arg, &o->output, p->err, p->errlen);
+	case 'f':
+		p->format_given = arg;
+		return pc_opt_format(arg, &o->format, p->err, p->errlen);
+	case OPT_STATUS_FD:
+		if (pc_opt_long("--status-fd", arg, 0, INT_MAX, "a file descriptor "
+				"number", &v, p->err, p->errlen) < 0)
+			return -1;
+		o->status_fd = (int)v;
+		return 0;
 	case OPT_PROBE_TIMEOUT:
 		o->probe_timeout_s = pc_parse_double(arg, 0, 1e6);
 		if (isnan(o->probe_timeout_s) ||
@@ -217,35 +226,7 @@ static int opt_measure(struct run_parse *p, int c, const char *arg)
 		}
 		return 0;
 	}
-	return NOT_MINE;
-}
-
-/* Where results go and what is shown: -o, -f, -v, -q, --status-fd,
- * --save-partial. */
-static int opt_output(struct run_parse *p, int c, const char *arg)
-{
-	struct pc_run_options *o = p->o;
-	long v;
-	int f;
-
-	switch (c) {
-	case 'o':
-		return pc_opt_nonempty("--output", arg, &o->output, p->err, p->errlen);
-	case 'f':
-		if ((f = pc_opt_word("--format", arg, pc_format_words, p->err,
-				     p->errlen)) < 0)
-			return -1;
-		o->format = (enum pc_format)f;
-		p->format_given = arg;
-		return 0;
-	case OPT_STATUS_FD:
-		if (pc_opt_long("--status-fd", arg, 0, INT_MAX, "a file descriptor "
-				"number", &v, p->err, p->errlen) < 0)
-			return -1;
-		o->status_fd = (int)v;
-		return 0;
-	}
-	return NOT_MINE;
+	return PC_OPT_NOT_MINE;
 }
 
 /* The way into ring 0, and the probe runner of another architecture. */
@@ -269,7 +250,7 @@ static int opt_ring0_runner(struct run_parse *p, int c, const char *arg)
 			return pc_opt_nonempty(runner_options[i].name, arg,
 					       (const char **)((char *)o + runner_options[i].field),
 					       p->err, p->errlen);
-	return NOT_MINE;
+	return PC_OPT_NOT_MINE;
 }
 
 /* The options that only make sense together. */
@@ -315,32 +296,33 @@ static int check_combinations(struct run_parse *p)
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct run_parse *p)
+/* Gives option c to the group that takes it. */
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
 {
 	static int (*const groups[])(struct run_parse *, int, const char *) = {
-		opt_flag, opt_measure, opt_output, opt_ring0_runner,
+		opt_flag, opt_value, opt_ring0_runner,
 	};
 	size_t g;
-	int c, rc;
+	int rc = PC_OPT_NOT_MINE;
+
+	(void)err;	/* p has them */
+	(void)errlen;
+	for (g = 0; rc == PC_OPT_NOT_MINE && g < PC_ARRAY_LEN(groups); g++)
+		rc = groups[g](ctx, c, arg);
+	return rc;
+}
+
+static int parse(int argc, char **argv, struct run_parse *p)
+{
+	int rc;
 
 	run_defaults(p->o);
-	optind = 0;	/* full reset: tests parse several argument vectors */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, NULL)) != -1) {
-		if (c == 'h')
-			return 1;
-		rc = NOT_MINE;
-		for (g = 0; rc == NOT_MINE && g < PC_ARRAY_LEN(groups); g++)
-			rc = groups[g](p, c, optarg);
-		if (rc == NOT_MINE)
-			return pc_opt_refused(argv, c, p->err, p->errlen);
-		if (rc < 0)
-			return -1;
-	}
-	if (optind < argc) {
-		snprintf(p->err, p->errlen, "unexpected argument '%s'", argv[optind]);
+	rc = pc_options_parse(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, take_option,
+			      p, p->err, p->errlen);
+	if (rc != 0)
+		return rc;
+	if (pc_no_operand(argc, argv, p->err, p->errlen) < 0)
 		return -1;
-	}
 	if (check_combinations(p) < 0 ||
 	    pc_select_probes(p->o->probes, p->o->selected, p->err, p->errlen) < 0)
 		return -1;

@@ -94,8 +94,21 @@ int pc_opt_nonempty(const char *opt, const char *arg, const char **out,
  * ("--format: want table, csv or json, got 'xml'"). */
 int pc_opt_word(const char *opt, const char *arg, const char *const *words,
 		char *err, size_t errlen);
-/* The names of enum pc_format (report.h), in its order, for pc_opt_word. */
-extern const char *const pc_format_words[];
+/* The option loop of every subcommand: resets getopt, then gives take each
+ * option getopt_long (shortopts starting with ':') returns, with its value,
+ * ctx, err and errlen. take returns 0, -1 after filling err, or
+ * PC_OPT_NOT_MINE for an option it does not know. -h is --help (1); an
+ * option nobody takes or getopt refuses is named in err (-1). 0 when all
+ * were taken, optind then being the first operand. */
+#define PC_OPT_NOT_MINE 1
+struct option;
+typedef int (*pc_opt_take)(int c, const char *arg, void *ctx, char *err,
+			   size_t errlen);
+int pc_options_parse(int argc, char **argv, const char *shortopts,
+		     const struct option *longopts, pc_opt_take take, void *ctx,
+		     char *err, size_t errlen);
+/* After the options: nothing more (or "unexpected argument 'x'", -1). */
+int pc_no_operand(int argc, char **argv, char *err, size_t errlen);
 /* Ends an option parser: a refusal's err escaped onto one line. Returns rc
  * (0 parsed, 1 --help, -1 refused). */
 int pc_options_end(int rc, char *err, size_t errlen);
