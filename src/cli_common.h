@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cli_common.h - the result file a subcommand writes (cli_common.c; the
- * option helpers are declared in commands.h). */
+ * option functions are declared in commands.h). */
 #ifndef PC_CLI_COMMON_H
 #define PC_CLI_COMMON_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* util.c - small helpers shared by the subcommands. */
+/* util.c - small functions shared by the subcommands. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
