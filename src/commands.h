@@ -72,9 +72,9 @@ const char *pc_bad_option(char **argv, int c, char *buf, size_t len);
 #define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- cli_common.c: options the subcommands share ---------------------------
- * Each pc_opt_ function takes the value of option opt ("--samples") as typed; it
- * stores it and returns 0, or fills err with one line naming the option and
- * the value and returns -1. */
+ * Each pc_opt_ function takes the value of option opt ("--samples") as
+ * typed; it stores it and returns 0, or fills err with one line naming the
+ * option and the value and returns -1. */
 
 /* getopt_long returned c (':' or '?'): "option '-Z' needs a value" or
  * "unknown option '--bogus'" into err; always -1. */
