@@ -295,17 +295,6 @@ static void table_markdown(FILE *f, const struct pc_compare *m,
 
 /* ---- CSV ---------------------------------------------------------------------- */
 
-static void csv_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_num(FILE *f, double x)
 {
 	if (!isnan(x))
@@ -330,15 +319,15 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 			const struct pc_cmp_cell *c = &t->row[r].cell[i];
 			int ok = c->state == PC_CELL_OK;
 
-			csv_str(f, t->title);
+			pc_csv_field(f, t->title);
 			fputc(',', f);
-			csv_str(f, t->row[r].probe);
+			pc_csv_field(f, t->row[r].probe);
 			fputc(',', f);
-			csv_str(f, t->row[r].group);
+			pc_csv_field(f, t->row[r].group);
 			fprintf(f, ",%s,", pc_side_label(i, l));
-			csv_str(f, t->side[i].file);
+			pc_csv_field(f, t->side[i].file);
 			fputc(',', f);
-			csv_str(f, t->side[i].key);
+			pc_csv_field(f, t->side[i].key);
 			fprintf(f, ",%s,%s,", state_name(c->state), c->status ? c->status : "");
 			csv_num(f, ok ? c->median : NAN);
 			csv_num(f, ok ? c->q1 : NAN);
@@ -356,11 +345,11 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 		}
 	}
 	for (i = 1; i < t->nsides; i++) {
-		csv_str(f, t->title);
-		fprintf(f, ",\"geomean\",\"\",%s,", pc_side_label(i, l));
-		csv_str(f, t->side[i].file);
+		pc_csv_field(f, t->title);
+		fprintf(f, ",geomean,,%s,", pc_side_label(i, l));
+		pc_csv_field(f, t->side[i].file);
 		fputc(',', f);
-		csv_str(f, t->side[i].key);
+		pc_csv_field(f, t->side[i].key);
 		fprintf(f, ",geomean,,,,,,,%zu,", t->geomean_n[i]);
 		csv_num(f, t->geomean[i]);
 		csv_num(f, isnan(t->geomean[i]) ? NAN : (t->geomean[i] - 1) * 100);

@@ -17,7 +17,7 @@ static const struct pc_command commands[] = {
 	{ "version", cmd_version, "print the version" },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS PC_ARRAY_LEN(commands)
 
 static void usage(FILE *f)
 {
@@ -45,7 +45,7 @@ int cmd_version(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 1) {
-		fprintf(stderr, "primcost: version: takes no arguments\n");
+		pc_error("version", "takes no arguments");
 		return PC_EXIT_USAGE;
 	}
 	printf("primcost %s\n", PACKAGE_VERSION);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "arch/arch.h"
 #include "engine/method.h"
@@ -296,5 +297,11 @@ int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 /* Marks in selected[] the probes named by a comma-separated list of names
  * and shell globs. Each element must match at least one probe. */
 int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen);
+
+/* ---- util.c ---------------------------------------------------------------- */
+
+/* One CSV field (RFC 4180): quoted, with its quotes doubled, when it holds a
+ * comma, a double quote, a line break or an outer space; NULL is empty. */
+void pc_csv_field(FILE *f, const char *s);
 
 #endif

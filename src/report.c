@@ -267,17 +267,6 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 	pc_answers_print(f, entry, "");
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* ,discarded,"name=median;name=n/s;..." */
 static void csv_events(FILE *f, json_t *p)
 {
@@ -298,7 +287,7 @@ static void csv_events(FILE *f, json_t *p)
 		if (o >= sizeof(buf))
 			break;
 	}
-	csv_field(f, buf);
+	pc_csv_field(f, buf);
 }
 
 static void csv(FILE *f, const char *key, json_t *entry, int with_header)
@@ -311,8 +300,10 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 			"cycles_mad,ns_median,ticks_median,samples,cycles_source,reason,"
 			"discarded,events\n");
 	json_object_foreach(probes, name, p) {
-		csv_field(f, key);
-		fprintf(f, ",%s,%d,%s,", name,
+		pc_csv_field(f, key);
+		fputc(',', f);
+		pc_csv_field(f, name);
+		fprintf(f, ",%d,%s,",
 			(int)json_integer_value(json_object_get(p, "ring")),
 			str(p, "status"));
 		if (strcmp(str(p, "status"), "ok") == 0)
@@ -324,7 +315,7 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 				str(p, "cycles_source"));
 		else
 			fprintf(f, ",,,,,,,,");
-		csv_field(f, str(p, "reason"));
+		pc_csv_field(f, str(p, "reason"));
 		csv_events(f, p);
 		fputc('\n', f);
 	}
