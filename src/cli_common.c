@@ -50,9 +50,10 @@ int pc_opt_double(const char *opt, const char *arg, double lo, double hi,
 int pc_opt_cpu(const char *arg, int *cpu, char *err, size_t errlen)
 {
 	long v;
+	char want[32];
 
-	if (pc_opt_long("--cpu", arg, 0, 4095, "a CPU number 0..4095", &v, err,
-			errlen) < 0)
+	snprintf(want, sizeof(want), "a CPU number 0..%d", PC_CPU_MAX);
+	if (pc_opt_long("--cpu", arg, 0, PC_CPU_MAX, want, &v, err, errlen) < 0)
 		return -1;
 	*cpu = (int)v;
 	return 0;

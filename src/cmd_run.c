@@ -192,9 +192,11 @@ static int opt_value(struct run_parse *p, int c, const char *arg)
 		return pc_opt_cpu(arg, &o->cpu, p->err, p->errlen);
 	case 'n':
 	case OPT_SAMPLE_US:
-		if (pc_opt_long(c == 'n' ? "--samples" : "--sample-us", arg,
-				c == 'n' ? 9 : 1, 1000000, c == 'n' ? "9..1000000" :
-				"1..1000000", &v, p->err, p->errlen) < 0)
+		if (c == 'n' ? pc_opt_long("--samples", arg, PC_SAMPLES_MIN,
+					   PC_SAMPLES_MAX, "9..1000000", &v, p->err,
+					   p->errlen) < 0 :
+		    pc_opt_long("--sample-us", arg, 1, 1000000, "1..1000000", &v,
+				p->err, p->errlen) < 0)
 			return -1;
 		*(c == 'n' ? &o->samples : &o->sample_us) = (unsigned)v;
 		return 0;
