@@ -608,11 +608,12 @@ static int finish_all(struct run *run, struct pc_profile *prof)
 	int stop = pc_interrupted(), failed = 0;
 	size_t i;
 
+	for (i = 0; i < run->njobs; i++)
+		run->jobs[i].set.n = run->jobs[i].ej.kept;
 	canary_reference(run, prof);
 	for (i = 0; i < run->njobs; i++) {
 		struct job *j = &run->jobs[i];
 
-		j->set.n = j->ej.kept;
 		if (!j->ej.live)
 			continue;
 		if (prof->canary) {
