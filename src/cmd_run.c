@@ -56,6 +56,12 @@ static const char usage_text[] =
 	"      --status-fd FD    write progress lines to file descriptor FD\n"
 	"  -h, --help            this help\n"
 	"\n"
+	"Allocator fast paths (malloc, free, malloc+free by size, 8 .. 16384):\n"
+	"      --alloc           measure the allocator group (also: -p 'alloc.*')\n"
+	"      --allocator LIST  glibc, jemalloc, tcmalloc, mimalloc (default glibc;\n"
+	"                        implies --alloc)\n"
+	"      --touch           write the first byte of every block allocated\n"
+	"\n"
 	"Another architecture, through its freestanding probe runner:\n"
 	"      --arch ARCH       measure ARCH (ia64) with its probe runner\n"
 	"      --emulator PATH   run the runner in this simulator (ia64: Ski's bski)\n"
@@ -71,7 +77,7 @@ enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
        OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
        OPT_KEEP_CONTENDED, OPT_STATUS_FD,
        OPT_ARCH, OPT_EMULATOR, OPT_RUNNER, OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT,
-       OPT_SYSTEM_RUNNER_OUTPUT };
+       OPT_SYSTEM_RUNNER_OUTPUT, OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -100,6 +106,9 @@ static const struct option long_options[] = {
 	{ "system-runner", required_argument, NULL, OPT_SYSTEM_RUNNER },
 	{ "runner-output", required_argument, NULL, OPT_RUNNER_OUTPUT },
 	{ "system-runner-output", required_argument, NULL, OPT_SYSTEM_RUNNER_OUTPUT },
+	{ "alloc", no_argument, NULL, OPT_ALLOC },
+	{ "allocator", required_argument, NULL, OPT_ALLOCATOR },
+	{ "touch", no_argument, NULL, OPT_TOUCH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -121,6 +130,53 @@ double pc_run_probe_timeout(const struct pc_run_options *o)
 	if (o->probe_timeout_s >= 0)
 		return o->probe_timeout_s;
 	return 10.0 + 40.0 * ((double)o->samples + 500.0) * (double)o->sample_us * 1e-6;
+}
+
+static int parse_alloc(int c, const char *arg, char **argv, struct pc_run_options *o,
+		       char *err, size_t errlen)
+{
+	o->alloc.on |= c != OPT_TOUCH;
+	o->alloc.argv = argv;
+	if (c == OPT_TOUCH)
+		o->alloc.touch = true;
+	if (c != OPT_ALLOCATOR)
+		return 0;
+	if (o->alloc.allocators) {
+		snprintf(err, errlen, "--allocator: give one list, comma-separated");
+		return -1;
+	}
+	o->alloc.allocators = arg;
+	return pc_allocator_list_check(arg, err, errlen);
+}
+
+/* The allocator group: -p of alloc rows only selects it too; it runs on
+ * this machine alone, and 101 samples a point unless -n says otherwise. */
+static int finish_alloc(struct pc_run_options *o, char *err, size_t errlen)
+{
+	bool given = strcmp(o->probes, "*") != 0;
+
+	if (given && pc_alloc_list_only(o->probes))
+		o->alloc.on = true;
+	if (!o->alloc.on) {
+		if (o->alloc.touch) {
+			snprintf(err, errlen, "--touch goes with the allocator group "
+				 "(--alloc, --allocator or -p 'alloc.*')");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->arch) {
+		snprintf(err, errlen, "--arch: the allocator group runs on this machine "
+			 "only");
+		return -1;
+	}
+	if (o->events_list) {
+		snprintf(err, errlen, "--events: not counted for the allocator group");
+		return -1;
+	}
+	if (!o->samples_given)
+		o->samples = PC_SAMPLES_DEFAULT;
+	return pc_alloc_select(given ? o->probes : "alloc.*", o->alloc.rows, err, errlen);
 }
 
 static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
@@ -170,6 +226,7 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 				return -1;
 			}
 			o->samples = (unsigned)v;
+			o->samples_given = true;
 			break;
 		case OPT_SAMPLE_US:
 			v = pc_parse_long(optarg, 1, 1000000);
@@ -288,6 +345,12 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 			else
 				o->system_runner_output = optarg;
 			break;
+		case OPT_ALLOC:
+		case OPT_ALLOCATOR:
+		case OPT_TOUCH:
+			if (parse_alloc(c, optarg, argv, o, err, errlen) < 0)
+				return -1;
+			break;
 		case 'h':
 			return 1;
 		case ':':
@@ -339,7 +402,9 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 	if (o->arch && strcmp(o->arch, pc_arch_name) == 0 && !o->runner &&
 	    !o->emulator && !o->runner_output)
 		o->arch = NULL;		/* this machine: the native run */
-	if (pc_select_probes(o->probes, o->selected, err, errlen) < 0)
+	if (finish_alloc(o, err, errlen) < 0)
+		return -1;
+	if (!o->alloc.on && pc_select_probes(o->probes, o->selected, err, errlen) < 0)
 		return -1;
 	if (o->events_list &&
 	    pc_events_parse(o->events_list, &o->events, err, errlen) < 0)
@@ -535,11 +600,14 @@ static int save_run(const char *output, const char *key, json_t *entry, json_t *
  * On an error what it opened is closed again. */
 static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 		      struct pc_clock *clk, struct pc_profile *prof,
-		      struct pc_ring0 **r0, int *cpu_no, char *err, size_t errlen)
+		      struct pc_ring0 **r0, int *cpu_no, struct pc_alloc_run *ar,
+		      char *err, size_t errlen)
 {
 	struct pc_measure_config cfg;
 	char why[256];
 
+	if (o->alloc.on && pc_alloc_open(&o->alloc, ar, err, errlen) < 0)
+		return -1;
 	if (pc_cpu_detect(ci, err, errlen) < 0)
 		return -1;
 	*cpu_no = pc_pin_cpu(o->cpu, why, sizeof(why));
@@ -578,7 +646,8 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 	cfg.events = &o->events;
 	cfg.probe_timeout_s = pc_run_probe_timeout(o);
 	cfg.keep_contended = o->keep_contended;
-	if (pc_profile_run(o->selected, &cfg, clk, prof, err, errlen) < 0) {
+	if ((o->alloc.on ? pc_alloc_measure(&o->alloc, ar, &cfg, clk, prof, err, errlen) :
+	     pc_profile_run(o->selected, &cfg, clk, prof, err, errlen)) < 0) {
 		pc_ring0_close(*r0);
 		*r0 = NULL;
 		pc_events_close(&o->events);
@@ -613,6 +682,7 @@ int cmd_run(int argc, char **argv)
 	struct pc_clock clk;
 	struct pc_profile prof;
 	struct pc_ring0 *r0 = NULL;
+	struct pc_alloc_run ar = { .nalloc = 0 };
 	json_t *file_doc = NULL, *run_doc = NULL, *cpu, *run, *probes, *run_extra = NULL;
 	char err[PC_ERRLEN];
 	int rc, cpu_no, missing = 0, to_stdout, sig;
@@ -657,7 +727,7 @@ int cmd_run(int argc, char **argv)
 		cpu_no = -1;
 		rc = run_remote(&o, &ci, &clk, &prof, &run_extra, err, sizeof(err));
 	} else {
-		rc = run_native(&o, &ci, &clk, &prof, &r0, &cpu_no, err, sizeof(err));
+		rc = run_native(&o, &ci, &clk, &prof, &r0, &cpu_no, &ar, err, sizeof(err));
 	}
 	if (rc < 0) {
 		pc_error("run", "%s", err);
@@ -699,7 +769,9 @@ int cmd_run(int argc, char **argv)
 	json_decref(run_extra);
 	if (run)
 		pc_json_run_events(run, &o.events);
-	probes = pc_json_probes(&prof, &clk);
+	if (run && o.alloc.on)
+		json_object_set_new(run, "alloc", pc_alloc_json_allocators(&ar, o.alloc.touch));
+	probes = o.alloc.on ? pc_alloc_json_probes(&ar, &prof) : pc_json_probes(&prof, &clk);
 	run_doc = pc_doc_new();
 	if (!cpu || !run || !probes || !run_doc ||
 	    pc_doc_add_run(run_doc, ci.key, cpu, run, probes, err, sizeof(err)) < 0) {
@@ -721,7 +793,7 @@ int cmd_run(int argc, char **argv)
 		json_t *keep = json_deep_copy(json_object_get(entry, "probes"));
 		int stopped = 0;
 
-		if (sig)
+		if (sig && !o.alloc.on)
 			drop_unmeasured(keep, &prof);
 		if (save_run(o.output, ci.key, entry, keep, !sig, &stopped, err,
 			     sizeof(err)) < 0) {
@@ -735,12 +807,17 @@ int cmd_run(int argc, char **argv)
 			 "(marked partial) under \"%s\" in %s", pc_signal_name(sig),
 			 count_measured(&prof), prof.nprobes, ci.key, o.output);
 	if (!o.quiet) {
-		pc_report_verbose(stdout, run_doc, o.format, o.verbose);
+		if (o.alloc.on && o.format == PC_FORMAT_TABLE)
+			pc_alloc_report(stdout, run_doc);
+		else
+			pc_report_verbose(stdout, run_doc, o.format, o.verbose);
 		if (o.format == PC_FORMAT_TABLE)
-			printf("\n%zu probes in %.2f s; saved under \"%s\" in %s\n",
-			       prof.nprobes, prof.wall_s, ci.key, o.output);
+			printf("\n%zu %s in %.2f s; saved under \"%s\" in %s\n",
+			       prof.nprobes, o.alloc.on ? "points" : "probes",
+			       prof.wall_s, ci.key, o.output);
 	}
 out:
+	pc_alloc_close(&ar);
 	pc_ring0_close(r0);
 	pc_interrupts_release();
 	pc_profile_free(&prof);
