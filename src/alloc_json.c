@@ -303,32 +303,34 @@ static void ratio(FILE *f, double a, double b)
 {
 	if (isnan(a) || isnan(b) || !(a > 0))
 		fprintf(f, "%7s", "-");
+	else if (b / a < 0.01)
+		fprintf(f, "%7s", "<0.01x");
 	else
-		fprintf(f, "%6.2fx", b / a);
+		fprintf(f, b / a < 10 ? "%6.2fx" : "%6.1fx", b / a);
 }
 
-/* One allocator against the base: 72 columns. */
+/* One allocator (B) against the base (A): 80 columns. */
 static void compare_block(FILE *f, const struct grid *g, unsigned base, unsigned o)
 {
 	static const char *const head[PC_ALLOC_PATTERNS] = { "malloc", "free",
 							     "malloc+free" };
 	unsigned s, r;
 
-	fprintf(f, "\n%s against %s: cycles per call, ratio = %s / %s\n", g->name[o],
-		g->name[base], g->name[o], g->name[base]);
-	fprintf(f, "%6s", "");
+	fprintf(f, "\nB = %s against A = %s, cycles per call\n", g->name[o],
+		g->name[base]);
+	fprintf(f, "%5s", "");
 	for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-		fprintf(f, "  %-20s", head[r]);
-	fprintf(f, "\n%6s", "size");
+		fprintf(f, "  %-23s", head[r]);
+	fprintf(f, "\n%5s", "size");
 	for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-		fprintf(f, "  %7.7s%7.7s%6s", g->name[base], g->name[o], "ratio");
+		fprintf(f, "  %8s%8s%7s", "A", "B", "B/A");
 	fputc('\n', f);
 	for (s = 0; s < g->nsize; s++) {
-		fprintf(f, "%6zu", g->size[s]);
+		fprintf(f, "%5zu", g->size[s]);
 		for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
 			fputs("  ", f);
-			cell(f, g->v[base][s][r], 7);
-			cell(f, g->v[o][s][r], 7);
+			cell(f, g->v[base][s][r], 8);
+			cell(f, g->v[o][s][r], 8);
 			ratio(f, g->v[base][s][r], g->v[o][s][r]);
 		}
 		fputc('\n', f);
@@ -366,9 +368,9 @@ int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 		return -1;
 	}
 	b = base ? c : 0;
-	fprintf(f, "allocators (cycles per call, median):\n");
+	fprintf(f, "allocators (cycles per call, medians; pair = malloc + free):\n");
 	for (c = 0; c < g->ncol; c++)
-		fprintf(f, "  %-20s %.56s\n", g->name[c], g->origin[c]);
+		fprintf(f, "  %-20.20s %.56s\n", g->name[c], g->origin[c]);
 	for (c = 0; c < g->ncol; c++)
 		if (c != b)
 			compare_block(f, g, b, c);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "cmd_compare.h"
 #include "commands.h"
 
@@ -29,9 +30,12 @@ static const char usage_text[] =
 	"      --alpha P         significance level of the U test (default 0.05)\n"
 	"      --fail-on-regression\n"
 	"                        exit 1 when a probe is slower than the first side\n"
+	"      --by allocator    the allocator group's points: each allocator of the\n"
+	"                        files against the first, size by size\n"
+	"      --base NAME       with --by allocator: the allocator compared against\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL };
+enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_BY, OPT_BASE };
 
 static const struct option long_options[] = {
 	{ "cpu", required_argument, NULL, 'c' },
@@ -41,6 +45,8 @@ static const struct option long_options[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "base", required_argument, NULL, OPT_BASE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -130,6 +136,16 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		case OPT_FAIL:
 			o->fail_on_regression = true;
 			break;
+		case OPT_BY:
+			if (strcmp(optarg, "allocator") != 0) {
+				snprintf(err, errlen, "--by: want allocator, got '%s'", optarg);
+				return -1;
+			}
+			o->by_allocator = true;
+			break;
+		case OPT_BASE:
+			o->base = optarg;
+			break;
 		case 'h':
 			return 1;
 		case ':':
@@ -153,6 +169,10 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		snprintf(err, errlen, "no file to compare (see primcost compare --help)");
 		return -1;
 	}
+	if (o->base && !o->by_allocator) {
+		snprintf(err, errlen, "--base goes with --by allocator");
+		return -1;
+	}
 	return 0;
 }
 
@@ -173,6 +193,24 @@ static bool want_color(enum pc_color c)
 	if (c != PC_COLOR_AUTO)
 		return c == PC_COLOR_ALWAYS;
 	return isatty(STDOUT_FILENO) && !(no && *no);
+}
+
+/* compare --by allocator: the allocator group's view (alloc_json.c). */
+static int by_allocator(const struct pc_compare_options *o,
+			const struct pc_compare_input *in, size_t n)
+{
+	json_t *docs[PC_COMPARE_MAX_FILES];
+	char err[PC_ERRLEN];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		docs[i] = in[i].doc;
+	if (pc_alloc_compare(stdout, docs, o->files, (unsigned)n, o->base, err,
+			     sizeof(err)) < 0) {
+		fprintf(stderr, "primcost: compare: %s\n", err);
+		return PC_EXIT_USAGE;
+	}
+	return fflush(stdout) == 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -204,6 +242,10 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "primcost: compare: %s\n", err);
 			goto out;
 		}
+	}
+	if (o.by_allocator) {
+		rc = by_allocator(&o, in, n);
+		goto out;
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.metric = o.metric;

@@ -21,6 +21,8 @@ struct pc_compare_options {
 	double threshold_pct;
 	double alpha;
 	bool fail_on_regression;
+	bool by_allocator;		/* --by allocator (alloc.h) */
+	const char *base;		/* --base NAME: the allocator compared against */
 };
 
 /* 0: compare; 1: --help asked; -1: error in err. */
