@@ -435,11 +435,14 @@ static void finish(struct job *jobs, size_t njobs, const struct pc_measure_confi
 {
 	size_t i;
 
+	/* The samples each job kept, before the canary's reference is
+	 * taken over all of them. */
+	for (i = 0; i < njobs; i++)
+		jobs[i].set.n = jobs[i].ej.kept;
 	canary_reference(jobs, njobs, prof);
 	for (i = 0; i < njobs; i++) {
 		struct job *j = &jobs[i];
 
-		j->set.n = j->ej.kept;
 		if (!j->ej.live)
 			continue;
 		if (prof->canary) {
