@@ -27,6 +27,17 @@ static json_t *summary(const struct pc_summary *s)
 			 "max", real(s->max), "mad", real(s->mad));
 }
 
+/* Every sample's value per call (--keep-samples). */
+static json_t *values(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, real(v[i]));
+	return a;
+}
+
 static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 			  const struct pc_probe_result *r)
 {
@@ -57,6 +68,10 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 			    "multiplexed", (int)r->events.multiplexed,
 			    "short_by", (int)r->events.short_by,
 			    "contended", (int)r->events.contended));
+	if (r->raw_ticks && r->raw_cycles)
+		json_object_set_new(p, "raw", json_pack("{s:o, s:o}", "ticks",
+				    values(r->raw_ticks, r->samples), "cycles",
+				    values(r->raw_cycles, r->samples)));
 	return p;
 }
 
