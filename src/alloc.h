@@ -122,6 +122,8 @@ bool pc_alloc_has_points(json_t *p);
 /* The seed's shape: rows = sizes, columns = malloc / free / pair per
  * allocator, cycles per call (median). Every CPU of doc. */
 int pc_alloc_report(FILE *f, json_t *doc);
+/* The same as CSV (one line per point) or a markdown table. */
+int pc_alloc_report_as(FILE *f, json_t *doc, bool csv);
 /* compare --by allocator: allocators side by side, each against the first
  * (base), for every CPU of the documents, within 80 columns. */
 int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,

@@ -392,3 +392,92 @@ int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 	free(g);
 	return 0;
 }
+
+/* ---- csv and markdown ------------------------------------------------------------------- */
+
+static void csv_number(FILE *f, json_t *pt, const char *metric, const char *stat)
+{
+	json_t *v = json_object_get(json_object_get(pt, metric), stat);
+
+	if (json_is_number(v))
+		fprintf(f, ",%.7g", json_number_value(v));
+	else
+		fputs(",", f);
+}
+
+/* One line per point; every field is a name, a status or a number, so none
+ * needs quoting (the reasons are in the JSON). */
+static void csv_points(FILE *f, const char *key, json_t *entry)
+{
+	unsigned row;
+	size_t i;
+	json_t *pt;
+
+	for (row = 0; row < PC_ALLOC_PATTERNS; row++) {
+		json_t *p = json_object_get(json_object_get(entry, "probes"), pc_alloc_rows[row]);
+
+		json_array_foreach(json_object_get(p, "points"), i, pt) {
+			fprintf(f, "%s,%s,%s,%lld,%s", key, pc_alloc_rows[row],
+				json_string_value(json_object_get(pt, "allocator")) ? : "",
+				(long long)json_integer_value(json_object_get(pt, "size")),
+				json_string_value(json_object_get(pt, "status")) ? : "");
+			csv_number(f, pt, "cycles", "median");
+			csv_number(f, pt, "cycles", "q1");
+			csv_number(f, pt, "cycles", "q3");
+			csv_number(f, pt, "ns", "median");
+			fprintf(f, ",%lld\n", (long long)json_integer_value(json_object_get(pt,
+											    "samples")));
+		}
+	}
+}
+
+static void markdown_render(FILE *f, const struct grid *g)
+{
+	unsigned c, s, r;
+
+	fputs("| size |", f);
+	for (c = 0; c < g->ncol; c++)
+		fprintf(f, " %s malloc | %s free | %s pair |", g->name[c], g->name[c],
+			g->name[c]);
+	fputs("\n|---:|", f);
+	for (c = 0; c < g->ncol * PC_ALLOC_PATTERNS; c++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (s = 0; s < g->nsize; s++) {
+		fprintf(f, "| %zu |", g->size[s]);
+		for (c = 0; c < g->ncol; c++)
+			for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
+				fputc(' ', f);
+				cell(f, g->v[c][s][r], 1);
+				fputs(" |", f);
+			}
+		fputc('\n', f);
+	}
+}
+
+int pc_alloc_report_as(FILE *f, json_t *doc, bool csv)
+{
+	struct grid *g = malloc(sizeof(*g));
+	json_t *entry;
+	const char *key;
+
+	if (!g)
+		return -1;
+	if (csv)
+		fputs("cpu,probe,allocator,size,status,cycles_median,cycles_q1,cycles_q3,"
+		      "ns_median,samples\n", f);
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
+		if (csv) {
+			csv_points(f, key, entry);
+			continue;
+		}
+		grid_init(g);
+		grid_add(g, entry, key);
+		if (!g->ncol)
+			continue;
+		fprintf(f, "%s: cycles per call (median)\n\n", brand_of(entry, key));
+		markdown_render(f, g);
+	}
+	free(g);
+	return 0;
+}

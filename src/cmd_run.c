@@ -809,6 +809,8 @@ int cmd_run(int argc, char **argv)
 	if (!o.quiet) {
 		if (o.alloc.on && o.format == PC_FORMAT_TABLE)
 			pc_alloc_report(stdout, run_doc);
+		else if (o.alloc.on && o.format != PC_FORMAT_JSON)
+			pc_alloc_report_as(stdout, run_doc, o.format == PC_FORMAT_CSV);
 		else
 			pc_report_verbose(stdout, run_doc, o.format, o.verbose);
 		if (o.format == PC_FORMAT_TABLE)

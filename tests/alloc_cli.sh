@@ -19,8 +19,11 @@ ok $(test $pc_rc -eq 2; echo $?) "compare --base needs --by allocator: $(cat "$p
 
 # glibc: the pair row alone at every size (its batch rows above 1 KiB take
 # the heap back to the kernel every batch, seconds per point).
-pc run -q -n 9 -p alloc.malloc_free -o "$pc_tmp/glibc.json"
+pc run -n 9 -p alloc.malloc_free -f csv -o "$pc_tmp/glibc.json"
 ok $pc_rc "-p alloc.malloc_free measures the pair row on glibc: $(head -c 300 "$pc_tmp/err")"
+ok $(test "$(grep -c ',alloc\.malloc_free,glibc,[0-9]*,ok,[0-9.]*,' "$pc_tmp/out")" -eq 12 &&
+	head -1 "$pc_tmp/out" | grep -q '^cpu,probe,allocator,size,status,cycles_median'; echo $?) \
+	"-f csv: a line per point, with its allocator, size and median"
 allocs=glibc
 if [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ] || [ -e /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 ] ||
 	[ -e /usr/lib/i386-linux-gnu/libjemalloc.so.2 ]; then
