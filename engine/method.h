@@ -56,6 +56,16 @@
 /* With PMU cycles, the dependent add chain must read 1 cycle within 10 %. */
 #define PC_PMU_ADD_TOLERANCE	0.10
 
+/* ---- the ring-0 gate ------------------------------------------------------ */
+/* Before a ring-0 figure is published, the ring-0 add chain must read 1
+ * cycle of the host's within 5 % and ring-0 cmpxchg match the host's
+ * ring-3 cmpxchg within 10 %, each the median of 51 interleaved samples;
+ * an add of 10 cycles or more in ring 0 is not executed natively. */
+#define PC_RING0_GATE_ADD_TOLERANCE	0.05
+#define PC_RING0_GATE_CMPXCHG_TOLERANCE	0.10
+#define PC_RING0_GATE_SAMPLES		51
+#define PC_RING0_EMULATED_CYCLES	10.0
+
 /* ---- CPUs ------------------------------------------------------------------ */
 /* --cpu takes 0 .. PC_CPU_MAX; glibc's cpu_set_t (CPU_SETSIZE, 1024) is
  * not the limit: pinning uses a dynamically sized set. */

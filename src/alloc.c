@@ -168,6 +168,12 @@ static uint64_t alloc_body(void *ctx, int probe, struct pc_probe_state *st,
 	return pairs(l, iters, timed);
 }
 
+/* The allocator group's executor: ctx is the struct alloc_loop. */
+static const struct pc_executor alloc_executor = {
+	.init = NULL,
+	.run = alloc_body,
+};
+
 /* ---- the jobs and the sink ----------------------------------------------------- */
 
 struct job {
@@ -185,7 +191,7 @@ static int job_setup(struct job *j, const struct pc_measure_config *cfg,
 {
 	const struct pc_arch_probe *add = &pc_arch_probes[PC_PROBE_calib_add_chain];
 	const struct pc_arch_probe *can = pc_probe_impl(PC_PROBE_calib_add_throughput);
-	struct pc_body body = { NULL, alloc_body, &j->al };
+	struct pc_body body = { &alloc_executor, &j->al };
 	bool canary = !cfg->keep_contended && can;
 
 	pc_job_clear(&j->ej);

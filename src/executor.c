@@ -13,8 +13,8 @@ static void host_init(void *ctx, int probe, struct pc_probe_state *st)
 {
 	struct pc_host_loop *hl = ctx;
 
-	if (hl->body.init)
-		hl->body.init(hl->body.ctx, probe, st);
+	if (hl->body.exec->init)
+		hl->body.exec->init(hl->body.ctx, probe, st);
 }
 
 static uint64_t host_run(void *ctx, int probe, struct pc_probe_state *st,
@@ -30,7 +30,7 @@ static uint64_t host_run(void *ctx, int probe, struct pc_probe_state *st,
 		pc_events_read(hl->ev, &g0);
 	if (hl->pmu)
 		pc_clock_pmu_sample(hl->clk, &c0);
-	t = hl->body.run(hl->body.ctx, probe, st, iters, hi);
+	t = hl->body.exec->run(hl->body.ctx, probe, st, iters, hi);
 	lc->full = true;
 	if (hl->pmu) {
 		pc_clock_pmu_sample(hl->clk, &c1);
@@ -51,8 +51,7 @@ const struct pc_executor pc_host_executor = {
 
 struct pc_body pc_body_direct(const struct pc_arch_probe *p)
 {
-	struct pc_body b = { pc_direct_executor.init, pc_direct_executor.run,
-			     (void *)p };
+	struct pc_body b = { &pc_direct_executor, (void *)p };
 
 	return b;
 }

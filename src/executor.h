@@ -13,11 +13,9 @@
 #include "events.h"
 #include "primcost.h"
 
-/* A body: what one loop runs (the same shape as the engine's executor). */
+/* A body: what one loop runs, itself an executor and its context. */
 struct pc_body {
-	void (*init)(void *ctx, int probe, struct pc_probe_state *st);
-	uint64_t (*run)(void *ctx, int probe, struct pc_probe_state *st,
-			uint64_t iters, int hi);
+	const struct pc_executor *exec;
 	void *ctx;
 };
 

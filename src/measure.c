@@ -444,24 +444,16 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r,
 	return impl;
 }
 
-/* One result per selected row; a job for each row that is to be timed. */
-static int admit_all(const bool *selected, struct run *run, struct pc_profile *prof)
+/* A job for each row of the profile that is to be timed. */
+static int admit_all(struct run *run, struct pc_profile *prof)
 {
-	size_t k = 0;
-	int id;
+	size_t k;
 
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		struct pc_probe_result *r;
-		const struct pc_arch_probe *impl;
+	for (k = 0; k < prof->nprobes; k++) {
+		struct pc_probe_result *r = &prof->probes[k];
+		const struct pc_arch_probe *impl = admit(r, run->cfg, run->clk);
 
-		if (!selected[id])
-			continue;
-		r = &prof->probes[k++];
-		r->id = (enum pc_probe_id)id;
-		r->ring = pc_probe_rows[id].ring;
-		r->linearity = NAN;
-		r->cycles_source = run->clk->source;
-		if (!(impl = admit(r, run->cfg, run->clk)))
+		if (!impl)
 			continue;
 		run->jobs[run->njobs].r = r;
 		if (job_setup(&run->jobs[run->njobs++], impl, run->cfg, run->clk,
@@ -663,18 +655,15 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 	const struct pc_engine_config ecfg = { cfg->samples, PC_ROUNDS };
 	struct pc_job **ejobs = NULL;
 	double t_start = now_s();
-	size_t n = 0, i;
-	int id, rc = 0;
+	size_t i;
+	int rc = 0;
 
 	memset(prof, 0, sizeof(*prof));
 	if (pc_contain_init(err, errlen) < 0)
 		return -1;
-	for (id = 0; id < PC_PROBE_COUNT; id++)
-		n += selected[id];
-	prof->probes = calloc(n ? n : 1, sizeof(*prof->probes));
-	run.jobs = calloc(n ? n : 1, sizeof(*run.jobs));
-	prof->nprobes = n;
-	if (!prof->probes || !run.jobs || admit_all(selected, &run, prof) < 0)
+	if (pc_profile_alloc(prof, selected, clk->source) < 0 ||
+	    !(run.jobs = calloc(prof->nprobes ? prof->nprobes : 1, sizeof(*run.jobs))) ||
+	    admit_all(&run, prof) < 0)
 		rc = -1;
 	if (rc == 0 && !(ejobs = calloc(run.njobs ? run.njobs : 1, sizeof(*ejobs))))
 		rc = -1;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "arch/arch.h"
 #include "engine/method.h"
@@ -137,6 +138,9 @@ void pc_cpu_note_caches(struct pc_cpu_info *ci);
 /* The name of a CPUID hypervisor signature ("bhyve bhyve " -> "bhyve"),
  * or NULL when unknown. */
 const char *pc_hypervisor_signature_name(const char *sig);
+/* The emulator whose CPUID hypervisor signature this CPU presents ("TCG"
+ * for QEMU's TCGTCGTCGTCG), or NULL: under it no timing is the CPU's. */
+const char *pc_hypervisor_emulator(void);
 /* The hypervisor the kernel names in a boot log line ("Hypervisor
  * detected: PVM" -> "PVM"), copied into out; -1 when the line has none. */
 int pc_hypervisor_from_log(const char *line, char *out, size_t len);
@@ -293,5 +297,11 @@ int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 /* Marks in selected[] the probes named by a comma-separated list of names
  * and shell globs. Each element must match at least one probe. */
 int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen);
+
+/* ---- util.c ---------------------------------------------------------------- */
+
+/* One CSV field (RFC 4180): quoted, with its quotes doubled, when it holds a
+ * comma, a double quote, a line break or an outer space; NULL is empty. */
+void pc_csv_field(FILE *f, const char *s);
 
 #endif

@@ -54,10 +54,7 @@ struct pc_ring0_evidence {
 	double ring0_cmpxchg_ticks;	/* lock cmpxchg, ring 0 */
 };
 
-/* The ring-0 add chain must read 1 cycle of the host's within this... */
-#define PC_RING0_GATE_ADD_TOLERANCE	0.05
-/* ...and ring-0 cmpxchg match the host's ring-3 cmpxchg within this. */
-#define PC_RING0_GATE_CMPXCHG_TOLERANCE	0.10
+/* The gate's tolerances are in engine/method.h (PC_RING0_GATE_*). */
 
 /*
  * The validation gate, a pure function: true when ring-0 timings can be

@@ -75,10 +75,14 @@ const char *pc_ring0_way_name(const struct pc_ring0_way *w)
 	return w ? w->be->name : NULL;
 }
 
-/* One command; -1 with err on a trap, the time limit or a backend error. */
-static int command(struct pc_ring0_way *w, struct pc_ring0_cmd *c, char *err,
-		   size_t len, int *vector)
+/* One command of op on entry id, the rest of c filled by the caller (cleared
+ * by the caller); -1 with err on a trap, the time limit or a
+ * backend error. */
+static int command(struct pc_ring0_way *w, struct pc_ring0_cmd *c, uint32_t op,
+		   int id, char *err, size_t len, int *vector)
 {
+	c->op = op;
+	c->probe = (uint32_t)id;
 	*vector = -1;
 	if (!w) {
 		snprintf(err, len, "no ring-0 backend");
@@ -94,9 +98,7 @@ int pc_ring0_way_selfcheck(struct pc_ring0_way *w, int id, bool *failed,
 
 	*failed = false;
 	memset(&c, 0, sizeof(c));
-	c.op = PC_RING0_OP_SELFCHECK;
-	c.probe = (uint32_t)id;
-	if (command(w, &c, err, len, vector) < 0)
+	if (command(w, &c, PC_RING0_OP_SELFCHECK, id, err, len, vector) < 0)
 		return -1;
 	c.reason[sizeof(c.reason) - 1] = 0;
 	*failed = c.status != PC_RING0_OK;
@@ -115,9 +117,7 @@ int pc_ring0_way_init(struct pc_ring0_way *w, int id, struct pc_probe_state *st,
 	struct pc_ring0_cmd c;
 
 	memset(&c, 0, sizeof(c));
-	c.op = PC_RING0_OP_INIT;
-	c.probe = (uint32_t)id;
-	if (command(w, &c, err, len, vector) < 0)
+	if (command(w, &c, PC_RING0_OP_INIT, id, err, len, vector) < 0)
 		return -1;
 	if (c.status != PC_RING0_OK) {
 		c.reason[sizeof(c.reason) - 1] = 0;
@@ -135,12 +135,10 @@ int pc_ring0_way_run(struct pc_ring0_way *w, int id, struct pc_probe_state *st,
 	struct pc_ring0_cmd c;
 
 	memset(&c, 0, sizeof(c));
-	c.op = PC_RING0_OP_RUN;
-	c.probe = (uint32_t)id;
 	c.iters = iters;
 	c.hi = hi != 0;
 	c.st = *st;
-	if (command(w, &c, err, len, vector) < 0)
+	if (command(w, &c, PC_RING0_OP_RUN, id, err, len, vector) < 0)
 		return -1;
 	if (c.status != PC_RING0_OK) {
 		c.reason[sizeof(c.reason) - 1] = 0;

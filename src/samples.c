@@ -140,6 +140,32 @@ int pc_sample_set_finish(struct pc_sample_set *s, struct pc_probe_result *r,
 	return 0;
 }
 
+int pc_profile_alloc(struct pc_profile *prof, const bool *selected,
+		     enum pc_cycles_source source)
+{
+	size_t n = 0, k = 0;
+	int id;
+
+	memset(prof, 0, sizeof(*prof));
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		n += selected[id];
+	if (!(prof->probes = calloc(n ? n : 1, sizeof(*prof->probes))))
+		return -1;
+	prof->nprobes = n;
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		struct pc_probe_result *r = &prof->probes[k];
+
+		if (!selected[id])
+			continue;
+		k++;
+		r->id = (enum pc_probe_id)id;
+		r->ring = pc_probe_rows[id].ring;
+		r->linearity = NAN;
+		r->cycles_source = source;
+	}
+	return 0;
+}
+
 /* The median calibration of the run's ok probes and how far it moved. */
 static size_t run_calibration(struct pc_profile *prof)
 {

@@ -55,6 +55,11 @@ double pc_linearity(double d_n, double d_2n, double ops, bool *nonlinear);
 int pc_sample_set_finish(struct pc_sample_set *s, struct pc_probe_result *r,
 			 const struct pc_clock *clk, bool keep);
 
+/* A profile with one result per selected row, in table order: id, ring,
+ * cycles source set, no figures yet. -1: out of memory (prof empty). */
+int pc_profile_alloc(struct pc_profile *prof, const bool *selected,
+		     enum pc_cycles_source source);
+
 /*
  * Judges a run: the median calibration and its drift across its ok probes,
  * then unreliable when emulated (the reason given), when the calibration
