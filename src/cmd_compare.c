@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "cli_common.h"
 #include "cmd_compare.h"
 #include "commands.h"
@@ -31,9 +32,12 @@ static const char usage_text[] =
 	"      --matrix          a probe x CPU matrix of medians, 80 columns wide\n"
 	"      --fail-on-regression\n"
 	"                        exit 1 when a probe is slower than the first side\n"
+	"      --by allocator    the allocator group's points: each allocator of the\n"
+	"                        files against the first, size by size\n"
+	"      --base NAME       with --by allocator: the allocator compared against\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_MATRIX };
+enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_MATRIX, OPT_BY, OPT_BASE };
 
 /* --color, in the order of enum pc_color */
 static const char *const color_words[] = { "auto", "always", "never", NULL };
@@ -47,6 +51,8 @@ static const struct option long_options[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
 	{ "matrix", no_argument, NULL, OPT_MATRIX },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "base", required_argument, NULL, OPT_BASE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -90,6 +96,15 @@ static int take_option(int c, const char *arg, void *ctx, char *err, size_t errl
 	case OPT_MATRIX:
 		o->matrix = true;
 		return 0;
+	case OPT_BY:
+		if (strcmp(arg, "allocator") != 0) {
+			snprintf(err, errlen, "--by: want allocator, got '%s'", arg);
+			return -1;
+		}
+		o->by_allocator = true;
+		return 0;
+	case OPT_BASE:
+		return pc_opt_nonempty("--base", arg, &o->base, err, errlen);
 	}
 	return PC_OPT_NOT_MINE;
 }
@@ -122,6 +137,10 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		snprintf(err, errlen, "no file to compare (see primcost compare --help)");
 		return -1;
 	}
+	if (o->base && !o->by_allocator) {
+		snprintf(err, errlen, "--base goes with --by allocator");
+		return -1;
+	}
 	return 0;
 }
 
@@ -137,6 +156,24 @@ static bool want_color(enum pc_color c)
 	if (c != PC_COLOR_AUTO)
 		return c == PC_COLOR_ALWAYS;
 	return isatty(STDOUT_FILENO) && !(no && *no);
+}
+
+/* compare --by allocator: the allocator group's view (alloc_json.c). */
+static int by_allocator(const struct pc_compare_options *o,
+			const struct pc_compare_input *in, size_t n)
+{
+	json_t *docs[PC_COMPARE_MAX_FILES];
+	char err[PC_ERRLEN];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		docs[i] = in[i].doc;
+	if (pc_alloc_compare(stdout, docs, o->files, (unsigned)n, o->base, err,
+			     sizeof(err)) < 0) {
+		pc_error("compare", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	return fflush(stdout) == 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -162,6 +199,10 @@ int cmd_compare(int argc, char **argv)
 			pc_error("compare", "%s", err);
 			goto out;
 		}
+	}
+	if (o.by_allocator) {
+		rc = by_allocator(&o, in, n);
+		goto out;
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.metric = o.metric;

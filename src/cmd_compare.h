@@ -22,6 +22,8 @@ struct pc_compare_options {
 	double alpha;
 	bool fail_on_regression;
 	bool matrix;		/* --matrix: pc_compare_matrix() */
+	bool by_allocator;		/* --by allocator (alloc.h) */
+	const char *base;		/* --base NAME: the allocator compared against */
 };
 
 #define PC_MATRIX_WIDTH 80

@@ -58,6 +58,12 @@ static const char usage_text[] =
 	"      --status-fd FD    write progress lines to file descriptor FD\n"
 	"  -h, --help            this help\n"
 	"\n"
+	"Allocator fast paths (malloc, free, malloc+free by size, 8 .. 16384):\n"
+	"      --alloc           measure the allocator group (also: -p 'alloc.*')\n"
+	"      --allocator LIST  glibc, jemalloc, tcmalloc, mimalloc (default glibc;\n"
+	"                        implies --alloc)\n"
+	"      --touch           write the first byte of every block allocated\n"
+	"\n"
 	"Another architecture, through its freestanding probe runner:\n"
 	"      --arch ARCH       measure ARCH (ia64) with its probe runner\n"
 	"      --emulator PATH   run the runner in this simulator (ia64: Ski's bski)\n"
@@ -73,7 +79,7 @@ enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
        OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
        OPT_KEEP_CONTENDED, OPT_STATUS_FD,
        OPT_ARCH, OPT_EMULATOR, OPT_RUNNER, OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT,
-       OPT_SYSTEM_RUNNER_OUTPUT };
+       OPT_SYSTEM_RUNNER_OUTPUT, OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -102,6 +108,9 @@ static const struct option long_options[] = {
 	{ "system-runner", required_argument, NULL, OPT_SYSTEM_RUNNER },
 	{ "runner-output", required_argument, NULL, OPT_RUNNER_OUTPUT },
 	{ "system-runner-output", required_argument, NULL, OPT_SYSTEM_RUNNER_OUTPUT },
+	{ "alloc", no_argument, NULL, OPT_ALLOC },
+	{ "allocator", required_argument, NULL, OPT_ALLOCATOR },
+	{ "touch", no_argument, NULL, OPT_TOUCH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -199,6 +208,7 @@ static int opt_value(struct run_parse *p, int c, const char *arg)
 				p->err, p->errlen) < 0)
 			return -1;
 		*(c == 'n' ? &o->samples : &o->sample_us) = (unsigned)v;
+		o->samples_given |= c == 'n';
 		return 0;
 	case 'e':
 		if (o->events_list) {
@@ -298,11 +308,60 @@ static int check_combinations(struct run_parse *p)
 	return 0;
 }
 
+/* The allocator group: --alloc, --allocator, --touch. */
+static int opt_alloc(struct run_parse *p, int c, const char *arg)
+{
+	struct pc_alloc_options *a = &p->o->alloc;
+
+	if (c != OPT_ALLOC && c != OPT_ALLOCATOR && c != OPT_TOUCH)
+		return PC_OPT_NOT_MINE;
+	a->on |= c != OPT_TOUCH;
+	a->touch |= c == OPT_TOUCH;
+	if (c != OPT_ALLOCATOR)
+		return 0;
+	if (a->allocators) {
+		snprintf(p->err, p->errlen, "--allocator: give one list, comma-separated");
+		return -1;
+	}
+	a->allocators = arg;
+	return pc_allocator_list_check(arg, p->err, p->errlen);
+}
+
+/* The allocator group: -p of alloc rows only selects it too; it runs on
+ * this machine alone, and 101 samples a point unless -n says otherwise. */
+static int finish_alloc(struct pc_run_options *o, char *err, size_t errlen)
+{
+	bool given = strcmp(o->probes, "*") != 0;
+
+	if (given && pc_alloc_list_only(o->probes))
+		o->alloc.on = true;
+	if (!o->alloc.on) {
+		if (o->alloc.touch) {
+			snprintf(err, errlen, "--touch goes with the allocator group "
+				 "(--alloc, --allocator or -p 'alloc.*')");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->arch) {
+		snprintf(err, errlen, "--arch: the allocator group runs on this machine "
+			 "only");
+		return -1;
+	}
+	if (o->events_list) {
+		snprintf(err, errlen, "--events: not counted for the allocator group");
+		return -1;
+	}
+	if (!o->samples_given)
+		o->samples = PC_SAMPLES_DEFAULT;
+	return pc_alloc_select(given ? o->probes : "alloc.*", o->alloc.rows, err, errlen);
+}
+
 /* Gives option c to the group that takes it. */
 static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
 {
 	static int (*const groups[])(struct run_parse *, int, const char *) = {
-		opt_flag, opt_value, opt_ring0_runner,
+		opt_flag, opt_value, opt_ring0_runner, opt_alloc,
 	};
 	size_t g;
 	int rc = PC_OPT_NOT_MINE;
@@ -319,14 +378,16 @@ static int parse(int argc, char **argv, struct run_parse *p)
 	int rc;
 
 	run_defaults(p->o);
+	p->o->alloc.argv = argv;	/* to run again (alloc.h) */
 	rc = pc_options_parse(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, take_option,
 			      p, p->err, p->errlen);
 	if (rc != 0)
 		return rc;
 	if (pc_no_operand(argc, argv, p->err, p->errlen) < 0)
 		return -1;
-	if (check_combinations(p) < 0 ||
-	    pc_select_probes(p->o->probes, p->o->selected, p->err, p->errlen) < 0)
+	if (check_combinations(p) < 0 || finish_alloc(p->o, p->err, p->errlen) < 0 ||
+	    (!p->o->alloc.on &&
+	     pc_select_probes(p->o->probes, p->o->selected, p->err, p->errlen) < 0))
 		return -1;
 	if (p->o->events_list &&
 	    pc_events_parse(p->o->events_list, &p->o->events, p->err, p->errlen) < 0)
@@ -529,11 +590,14 @@ static int save_run(const char *output, const char *key, json_t *entry, json_t *
  * On an error what it opened is closed again. */
 static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 		      struct pc_clock *clk, struct pc_profile *prof,
-		      struct pc_ring0 **r0, int *cpu_no, char *err, size_t errlen)
+		      struct pc_ring0 **r0, int *cpu_no, struct pc_alloc_run *ar,
+		      char *err, size_t errlen)
 {
 	struct pc_measure_config cfg;
 	char why[256];
 
+	if (o->alloc.on && pc_alloc_open(&o->alloc, ar, err, errlen) < 0)
+		return -1;
 	if (pc_cpu_detect(ci, err, errlen) < 0)
 		return -1;
 	*cpu_no = pc_pin_cpu(o->cpu, why, sizeof(why));
@@ -572,7 +636,8 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 	cfg.events = &o->events;
 	cfg.probe_timeout_s = pc_run_probe_timeout(o);
 	cfg.keep_contended = o->keep_contended;
-	if (pc_profile_run(o->selected, &cfg, clk, prof, err, errlen) < 0) {
+	if ((o->alloc.on ? pc_alloc_measure(&o->alloc, ar, &cfg, clk, prof, err, errlen) :
+	     pc_profile_run(o->selected, &cfg, clk, prof, err, errlen)) < 0) {
 		pc_ring0_close(*r0);
 		*r0 = NULL;
 		pc_events_close(&o->events);
@@ -636,6 +701,7 @@ struct run_state {
 	struct pc_clock clk;
 	struct pc_profile prof;
 	struct pc_ring0 *r0;
+	struct pc_alloc_run alloc;	/* the allocator group's allocators */
 	json_t *extra;		/* what a probe runner adds to the run */
 	int cpu_no;
 	int sig;		/* the signal that interrupted it; 0: none */
@@ -651,7 +717,7 @@ static int measure(struct run_state *r, char *err, size_t errlen)
 		rc = run_remote(&r->o, &r->ci, &r->clk, &r->prof, &r->extra, err, errlen);
 	} else {
 		rc = run_native(&r->o, &r->ci, &r->clk, &r->prof, &r->r0, &r->cpu_no,
-				err, errlen);
+				&r->alloc, err, errlen);
 	}
 	if (rc < 0)
 		return -1;
@@ -696,7 +762,11 @@ static json_t *build_doc(struct run_state *r)
 	r->extra = NULL;
 	if (run)
 		pc_json_run_events(run, &r->o.events);
-	probes = pc_json_probes(&r->prof, &r->clk);
+	if (run && r->o.alloc.on)
+		json_object_set_new(run, "alloc", pc_alloc_json_allocators(&r->alloc,
+								      r->o.alloc.touch));
+	probes = r->o.alloc.on ? pc_alloc_json_probes(&r->alloc, &r->prof) :
+		 pc_json_probes(&r->prof, &r->clk);
 	doc = pc_doc_new();
 	if (!cpu || !run || !probes || !doc ||
 	    pc_doc_add_run(doc, r->ci.key, cpu, run, probes, err, sizeof(err)) < 0) {
@@ -725,7 +795,7 @@ static int file_result(struct run_state *r, json_t *run_doc)
 		return -1;
 	}
 	keep = json_deep_copy(json_object_get(entry, "probes"));
-	if (r->sig)
+	if (r->sig && !o->alloc.on)
 		drop_unmeasured(keep, &r->prof);
 	if (save_run(o->output, r->ci.key, entry, keep, !r->sig, &stopped, err,
 		     sizeof(err)) < 0) {
@@ -737,10 +807,16 @@ static int file_result(struct run_state *r, json_t *run_doc)
 			 "(marked partial) under \"%s\" in %s", pc_signal_name(r->sig),
 			 count_measured(&r->prof), r->prof.nprobes, r->ci.key, o->output);
 	if (!o->quiet) {
-		pc_report_verbose(stdout, run_doc, o->format, o->verbose);
+		if (o->alloc.on && o->format == PC_FORMAT_TABLE)
+			pc_alloc_report(stdout, run_doc);
+		else if (o->alloc.on && o->format != PC_FORMAT_JSON)
+			pc_alloc_report_as(stdout, run_doc, o->format == PC_FORMAT_CSV);
+		else
+			pc_report_verbose(stdout, run_doc, o->format, o->verbose);
 		if (o->format == PC_FORMAT_TABLE)
-			printf("\n%zu probes in %.2f s; saved under \"%s\" in %s\n",
-			       r->prof.nprobes, r->prof.wall_s, r->ci.key, o->output);
+			printf("\n%zu %s in %.2f s; saved under \"%s\" in %s\n",
+			       r->prof.nprobes, o->alloc.on ? "points" : "probes",
+			       r->prof.wall_s, r->ci.key, o->output);
 	}
 	return -1;
 }
@@ -780,6 +856,7 @@ int cmd_run(int argc, char **argv)
 			     PC_EXIT_FAILURE : PC_EXIT_OK;
 		json_decref(run_doc);
 	}
+	pc_alloc_close(&r.alloc);
 	pc_ring0_close(r.r0);
 	pc_interrupts_release();
 	pc_profile_free(&r.prof);

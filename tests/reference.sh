@@ -82,7 +82,8 @@ for name, d in docs.items():
             ok(run.get("cycles_source") == "published" and
                all(prov.get(k) for k in ("summary", "author", "date", "list", "subject", "what_was_timed", "clock")),
                "%s: every run states its source, author, date, list, what was timed and the clock" % name)
-        ok(all(p["cycles_source"] == "published" and p.get("published") for p in e["probes"].values()),
+        figs = [q for p in e["probes"].values() for q in p.get("points", [p])]
+        ok(all(p["cycles_source"] == "published" and p.get("published") for p in figs),
            "%s: every figure is marked published, with the figure as printed" % name)
 
 def probes(fname):
