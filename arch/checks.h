@@ -50,6 +50,36 @@ static inline unsigned long word_pow(unsigned long base, uint64_t exp)
 	return r;
 }
 
+/* The multiply chain: each product feeds the next multiply by k; start
+ * at 1 with k = 3, so the product changes every step. */
+static inline void init_mul_chain(struct pc_probe_state *st)
+{
+	st->reg[0] = 1;
+	st->reg[1] = 3;		/* k, the multiplier */
+}
+
+static inline const char *check_mul_chain(const struct pc_probe_state *before,
+				   const struct pc_probe_state *after,
+				   uint64_t ops)
+{
+	if (after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops))
+		return "product is not start * k^ops (mod word size)";
+	return 0;
+}
+
+/* reg[0]: the timer before the loop, then the last value the body read
+ * (a machine word wide: on a 32-bit machine the backend checks both
+ * halves itself). */
+static inline const char *check_timer_advanced(const struct pc_probe_state *before,
+					const struct pc_probe_state *after,
+					uint64_t ops)
+{
+	(void)ops;
+	if (after->reg[0] <= before->reg[0])
+		return "the timer read by the body did not advance";
+	return 0;
+}
+
 static inline const char *check_add_return(const struct pc_probe_state *before,
 				    const struct pc_probe_state *after,
 				    uint64_t ops)
@@ -71,6 +101,15 @@ static inline const char *check_add_throughput(const struct pc_probe_state *befo
 		if (after->reg[i] != before->reg[i] + (unsigned long)ops)
 			return "an accumulator is not start + number of operations";
 	return 0;
+}
+
+/* The timed loops repeat cmpxchg(&v, V, V): it always succeeds and leaves
+ * V, so the loop needs no instruction but the primitive. */
+static inline void init_cmpxchg(struct pc_probe_state *st)
+{
+	st->mem[0] = 0x5a5aUL;
+	st->reg[0] = 0x5a5aUL;	/* expected; the value found comes back here */
+	st->reg[1] = 0x5a5aUL;	/* new */
 }
 
 static inline const char *check_cmpxchg(const struct pc_probe_state *before,
@@ -95,6 +134,13 @@ static inline const char *check_preempt(const struct pc_probe_state *before,
 	if (after->mem[0] != before->mem[0])
 		return "the preempt count did not return to its start value";
 	return 0;
+}
+
+/* x = xchg(&v, x): register and memory swap every operation. */
+static inline void init_xchg(struct pc_probe_state *st)
+{
+	st->mem[0] = 0x1111;
+	st->reg[0] = 0x2222;
 }
 
 static inline const char *check_xchg(const struct pc_probe_state *before,

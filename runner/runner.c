@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * runner.c - the freestanding probe runner's driver: self-checks, sizing,
- * warm-up, differential samples with a paired add-chain calibration, a
- * linearity check, all written raw (runner.h documents the format).
- * No statistics here: primcost computes them from the raw lines, with the
- * same code as for a native run.
+ * runner.c - the freestanding probe runner's driver: the engine
+ * (engine/engine.h) over a direct executor, its sink writing every sample
+ * raw (runner.h documents the format). No statistics here: primcost
+ * computes them from the raw lines, with the same code as for a native run
+ * (src/samples.c).
  *
  * No libc: the platform (runner/<arch>/) provides output, the clock and the
  * entry point.
@@ -12,9 +12,6 @@
 #include <stdarg.h>
 
 #include "runner.h"
-
-#define WARMUP_PAIRS 30
-#define MAX_ITERS (1ULL << 32)
 
 static const struct {
 	const char *name;
@@ -32,42 +29,6 @@ static int str_eq(const char *a, const char *b)
 	while (*a && *a == *b)
 		a++, b++;
 	return *a == *b;
-}
-
-static void zero_state(struct pc_probe_state *s)
-{
-	volatile unsigned char *p = (volatile unsigned char *)s;
-	unsigned long i;
-
-	for (i = 0; i < sizeof(*s); i++)
-		p[i] = 0;
-}
-
-static void copy_state(struct pc_probe_state *d, const struct pc_probe_state *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < PC_STATE_WORDS; i++)
-		d->mem[i] = s->mem[i];
-	for (i = 0; i < 4; i++)
-		d->reg[i] = s->reg[i];
-}
-
-uint64_t pc_udiv64(uint64_t n, uint64_t d)
-{
-	uint64_t q = 0, r = 0;
-	int i;
-
-	if (!d)
-		return 0;
-	for (i = 63; i >= 0; i--) {
-		r = (r << 1) | ((n >> i) & 1);
-		if (r >= d) {
-			r -= d;
-			q |= 1ULL << i;
-		}
-	}
-	return q;
 }
 
 /* Parses a whole decimal number; -1 when it is not one. */
@@ -160,8 +121,8 @@ int pc_runner_parse_args(int argc, char **argv, int ring,
 	int i, id, named = 0;
 	uint64_t v;
 
-	cfg->samples = 101;
-	cfg->rounds = 10;
+	cfg->samples = PC_SAMPLES_DEFAULT;
+	cfg->rounds = PC_ROUNDS;
 	cfg->min_ticks = 2000;
 	cfg->sample_us = 20;
 	for (id = 0; id < PC_PROBE_COUNT; id++)
@@ -172,7 +133,7 @@ int pc_runner_parse_args(int argc, char **argv, int ring,
 		if (str_eq(a, "-n") || str_eq(a, "-u") || str_eq(a, "-t")) {
 			if (i + 1 >= argc || parse_u64(argv[i + 1], &v) < 0 ||
 			    (str_eq(a, "-n") && (v < 1 || v > 1000000)) ||
-			    (str_eq(a, "-t") && (v < 1 || v > MAX_ITERS)) ||
+			    (str_eq(a, "-t") && (v < 1 || v > PC_MAX_ITERS)) ||
 			    (str_eq(a, "-u") && v > 1000000)) {
 				pc_runner_line("error", a, "wants a number in range", (char *)0);
 				return -1;
@@ -206,83 +167,13 @@ int pc_runner_parse_args(int argc, char **argv, int ring,
 	return 0;
 }
 
-/* ---- self-check -------------------------------------------------------------------------- */
-
-/* The same sequence as the core's pc_selfcheck() (src/measure.c): 1 and 3
- * iterations of both loop lengths, each checked, then the semantics. */
-const char *pc_runner_selfcheck(const struct pc_arch_probe *p)
-{
-	static const uint64_t iters_list[] = { 1, 3 };
-	struct pc_probe_state before, st;
-	const char *why;
-	unsigned i;
-	int hi;
-
-	for (hi = 0; hi <= 1; hi++) {
-		for (i = 0; i < 2; i++) {
-			uint64_t ops = iters_list[i] *
-				       (uint64_t)(hi ? PC_UNROLL_HI : PC_UNROLL_LO);
-
-			zero_state(&st);
-			if (p->init)
-				p->init(&st);
-			copy_state(&before, &st);
-			p->run(&st, iters_list[i], hi);
-			why = p->check(&before, &st, ops);
-			if (why)
-				return why;
-		}
-	}
-	if (p->semantics) {
-		zero_state(&st);
-		why = p->semantics(&st);
-		if (why)
-			return why;
-	}
-	return 0;
-}
-
 /* ---- measuring ----------------------------------------------------------------------------- */
 
-struct job {
-	const struct pc_arch_probe *p;
-	struct pc_probe_state st, cal_st;
-	uint64_t iters, cal_iters;
-	unsigned flip;
-	int active;
-};
-
-/* One differential pair: the LO and HI loops, in alternating order. */
-static void pair(const struct pc_arch_probe *p, struct pc_probe_state *st,
-		 uint64_t iters, unsigned *flip, uint64_t *lo, uint64_t *hi)
+const char *pc_runner_selfcheck(const struct pc_arch_probe *p)
 {
-	if ((*flip)++ & 1) {
-		*hi = p->run(st, iters, 1);
-		*lo = p->run(st, iters, 0);
-	} else {
-		*lo = p->run(st, iters, 0);
-		*hi = p->run(st, iters, 1);
-	}
-}
+	uint64_t ops;
 
-/* Smallest power-of-two iteration count whose HI loop lasts target ticks;
- * 0 when the timer has not moved after 65536 iterations (a timer that does
- * not count would otherwise size the loop for hours). */
-static uint64_t size_loop(const struct pc_arch_probe *p, struct pc_probe_state *st,
-			  uint64_t target)
-{
-	uint64_t iters = 1;
-
-	while (iters < MAX_ITERS) {
-		uint64_t a = p->run(st, iters, 1), b = p->run(st, iters, 1);
-
-		if ((a < b ? a : b) >= target)
-			break;
-		if (iters >= (1 << 16) && !a && !b)
-			return 0;
-		iters <<= 1;
-	}
-	return iters;
+	return pc_engine_selfcheck(p, 0, 0, &ops);
 }
 
 /* Ticks a timed loop should last: sample_us by the clock, at least
@@ -315,121 +206,141 @@ static uint64_t choose_target(const struct pc_runner_config *cfg)
 	return best > cfg->min_ticks ? best : cfg->min_ticks;
 }
 
+/* One probe of the runner: the engine's job, and the row it is. */
+struct job {
+	struct pc_job ej;
+	int id;
+	unsigned *failed;
+};
+
+static const char *job_name(const struct pc_job *ej)
+{
+	return rows[((const struct job *)ej->host)->id].name;
+}
+
+static enum pc_sample_verdict sink_sample(void *ctx, struct pc_job *ej, unsigned slot,
+					  const struct pc_sample *x)
+{
+	(void)ctx;
+	(void)slot;
+	line_nums("s", job_name(ej), 4, x->probe.lo, x->probe.hi, x->cal.lo, x->cal.hi);
+	return PC_SAMPLE_KEEP;
+}
+
+static void line_i64(struct pc_line *l, int64_t v)
+{
+	pc_line_str(l, " ");
+	if (v < 0) {
+		pc_line_str(l, "-");
+		v = -v;
+	}
+	pc_line_u64(l, (uint64_t)v);
+}
+
+static void sink_linearity(void *ctx, struct pc_job *ej, int64_t d_n, int64_t d_2n)
+{
+	struct pc_line l = { .len = 0 };
+
+	(void)ctx;
+	pc_line_str(&l, "pcr lin ");
+	pc_line_str(&l, job_name(ej));
+	line_i64(&l, d_n);
+	line_i64(&l, d_2n);
+	pc_line_end(&l);
+}
+
+static void sink_failed(void *ctx, struct pc_job *ej, const char *phase,
+			const char *why, uint64_t ops)
+{
+	(void)ctx;
+	(void)ops;
+	(*((struct job *)ej->host)->failed)++;
+	if (phase[0] == 's' && phase[1] == 'e')	/* "self-check" */
+		pc_runner_line("status", job_name(ej), "failed", "self-check failed:",
+			       why, (char *)0);
+	else
+		pc_runner_line("status", job_name(ej), "failed", why, (char *)0);
+}
+
+static void sink_prepared(void *ctx, struct pc_job *ej)
+{
+	(void)ctx;
+	line_nums("probe", job_name(ej), 2, ej->probe.iters, ej->cal.iters);
+}
+
+/* The row's body on this CPU (its fallback where the CPU lacks it, or
+ * always where the CPU's features are unknown), or why it is not run:
+ * a status line is written and NULL returned. */
+static const struct pc_arch_probe *admit(const struct pc_runner_env *env, int id)
+{
+	const struct pc_arch_probe *p = &env->probes[id];
+
+	while (p->unavailable && p->fallback &&
+	       (!env->arch_env || p->unavailable(env->arch_env)))
+		p = p->fallback;
+	if (!p->run && p->unsupported) {
+		pc_runner_line("status", rows[id].name, "unsupported",
+			       p->unsupported, (char *)0);
+		return 0;
+	}
+	if (!p->run) {
+		pc_runner_line("status", rows[id].name, "unsupported", "no",
+			       env->arch, "implementation in the freestanding",
+			       "runner (it has no libc)", (char *)0);
+		return 0;
+	}
+	if (rows[id].ring < env->ring) {
+		pc_runner_line("status", rows[id].name, "skipped",
+			       "needs ring 0 (privileged instructions fault",
+			       "in user mode): the system-mode runner image",
+			       "runs it", (char *)0);
+		return 0;
+	}
+	if (!env->probes[PC_PROBE_calib_add_chain].run) {
+		pc_runner_line("status", rows[id].name, "unsupported", "no add",
+			       "chain to calibrate with", (char *)0);
+		return 0;
+	}
+	return p;
+}
+
 unsigned pc_runner_run(const struct pc_runner_env *env,
 		       const struct pc_runner_config *cfg)
 {
-	const struct pc_arch_probe *cal = &env->probes[PC_PROBE_calib_add_chain];
+	const struct pc_engine_host host = {
+		.sample = sink_sample, .linearity = sink_linearity,
+		.failed = sink_failed, .prepared = sink_prepared,
+	};
+	const struct pc_engine_config ecfg = { cfg->samples, cfg->rounds };
 	struct job jobs[PC_PROBE_COUNT];
-	uint64_t target, cal_target;
-	unsigned failed = 0, round, n;
+	struct pc_job *ej[PC_PROBE_COUNT];
+	unsigned failed = 0, n = 0;
+	uint64_t target;
 	int id;
 
 	target = choose_target(cfg);
-	cal_target = target / 2 ? target / 2 : 1;
 	line_nums("target", 0, 1, target);
-
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		struct job *j = &jobs[id];
-		const char *why;
+		const struct pc_arch_probe *p;
+		struct job *j = &jobs[n];
 
-		j->active = 0;
-		if (!cfg->selected[id])
+		if (!cfg->selected[id] || !(p = admit(env, id)))
 			continue;
-		j->p = &env->probes[id];
-		/* A body this CPU may lack gives way to the kernel's fallback;
-		 * without the CPU's features to go by, always. */
-		while (j->p->unavailable && j->p->fallback &&
-		       (!env->arch_env || j->p->unavailable(env->arch_env)))
-			j->p = j->p->fallback;
-		if (!j->p->run && j->p->unsupported) {
-			pc_runner_line("status", rows[id].name, "unsupported",
-				       j->p->unsupported, (char *)0);
-			continue;
-		}
-		if (!j->p->run) {
-			pc_runner_line("status", rows[id].name, "unsupported", "no",
-				       env->arch, "implementation in the freestanding",
-				       "runner (it has no libc)", (char *)0);
-			continue;
-		}
-		if (rows[id].ring < env->ring) {
-			pc_runner_line("status", rows[id].name, "skipped",
-				       "needs ring 0 (privileged instructions fault",
-				       "in user mode): the system-mode runner image",
-				       "runs it", (char *)0);
-			continue;
-		}
-		why = pc_runner_selfcheck(j->p);
-		if (why) {
-			pc_runner_line("status", rows[id].name, "failed",
-				       "self-check failed:", why, (char *)0);
-			failed++;
-			continue;
-		}
-		if (!cal->run) {
-			pc_runner_line("status", rows[id].name, "unsupported", "no add",
-				       "chain to calibrate with", (char *)0);
-			continue;
-		}
-		zero_state(&j->st);
-		if (j->p->init)
-			j->p->init(&j->st);
-		zero_state(&j->cal_st);
-		j->flip = 0;
-		j->iters = size_loop(j->p, &j->st, target);
-		j->cal_iters = size_loop(cal, &j->cal_st, cal_target);
-		if (!j->iters || !j->cal_iters) {
-			pc_runner_line("status", rows[id].name, "failed", "the timer",
-				       env->timer, "did not advance over 65536 loop",
-				       "iterations", (char *)0);
-			failed++;
-			continue;
-		}
-		for (n = 0; n < WARMUP_PAIRS; n++) {
-			uint64_t lo, hi;
-
-			pair(j->p, &j->st, j->iters, &j->flip, &lo, &hi);
-		}
-		j->active = 1;
-		line_nums("probe", rows[id].name, 2, j->iters, j->cal_iters);
+		pc_job_clear(&j->ej);
+		j->ej.live = 1;
+		j->ej.host = j;
+		j->ej.check = p;
+		j->ej.target_ticks = target;
+		j->ej.cal_target_ticks = target / 2 ? target / 2 : 1;
+		j->id = id;
+		j->failed = &failed;
+		pc_loop_bind(&j->ej.probe, &pc_direct_executor, (void *)p, id);
+		pc_loop_bind(&j->ej.cal, &pc_direct_executor,
+			     (void *)&env->probes[PC_PROBE_calib_add_chain],
+			     PC_PROBE_calib_add_chain);
+		ej[n++] = &j->ej;
 	}
-
-	/* Rounds: each takes its share of every probe's samples, so that a
-	 * disturbance touches a little of every probe rather than all of one. */
-	for (round = 0; round < cfg->rounds; round++) {
-		unsigned share = (unsigned)(pc_udiv64((uint64_t)cfg->samples * (round + 1),
-						      cfg->rounds) -
-					    pc_udiv64((uint64_t)cfg->samples * round,
-						      cfg->rounds));
-
-		for (id = 0; id < PC_PROBE_COUNT; id++) {
-			struct job *j = &jobs[id];
-
-			if (!j->active)
-				continue;
-			for (n = 0; n < share; n++) {
-				uint64_t lo, hi, clo, chi;
-				unsigned cflip = j->flip;
-
-				pair(j->p, &j->st, j->iters, &j->flip, &lo, &hi);
-				pair(cal, &j->cal_st, j->cal_iters, &cflip, &clo, &chi);
-				line_nums("s", rows[id].name, 4, lo, hi, clo, chi);
-			}
-		}
-	}
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		struct job *j = &jobs[id];
-
-		if (!j->active)
-			continue;
-		for (n = 0; n < PC_RUNNER_LINEARITY_PAIRS; n++) {
-			uint64_t lo, hi, lo2, hi2;
-
-			pair(j->p, &j->st, j->iters, &j->flip, &lo, &hi);
-			pair(j->p, &j->st, 2 * j->iters, &j->flip, &lo2, &hi2);
-			line_nums("lin", rows[id].name, 2, hi - lo, hi2 - lo2);
-		}
-	}
+	pc_engine_run(ej, n, &ecfg, &host);
 	return failed;
 }
 

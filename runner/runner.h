@@ -4,14 +4,14 @@
  * (arch/<arch>/) plus a driver that runs its probes and self-checks and
  * writes raw timings as text, for emulators and machines where the full
  * primcost cannot be built (ia64 under the Ski simulator). primcost
- * (src/runner_host.c) reads that text and does all the statistics.
+ * (src/runner_parse.c) reads that text and src/samples.c does the statistics.
  *
  * The driver (runner.c) is plain C without libc. A platform (runner/<arch>/)
  * provides the entry point and the few services below.
  *
  * OUTPUT FORMAT, version 1. One record per line; every record starts with
  * "pcr " so that anything else an emulator prints is ignored. Numbers are
- * unsigned decimal. In order:
+ * unsigned decimal, but for the signed differences of "lin". In order:
  *
  *   pcr primcost-runner 1             format version
  *   pcr arch ARCH                     backend name (pc_arch_name)
@@ -33,6 +33,7 @@
  *                                     order
  *   pcr lin NAME D_N D_2N             one linearity pair: HI - LO ticks at
  *                                     ITERS and at 2 * ITERS iterations
+ *                                     (signed: "-" before a negative one)
  *                                     (PC_RUNNER_LINEARITY_PAIRS per probe,
  *                                     one probe after the other)
  *   pcr end FAILED                    the run is complete; FAILED probes failed
@@ -46,10 +47,11 @@
 
 #include <stdint.h>
 #include "arch/arch.h"
+#include "engine/engine.h"
 
 #define PC_RUNNER_FORMAT 1
 /* Linearity pairs the runner takes of every measured probe. */
-#define PC_RUNNER_LINEARITY_PAIRS 31
+#define PC_RUNNER_LINEARITY_PAIRS PC_LINEARITY_PAIRS
 
 /* ---- provided by the platform ---------------------------------------------- */
 
@@ -106,8 +108,5 @@ void pc_line_u64(struct pc_line *l, uint64_t v);
 void pc_line_end(struct pc_line *l);	/* appends '\n' and writes it */
 /* Writes "pcr " + the words given (NULL-terminated) as one line. */
 void pc_runner_line(const char *first, ...);
-
-/* Unsigned 64-bit division without the compiler's runtime library. */
-uint64_t pc_udiv64(uint64_t n, uint64_t d);
 
 #endif

@@ -18,14 +18,12 @@
 #include "events.h"
 #include "primcost.h"
 
-#ifdef HAVE_LIBPFM
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #if __has_include("pmc.h")
 #include "pmc.h"	/* arch/<arch>/pmc.h: user-mode counter reads */
-#endif
 #endif
 
 const char *pc_cycles_source_name(enum pc_cycles_source s)
@@ -89,7 +87,6 @@ static uint64_t measure_tick_step(void)
 	return g;
 }
 
-#ifdef HAVE_LIBPFM
 #define PMU_READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 static int open_cycles(struct perf_event_attr *attr)
@@ -191,7 +188,6 @@ static int pmu_open(struct pc_clock *c)
 	}
 	return pc_clock_pmu_attach(c, fd);
 }
-#endif
 
 int pc_clock_pmu_attach(struct pc_clock *c, int fd)
 {
@@ -211,9 +207,7 @@ int pc_clock_pmu_attach(struct pc_clock *c, int fd)
 		c->pmu_fd = -1;
 		return -1;
 	}
-#ifdef HAVE_LIBPFM
 	pmu_map(c);
-#endif
 	c->source = PC_CYCLES_PMU;
 	return 0;
 }
@@ -241,12 +235,8 @@ int pc_clock_init(struct pc_clock *c, bool want_pmu, char *err, size_t errlen)
 		snprintf(err, errlen, "the %s does not advance", c->timer);
 		return -1;
 	}
-#ifdef HAVE_LIBPFM
 	if (want_pmu && pmu_open(c) == 0)
 		c->source = PC_CYCLES_PMU;
-#else
-	snprintf(c->pmu_reason, sizeof(c->pmu_reason), "built without libpfm4");
-#endif
 	if (!want_pmu)
 		snprintf(c->pmu_reason, sizeof(c->pmu_reason), "PMU not requested");
 	return 0;
@@ -276,7 +266,7 @@ void pc_clock_pmu_sample(const struct pc_clock *c, struct pc_counter_reading *r)
 	uint64_t v[3];
 
 	memset(r, 0, sizeof(*r));
-#if defined(HAVE_LIBPFM) && defined(PC_ARCH_HAVE_USER_PMC)
+#ifdef PC_ARCH_HAVE_USER_PMC
 	if (c->pmu_rdpmc) {
 		struct pc_pmc_reading p;
 

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
+#include "cli_common.h"
 #include "cmd_compare.h"
 #include "commands.h"
 
@@ -27,11 +29,18 @@ static const char usage_text[] =
 	"      --color WHEN      auto, always or never (default auto: on a terminal)\n"
 	"  -t, --threshold PCT   smallest difference that is a verdict (default 3)\n"
 	"      --alpha P         significance level of the U test (default 0.05)\n"
+	"      --matrix          a probe x CPU matrix of medians, 80 columns wide\n"
 	"      --fail-on-regression\n"
 	"                        exit 1 when a probe is slower than the first side\n"
+	"      --by allocator    the allocator group's points: each allocator of the\n"
+	"                        files against the first, size by size\n"
+	"      --base NAME       with --by allocator: the allocator compared against\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL };
+enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_MATRIX, OPT_BY, OPT_BASE };
+
+/* --color, in the order of enum pc_color */
+static const char *const color_words[] = { "auto", "always", "never", NULL };
 
 static const struct option long_options[] = {
 	{ "cpu", required_argument, NULL, 'c' },
@@ -41,28 +50,69 @@ static const struct option long_options[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+	{ "matrix", no_argument, NULL, OPT_MATRIX },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "base", required_argument, NULL, OPT_BASE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_double(const char *s, double lo, double hi, double *out)
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
 {
-	char *end;
-	double v;
+	struct pc_compare_options *o = ctx;
+	int v;
 
-	if (!*s)
-		return -1;
-	v = strtod(s, &end);
-	if (*end || !isfinite(v) || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
+	switch (c) {
+	case 'c':
+		if (o->nglobs == PC_COMPARE_MAX_GLOBS) {
+			snprintf(err, errlen, "--cpu: at most %d patterns",
+				 PC_COMPARE_MAX_GLOBS);
+			return -1;
+		}
+		return pc_opt_nonempty("--cpu", arg, &o->globs[o->nglobs++], err, errlen);
+	case 'm':
+		if (pc_metric_parse(arg, &o->metric) < 0) {
+			snprintf(err, errlen, "--metric: want cycles, ns or ticks, got '%s'",
+				 arg);
+			return -1;
+		}
+		return 0;
+	case 'f':
+		return pc_opt_format(arg, &o->format, err, errlen);
+	case OPT_COLOR:
+		if ((v = pc_opt_word("--color", arg, color_words, err, errlen)) < 0)
+			return -1;
+		o->color = (enum pc_color)v;
+		return 0;
+	case 't':
+		return pc_opt_double("--threshold", arg, 0, 1000, "a percentage 0..1000",
+				     &o->threshold_pct, err, errlen);
+	case OPT_ALPHA:
+		return pc_opt_double("--alpha", arg, 1e-12, 0.5, "a probability above 0 "
+				     "and at most 0.5", &o->alpha, err, errlen);
+	case OPT_FAIL:
+		o->fail_on_regression = true;
+		return 0;
+	case OPT_MATRIX:
+		o->matrix = true;
+		return 0;
+	case OPT_BY:
+		if (strcmp(arg, "allocator") != 0) {
+			snprintf(err, errlen, "--by: want allocator, got '%s'", arg);
+			return -1;
+		}
+		o->by_allocator = true;
+		return 0;
+	case OPT_BASE:
+		return pc_opt_nonempty("--base", arg, &o->base, err, errlen);
+	}
+	return PC_OPT_NOT_MINE;
 }
 
 static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 			     char *err, size_t errlen)
 {
-	int c;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->metric = PC_METRIC_CYCLES;
@@ -70,76 +120,10 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 	o->color = PC_COLOR_AUTO;
 	o->threshold_pct = 3;
 	o->alpha = 0.05;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:m:f:t:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (o->nglobs == PC_COMPARE_MAX_GLOBS) {
-				snprintf(err, errlen, "--cpu: at most %d patterns",
-					 PC_COMPARE_MAX_GLOBS);
-				return -1;
-			}
-			if (!*optarg) {
-				snprintf(err, errlen, "--cpu: empty pattern");
-				return -1;
-			}
-			o->globs[o->nglobs++] = optarg;
-			break;
-		case 'm':
-			if (pc_metric_parse(optarg, &o->metric) < 0) {
-				snprintf(err, errlen, "--metric: want cycles, ns or ticks, "
-					 "got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case 'f':
-			if (pc_format_parse(optarg, &o->format) < 0) {
-				snprintf(err, errlen, "--format: want table, markdown, csv "
-					 "or json, got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case OPT_COLOR:
-			if (strcmp(optarg, "auto") == 0)
-				o->color = PC_COLOR_AUTO;
-			else if (strcmp(optarg, "always") == 0)
-				o->color = PC_COLOR_ALWAYS;
-			else if (strcmp(optarg, "never") == 0)
-				o->color = PC_COLOR_NEVER;
-			else {
-				snprintf(err, errlen, "--color: want auto, always or never, "
-					 "got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case 't':
-			if (parse_double(optarg, 0, 1000, &o->threshold_pct) < 0) {
-				snprintf(err, errlen, "--threshold: want a percentage "
-					 "0..1000, got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case OPT_ALPHA:
-			if (parse_double(optarg, 1e-12, 0.5, &o->alpha) < 0) {
-				snprintf(err, errlen, "--alpha: want a probability above 0 "
-					 "and at most 0.5, got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case OPT_FAIL:
-			o->fail_on_regression = true;
-			break;
-		case 'h':
-			return 1;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			return -1;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			return -1;
-		}
-	}
+	rc = pc_options_parse(argc, argv, ":c:m:f:t:h", long_options, take_option, o,
+			      err, errlen);
+	if (rc != 0)
+		return rc;
 	for (; optind < argc; optind++) {
 		if (pc_stdin_twice(o->files, o->nfiles, argv[optind], err, errlen))
 			return -1;
@@ -153,17 +137,16 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		snprintf(err, errlen, "no file to compare (see primcost compare --help)");
 		return -1;
 	}
+	if (o->base && !o->by_allocator) {
+		snprintf(err, errlen, "--base goes with --by allocator");
+		return -1;
+	}
 	return 0;
 }
 
-/* Errors quote what the user typed: keep them one printable line. */
 int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o, char *err, size_t errlen)
 {
-	int rc = parse_options(argc, argv, o, err, errlen);
-
-	if (rc < 0)
-		pc_one_line(err);
-	return rc;
+	return pc_options_end(parse_options(argc, argv, o, err, errlen), err, errlen);
 }
 
 static bool want_color(enum pc_color c)
@@ -173,6 +156,24 @@ static bool want_color(enum pc_color c)
 	if (c != PC_COLOR_AUTO)
 		return c == PC_COLOR_ALWAYS;
 	return isatty(STDOUT_FILENO) && !(no && *no);
+}
+
+/* compare --by allocator: the allocator group's view (alloc_json.c). */
+static int by_allocator(const struct pc_compare_options *o,
+			const struct pc_compare_input *in, size_t n)
+{
+	json_t *docs[PC_COMPARE_MAX_FILES];
+	char err[PC_ERRLEN];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		docs[i] = in[i].doc;
+	if (pc_alloc_compare(stdout, docs, o->files, (unsigned)n, o->base, err,
+			     sizeof(err)) < 0) {
+		pc_error("compare", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	return fflush(stdout) == 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -187,23 +188,21 @@ int cmd_compare(int argc, char **argv)
 	int rc;
 
 	rc = pc_compare_options_parse(argc, argv, &o, err, sizeof(err));
-	if (rc > 0) {
-		fputs(usage_text, stdout);
-		return PC_EXIT_OK;
-	}
-	if (rc < 0) {
-		fprintf(stderr, "primcost: compare: %s\n", err);
-		return PC_EXIT_USAGE;
-	}
+	if (rc != 0)
+		return pc_options_exit("compare", rc, usage_text, err);
 	rc = PC_EXIT_USAGE;
 	for (n = 0; n < o.nfiles; n++) {
 		in[n].doc = pc_input_load(o.files[n], paths[n], sizeof(paths[n]), err,
 					  sizeof(err));
 		in[n].path = paths[n];
 		if (!in[n].doc) {
-			fprintf(stderr, "primcost: compare: %s\n", err);
+			pc_error("compare", "%s", err);
 			goto out;
 		}
+	}
+	if (o.by_allocator) {
+		rc = by_allocator(&o, in, n);
+		goto out;
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.metric = o.metric;
@@ -211,12 +210,13 @@ int cmd_compare(int argc, char **argv)
 	cfg.alpha = o.alpha;
 	cfg.cpu_globs = o.nglobs ? o.globs : NULL;
 	if (pc_compare_build(&m, in, n, &cfg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "primcost: compare: %s\n", err);
+		pc_error("compare", "%s", err);
 		goto out;
 	}
-	if (pc_compare_render(stdout, &m, o.format, want_color(o.color)) < 0 ||
+	if ((o.matrix ? pc_compare_matrix(stdout, &m, PC_MATRIX_WIDTH) :
+	     pc_compare_render(stdout, &m, o.format, want_color(o.color))) < 0 ||
 	    fflush(stdout) != 0) {
-		fprintf(stderr, "primcost: compare: cannot write the output\n");
+		pc_error("compare", "cannot write the output");
 	} else {
 		rc = o.fail_on_regression && m.slower ? PC_EXIT_FAILURE : PC_EXIT_OK;
 	}

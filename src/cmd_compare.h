@@ -21,7 +21,12 @@ struct pc_compare_options {
 	double threshold_pct;
 	double alpha;
 	bool fail_on_regression;
+	bool matrix;		/* --matrix: pc_compare_matrix() */
+	bool by_allocator;		/* --by allocator (alloc.h) */
+	const char *base;		/* --base NAME: the allocator compared against */
 };
+
+#define PC_MATRIX_WIDTH 80
 
 /* 0: compare; 1: --help asked; -1: error in err. */
 int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "events.h"
 #include "results.h"
@@ -285,71 +286,68 @@ static int info_gather(struct info_sources *x, const struct pc_ring0_options *r0
 	return PC_EXIT_OK;
 }
 
+struct info_options {
+	int cpu;			/* -1: the CPU info starts on */
+	struct pc_ring0_options ring0;
+	int as_json;
+};
+
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	static const char *const formats[] = { "text", "json", NULL };
+	struct info_options *o = ctx;
+
+	switch (c) {
+	case 'c':
+		return pc_opt_cpu(arg, &o->cpu, err, errlen);
+	case OPT_RING0:
+		return pc_opt_ring0(arg, &o->ring0.mode, err, errlen);
+	case 'f':
+		o->as_json = pc_opt_word("--format", arg, formats, err, errlen);
+		return o->as_json < 0 ? -1 : 0;
+	}
+	return PC_OPT_NOT_MINE;
+}
+
+/* 0: parsed; 1: --help; -1: refused, err says why. */
+static int parse_options(int argc, char **argv, struct info_options *o, char *err,
+			 size_t errlen)
+{
+	int rc;
+
+	o->cpu = -1;
+	o->ring0 = (struct pc_ring0_options){ PC_RING0_AUTO, PC_RING0_TIMEOUT_DEFAULT_S,
+					       NULL };
+	o->as_json = 0;
+	rc = pc_options_parse(argc, argv, ":c:f:h", long_options, take_option, o, err,
+			      errlen);
+	if (rc != 0)
+		return rc;
+	return pc_no_operand(argc, argv, err, errlen);
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct info_sources x;
-	char opt[64];
-	int c, as_json = 0, rc;
-	long v;
+	struct info_options o;
+	char err[PC_ERRLEN];
+	int rc;
 	json_t *out;
-	struct pc_ring0_options r0opt = { PC_RING0_AUTO, PC_RING0_TIMEOUT_DEFAULT_S, NULL };
 
+	rc = pc_options_end(parse_options(argc, argv, &o, err, sizeof(err)), err,
+			    sizeof(err));
+	if (rc != 0)
+		return pc_options_exit("info", rc, usage_text, err);
 	memset(&x, 0, sizeof(x));
-	x.cpu = -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:f:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			v = pc_parse_long(optarg, 0, 4095);
-			if (v < 0) {
-				pc_error("info", "--cpu: not a CPU number: "
-					"'%s'", optarg);
-				return PC_EXIT_USAGE;
-			}
-			x.cpu = (int)v;
-			break;
-		case OPT_RING0:
-			if (pc_ring0_mode_parse(optarg, &r0opt.mode) < 0) {
-				fprintf(stderr, "primcost: info: --ring0: want auto, kvm, "
-					"kmod or none, got '%s'\n", optarg);
-				return PC_EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			if (strcmp(optarg, "json") == 0)
-				as_json = 1;
-			else if (strcmp(optarg, "text") != 0) {
-				pc_error("info", "--format: want text or "
-					"json, got '%s'", optarg);
-				return PC_EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return PC_EXIT_OK;
-		case ':':
-			pc_error("info", "option '%s' needs a value",
-				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return PC_EXIT_USAGE;
-		default:
-			pc_error("info", "unknown option '%s'",
-				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return PC_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		pc_error("info", "unexpected argument '%s'", argv[optind]);
-		return PC_EXIT_USAGE;
-	}
-	rc = info_gather(&x, &r0opt);
+	x.cpu = o.cpu;
+	rc = info_gather(&x, &o.ring0);
 	if (rc != PC_EXIT_OK)
 		return rc;
 	out = info_json(&x);
 	if (!out) {
 		pc_error("info", "out of memory");
 		rc = PC_EXIT_FAILURE;
-	} else if (as_json) {
+	} else if (o.as_json) {
 		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
 		putchar('\n');
 	} else {

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,27 @@ static const char *sequence(int id)
 	const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)id);
 
 	return p && p->sequence ? p->sequence : "";
+}
+
+/* One CSV line: the fields keys of row, strings quoted where they must be,
+ * integers, booleans as yes or no. */
+static void csv_line(json_t *row, const char *const *keys)
+{
+	size_t i;
+
+	for (i = 0; keys[i]; i++) {
+		json_t *v = json_object_get(row, keys[i]);
+
+		if (i)
+			putchar(',');
+		if (json_is_integer(v))
+			printf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		else if (json_is_boolean(v))
+			fputs(json_is_true(v) ? "yes" : "no", stdout);
+		else
+			pc_csv_field(stdout, json_string_value(v));
+	}
+	putchar('\n');
 }
 
 /* ---- list --names: what --probes accepts, for shell completion ------------- */
@@ -187,10 +209,10 @@ static int list_events(const char *pattern, int verbose, int fmt)
 	n = pc_events_list(pattern, add_event, &rows, err, sizeof(err));
 	if (n < 0 || (pattern && n == 0)) {
 		if (n < 0)
-			fprintf(stderr, "primcost: list: %s\n", err);
+			pc_error("list", "%s", err);
 		else
-			fprintf(stderr, "primcost: list: no event matches '%s' (see "
-				"primcost list --events)\n", pattern);
+			pc_error("list", "no event matches '%s' (see primcost list "
+				 "--events)", pattern);
 		json_decref(rows.arr);
 		json_decref(reasons);
 		return PC_EXIT_USAGE;
@@ -199,20 +221,12 @@ static int list_events(const char *pattern, int verbose, int fmt)
 		json_dumpf(rows.arr, stdout, JSON_INDENT(1));
 		putchar('\n');
 	} else if (fmt == 1) {
-		printf("event,kind,counts_here,same_as,description,reason\n");
-		json_array_foreach(rows.arr, i, o) {
-			const char *eq = json_string_value(json_object_get(o, "same_as"));
-			const char *r = json_string_value(json_object_get(o, "reason"));
-			const char *d = json_string_value(json_object_get(o, "description"));
+		static const char *const keys[] = { "name", "kind", "counts_here", "same_as",
+						    "description", "reason", NULL };
 
-			printf("%s,%s,%s,%s,\"", json_string_value(json_object_get(o, "name")),
-			       json_string_value(json_object_get(o, "kind")),
-			       json_is_true(json_object_get(o, "counts_here")) ? "yes" : "no",
-			       eq ? eq : "");
-			for (j = 0; d[j]; j++)
-				printf(d[j] == '"' ? "\"\"" : "%c", d[j] == '\n' ? ' ' : d[j]);
-			printf("\",\"%s\"\n", r ? r : "");
-		}
+		printf("event,kind,counts_here,same_as,description,reason\n");
+		json_array_foreach(rows.arr, i, o)
+			csv_line(o, keys);
 	} else {
 		printf("%-44s %-4s  %s\n", "event", "here", "description");
 		json_array_foreach(rows.arr, i, o) {
@@ -258,6 +272,41 @@ static int json_name(const struct dirent *d)
 	return d->d_name[0] != '.' && n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
 }
 
+/* One CPU of one reference table: a line of the table or the CSV, or a
+ * row appended to arr (JSON). */
+static void reference_row(const char *name, const char *path, const char *key,
+			  json_t *e, int fmt, int verbose, json_t *arr)
+{
+	static const char *const keys[] = { "reference", "file", "cpu", "brand", "date",
+					    "probes", "source", NULL };
+	json_t *runs = json_object_get(e, "runs"), *run = json_array_get(runs, 0), *r;
+	const char *brand = json_string_value(json_object_get(json_object_get(e, "cpu"),
+							      "brand"));
+	const char *date = json_string_value(json_object_get(run, "date"));
+	const char *summary = json_string_value(json_object_get(
+		json_object_get(run, "provenance"), "summary"));
+	size_t np = json_object_size(json_object_get(e, "probes")), k;
+
+	date = date ? date : "";
+	if (fmt == 0) {
+		printf("%-32s %-12s %6zu  %s\n", name, date, np, brand ? brand : key);
+		for (k = 0; verbose && k < json_array_size(runs); k++)
+			printf("%32s %s\n", "", json_string_value(json_object_get(
+				json_object_get(json_array_get(runs, k), "provenance"),
+				"summary")));
+		return;
+	}
+	r = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:I, s:s?}", "reference", name,
+		      "file", path, "cpu", key, "brand", brand, "date", date,
+		      "probes", (json_int_t)np, "source", summary);
+	if (fmt == 1) {
+		csv_line(r, keys);
+		json_decref(r);
+	} else {
+		json_array_append_new(arr, r);
+	}
+}
+
 /* The published tables installed with primcost (pc_reference_dir()),
  * each validated as it is read. */
 static int list_reference(const char *pattern, int fmt, int verbose)
@@ -275,8 +324,7 @@ static int list_reference(const char *pattern, int fmt, int verbose)
 	arr = fmt == 2 ? json_array() : NULL;
 	n = scandir(dir, &names, json_name, alphasort);
 	if (n < 0) {
-		fprintf(stderr, "primcost: list: reference tables: %s: %s\n", dir,
-			strerror(errno));
+		pc_error("list", "reference tables: %s: %s", dir, strerror(errno));
 		json_decref(arr);
 		return PC_EXIT_USAGE;
 	}
@@ -296,38 +344,12 @@ static int list_reference(const char *pattern, int fmt, int verbose)
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		doc = pc_doc_load(path, NULL, err, sizeof(err));
 		if (!doc) {
-			fprintf(stderr, "primcost: list: %s\n", err);
+			pc_error("list", "%s", err);
 			rc = PC_EXIT_USAGE;
 			break;
 		}
-		json_object_foreach(json_object_get(doc, "cpus"), key, e) {
-			json_t *runs = json_object_get(e, "runs");
-			json_t *run = json_array_get(runs, 0);
-			const char *brand = json_string_value(json_object_get(
-				json_object_get(e, "cpu"), "brand"));
-			const char *date = json_string_value(json_object_get(run, "date"));
-
-			date = date ? date : "";
-			const char *summary = json_string_value(json_object_get(
-				json_object_get(run, "provenance"), "summary"));
-			size_t np = json_object_size(json_object_get(e, "probes")), k;
-
-			if (fmt == 0) {
-				printf("%-32s %-12s %6zu  %s\n", name, date, np, brand ? brand : key);
-				if (verbose)
-					for (k = 0; k < json_array_size(runs); k++)
-						printf("%32s %s\n", "", json_string_value(json_object_get(
-							json_object_get(json_array_get(runs, k),
-									"provenance"), "summary")));
-			} else if (fmt == 1) {
-				printf("%s,\"%s\",%s,\"%s\",%s,%zu,\"%s\"\n", name, path, key,
-				       brand ? brand : "", date, np, summary ? summary : "");
-			} else {
-				json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s?, s:s, s:I, s:s?}",
-					"reference", name, "file", path, "cpu", key, "brand", brand,
-					"date", date, "probes", (json_int_t)np, "source", summary));
-			}
-		}
+		json_object_foreach(json_object_get(doc, "cpus"), key, e)
+			reference_row(name, path, key, e, fmt, verbose, arr);
 		json_decref(doc);
 	}
 	for (i = 0; i < n; i++)
@@ -373,26 +395,12 @@ static json_t *run_row(const char *key, json_t *entry, size_t k)
 
 static void print_run_row(json_t *r, int fmt)
 {
-	const char *f[] = { "date", "host", "kernel", "primcost_version" };
-	const char *n[] = { "measured", "not_measured", "current" };
-	size_t i;
+	static const char *const keys[] = { "cpu", "run", "date", "host", "kernel",
+					    "primcost_version", "measured", "not_measured",
+					    "current", "partial", "unreliable", NULL };
 
 	if (fmt == 1) {
-		printf("%s,%" JSON_INTEGER_FORMAT, json_string_value(json_object_get(r, "cpu")),
-		       json_integer_value(json_object_get(r, "run")));
-		for (i = 0; i < 4; i++) {
-			const char *v = json_string_value(json_object_get(r, f[i]));
-
-			putchar(',');
-			putchar('"');
-			for (; *v; v++)
-				printf(*v == '"' ? "\"\"" : "%c", *v);
-			putchar('"');
-		}
-		for (i = 0; i < 3; i++)
-			printf(",%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(r, n[i])));
-		printf(",%s,%s\n", json_is_true(json_object_get(r, "partial")) ? "yes" : "no",
-		       json_is_true(json_object_get(r, "unreliable")) ? "yes" : "no");
+		csv_line(r, keys);
 		return;
 	}
 	printf("  %4" JSON_INTEGER_FORMAT "  %-20s  %-16.16s  %-24.24s  %-8.8s  %8"
@@ -459,70 +467,67 @@ struct list_options {
 	int events, reference, names, runs;
 };
 
-/* 0: options parsed; 1: --help shown; -1: refused (the line printed). */
-static int parse_list_options(int argc, char **argv, struct list_options *o)
-{
-	char opt[64];
-	int c;
+/* The options that set a flag of struct list_options. */
+static const struct {
+	int opt;
+	size_t field;
+} list_flags[] = {
+	{ 'v', offsetof(struct list_options, verbose) },
+	{ OPT_EVENTS, offsetof(struct list_options, events) },
+	{ 'r', offsetof(struct list_options, reference) },
+	{ OPT_NAMES, offsetof(struct list_options, names) },
+	{ OPT_RUNS, offsetof(struct list_options, runs) },
+};
 
-	memset(o, 0, sizeof(*o));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vrf:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			o->verbose = 1;
-			break;
-		case OPT_EVENTS:
-			o->events = 1;
-			break;
-		case 'r':
-			o->reference = 1;
-			break;
-		case OPT_NAMES:
-			o->names = 1;
-			break;
-		case OPT_RUNS:
-			o->runs = 1;
-			break;
-		case 'f':
-			if (strcmp(optarg, "table") == 0)
-				o->fmt = 0;
-			else if (strcmp(optarg, "csv") == 0)
-				o->fmt = 1;
-			else if (strcmp(optarg, "json") == 0)
-				o->fmt = 2;
-			else {
-				pc_error("list", "--format: want table, "
-					"csv or json, got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		case ':':
-			pc_error("list", "option '%s' needs a value",
-				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return -1;
-		default:
-			pc_error("list", "unknown option '%s'",
-				pc_bad_option(argv, c, opt, sizeof(opt)));
-			return -1;
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	static const char *const formats[] = { "table", "csv", "json", NULL };
+	struct list_options *o = ctx;
+	size_t i;
+
+	if (c == 'f')
+		return (o->fmt = pc_opt_word("--format", arg, formats, err, errlen)) < 0 ?
+		       -1 : 0;
+	for (i = 0; i < PC_ARRAY_LEN(list_flags); i++) {
+		if (list_flags[i].opt == c) {
+			*(int *)((char *)o + list_flags[i].field) = 1;
+			return 0;
 		}
 	}
+	return PC_OPT_NOT_MINE;
+}
+
+/* The operands after the options: at most a pattern (or --runs' FILE). */
+static int take_operands(int argc, char **argv, struct list_options *o, char *err,
+			 size_t errlen)
+{
 	if (optind < argc)
 		o->pattern = argv[optind++];
-	if (optind < argc) {
-		pc_error("list", "unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	return 0;
+	return pc_no_operand(argc, argv, err, errlen);
+}
+
+/* One row of the probe table, as list --format json shows it. */
+static json_t *probe_row(int id)
+{
+	const struct pc_probe_row *r = &pc_probe_rows[id];
+	const char *note = pc_probe_note((enum pc_probe_id)id);
+	json_t *row = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s}", "name", r->name,
+				"group", pc_group_name(r->group), "ring", r->ring,
+				"kernel_api", r->kernel_api, "availability",
+				availability(id), "sequence", sequence(id),
+				"description", r->description);
+
+	if (row && note)
+		json_object_set_new(row, "note", json_string(note));
+	return row;
 }
 
 /* The probe table (those matching pattern). */
 static int list_probes(const char *pattern, int verbose, int fmt)
 {
+	static const char *const keys[] = { "name", "group", "ring", "kernel_api",
+					    "availability", "sequence", "description",
+					    NULL };
 	json_t *arr = NULL;
 	int id;
 
@@ -552,21 +557,15 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 			if (verbose && pc_probe_note((enum pc_probe_id)id))
 				printf("%24s note:       %s\n", "",
 				       pc_probe_note((enum pc_probe_id)id));
-		} else if (fmt == 1) {
-			printf("%s,%s,%d,\"%s\",%s,\"%s\",\"%s\"\n", r->name,
-			       pc_group_name(r->group), r->ring, r->kernel_api,
-			       availability(id), sequence(id), r->description);
 		} else {
-			json_array_append_new(arr, json_pack(
-				"{s:s, s:s, s:i, s:s, s:s, s:s, s:s}", "name", r->name,
-				"group", pc_group_name(r->group), "ring", r->ring,
-				"kernel_api", r->kernel_api, "availability",
-				availability(id), "sequence", sequence(id),
-				"description", r->description));
-			if (pc_probe_note((enum pc_probe_id)id))
-				json_object_set_new(json_array_get(arr,
-					json_array_size(arr) - 1), "note",
-					json_string(pc_probe_note((enum pc_probe_id)id)));
+			json_t *row = probe_row(id);
+
+			if (fmt == 1) {
+				csv_line(row, keys);
+				json_decref(row);
+			} else {
+				json_array_append_new(arr, row);
+			}
 		}
 	}
 	if (arr) {
@@ -579,11 +578,16 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 
 int cmd_list(int argc, char **argv)
 {
-	struct list_options o;
-	int rc = parse_list_options(argc, argv, &o);
+	struct list_options o = { 0 };
+	char err[PC_ERRLEN];
+	int rc = pc_options_parse(argc, argv, ":vrf:h", long_options, take_option, &o,
+				  err, sizeof(err));
 
+	if (rc == 0)
+		rc = take_operands(argc, argv, &o, err, sizeof(err));
+	rc = pc_options_end(rc, err, sizeof(err));
 	if (rc != 0)
-		return rc > 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
+		return pc_options_exit("list", rc, usage_text, err);
 	if (o.events + o.reference + o.names + o.runs > 1) {
 		pc_error("list", "--events, --reference, --names and --runs exclude each other");
 		return PC_EXIT_USAGE;

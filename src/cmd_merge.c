@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_common.h"
 #include "cmd_merge.h"
 #include "commands.h"
 #include "merge.h"
@@ -32,36 +33,28 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	struct pc_merge_options *o = ctx;
+
+	if (c == 'o')
+		return pc_opt_nonempty("--output", arg, &o->output, err, errlen);
+	if (c != 'q')
+		return PC_OPT_NOT_MINE;
+	o->quiet = true;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct pc_merge_options *o,
 			   char *err, size_t errlen)
 {
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg) {
-				snprintf(err, errlen, "--output: empty file name");
-				return -1;
-			}
-			o->output = optarg;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			return 1;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			return -1;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			return -1;
-		}
-	}
+	c = pc_options_parse(argc, argv, ":o:qh", long_options, take_option, o, err,
+			     errlen);
+	if (c != 0)
+		return c;
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);
 	for (c = 1; c < argc - optind; c++)
@@ -83,14 +76,9 @@ static int parse_options(int argc, char **argv, struct pc_merge_options *o,
 	return 0;
 }
 
-/* Errors quote what the user typed: keep them one printable line. */
 int pc_merge_options_parse(int argc, char **argv, struct pc_merge_options *o, char *err, size_t errlen)
 {
-	int rc = parse_options(argc, argv, o, err, errlen);
-
-	if (rc < 0)
-		pc_one_line(err);
-	return rc;
+	return pc_options_end(parse_options(argc, argv, o, err, errlen), err, errlen);
 }
 
 /* Reads every input and merges it into out: one bad file, and nothing is
@@ -135,57 +123,37 @@ static int merged_readable(json_t *out)
 	return 1;
 }
 
-/* Loads OUT under its lock (held on return, *lock_fd) or starts a new
+/* Loads OUT under its lock (held on return, out->lock_fd) or starts a new
  * document; NULL after an error said. */
-static json_t *open_output(const char *output, char *target, size_t len, int *lock_fd)
+static json_t *open_output(const char *output, struct pc_output *out)
 {
 	char err[PC_ERRLEN];
-	json_t *out;
-	int missing = 0;
+	json_t *doc;
 
-	*lock_fd = -1;
+	out->lock_fd = -1;
 	if (strcmp(output, "-") == 0)
 		return pc_doc_new();
 	if (pc_check_writable(output, err, sizeof(err)) < 0 ||
-	    pc_write_target(output, target, len, err, sizeof(err)) < 0) {
+	    !(doc = pc_output_open(output, "merge", NULL, NULL, out, err, sizeof(err)))) {
 		pc_error("merge", "%s", err);
 		return NULL;
 	}
-	/* Writers of OUT take turns: read, merge and write under the lock. */
-	*lock_fd = pc_doc_lock(target, "merge", NULL, NULL, err, sizeof(err));
-	if (*lock_fd < 0) {
-		pc_error("merge", "%s", err);
-		return NULL;
-	}
-	out = pc_doc_load(target, &missing, err, sizeof(err));
-	if (!out && !missing) {
-		pc_error("merge", "%s (refusing to replace it; move it away or choose "
-			 "another -o)", err);
-		pc_doc_unlock(*lock_fd);
-		*lock_fd = -1;
-		return NULL;
-	}
-	return out ? out : pc_doc_new();
+	return doc;
 }
 
 int cmd_merge(int argc, char **argv)
 {
 	struct pc_merge_options o;
 	struct pc_merge_stats st;
-	char err[PC_ERRLEN], target[4096];
+	struct pc_output dest;
+	char err[PC_ERRLEN];
 	json_t *out;
-	int rc, lock_fd;
+	int rc;
 
 	rc = pc_merge_options_parse(argc, argv, &o, err, sizeof(err));
-	if (rc > 0) {
-		fputs(usage_text, stdout);
-		return PC_EXIT_OK;
-	}
-	if (rc < 0) {
-		pc_error("merge", "%s", err);
-		return PC_EXIT_USAGE;
-	}
-	out = open_output(o.output, target, sizeof(target), &lock_fd);
+	if (rc != 0)
+		return pc_options_exit("merge", rc, usage_text, err);
+	out = open_output(o.output, &dest);
 	if (!out)
 		return PC_EXIT_USAGE;
 	memset(&st, 0, sizeof(st));
@@ -195,19 +163,19 @@ int cmd_merge(int argc, char **argv)
 	pc_doc_pack_raw(out);	/* raw samples as arrays: packed when exact */
 	if (!merged_readable(out))
 		goto out;
-	if (pc_doc_write(out, lock_fd >= 0 ? target : "-", err, sizeof(err)) < 0) {
+	if (pc_doc_write(out, dest.lock_fd >= 0 ? dest.target : "-", err, sizeof(err)) < 0) {
 		pc_error("merge", "%s", err);
 		goto out;
 	}
 	rc = PC_EXIT_OK;
-	if (!o.quiet && lock_fd >= 0)
+	if (!o.quiet && dest.lock_fd >= 0)
 		printf("merged %zu file%s into %s: %zu CPUs, %zu new, %zu runs added, "
 			"%zu already there\n", o.nfiles, o.nfiles == 1 ? "" : "s",
 			o.output,
 			json_object_size(json_object_get(out, "cpus")), st.cpus_added,
 			st.runs_added, st.runs_duplicate);
 out:
-	pc_doc_unlock(lock_fd);
+	pc_doc_unlock(dest.lock_fd);
 	json_decref(out);
 	return rc;
 }

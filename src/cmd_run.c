@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_run.c - primcost run: measure, save, show. */
 #include <fcntl.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_common.h"
 #include "cmd_run.h"
 #include "commands.h"
 #include "events.h"
@@ -56,6 +58,12 @@ static const char usage_text[] =
 	"      --status-fd FD    write progress lines to file descriptor FD\n"
 	"  -h, --help            this help\n"
 	"\n"
+	"Allocator fast paths (malloc, free, malloc+free by size, 8 .. 16384):\n"
+	"      --alloc           measure the allocator group (also: -p 'alloc.*')\n"
+	"      --allocator LIST  glibc, jemalloc, tcmalloc, mimalloc (default glibc;\n"
+	"                        implies --alloc)\n"
+	"      --touch           write the first byte of every block allocated\n"
+	"\n"
 	"Another architecture, through its freestanding probe runner:\n"
 	"      --arch ARCH       measure ARCH (ia64) with its probe runner\n"
 	"      --emulator PATH   run the runner in this simulator (ia64: Ski's bski)\n"
@@ -71,7 +79,7 @@ enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
        OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
        OPT_KEEP_CONTENDED, OPT_STATUS_FD,
        OPT_ARCH, OPT_EMULATOR, OPT_RUNNER, OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT,
-       OPT_SYSTEM_RUNNER_OUTPUT };
+       OPT_SYSTEM_RUNNER_OUTPUT, OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -100,39 +108,68 @@ static const struct option long_options[] = {
 	{ "system-runner", required_argument, NULL, OPT_SYSTEM_RUNNER },
 	{ "runner-output", required_argument, NULL, OPT_RUNNER_OUTPUT },
 	{ "system-runner-output", required_argument, NULL, OPT_SYSTEM_RUNNER_OUTPUT },
+	{ "alloc", no_argument, NULL, OPT_ALLOC },
+	{ "allocator", required_argument, NULL, OPT_ALLOCATOR },
+	{ "touch", no_argument, NULL, OPT_TOUCH },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
-		 size_t errlen);
+/* An option parse in progress: where values go, what -f said, the error. */
+struct run_parse {
+	struct pc_run_options *o;
+	const char *format_given;
+	char *err;
+	size_t errlen;
+};
 
-int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
-			 char *err, size_t errlen)
+#define RUN_FIELD(f) offsetof(struct pc_run_options, f)
+
+/* The options of another architecture's probe runner: each a path. */
+static const struct {
+	int opt;
+	const char *name;
+	size_t field;
+} runner_options[] = {
+	{ OPT_ARCH, "--arch", RUN_FIELD(arch) },
+	{ OPT_EMULATOR, "--emulator", RUN_FIELD(emulator) },
+	{ OPT_RUNNER, "--runner", RUN_FIELD(runner) },
+	{ OPT_SYSTEM_RUNNER, "--system-runner", RUN_FIELD(system_runner) },
+	{ OPT_RUNNER_OUTPUT, "--runner-output", RUN_FIELD(runner_output) },
+	{ OPT_SYSTEM_RUNNER_OUTPUT, "--system-runner-output",
+	  RUN_FIELD(system_runner_output) },
+};
+
+/* The options that set a flag: which, and to what. */
+static const struct {
+	int opt;
+	size_t field;
+	bool value;
+} run_flags[] = {
+	{ 'k', RUN_FIELD(keep_samples), true },
+	{ OPT_NO_PMU, RUN_FIELD(pmu), false },
+	{ OPT_KEEP_CONTENDED, RUN_FIELD(keep_contended), true },
+	{ OPT_KEEP_DISTURBED, RUN_FIELD(reject_disturbed), false },
+	{ 'v', RUN_FIELD(verbose), true },
+	{ 'q', RUN_FIELD(quiet), true },
+	{ OPT_SAVE_PARTIAL, RUN_FIELD(save_partial), true },
+};
+
+static int opt_flag(struct run_parse *p, int c, const char *arg)
 {
-	int rc = parse(argc, argv, o, err, errlen);
+	size_t i;
 
-	if (rc < 0)
-		pc_one_line(err);
-	return rc;
+	(void)arg;
+	for (i = 0; i < PC_ARRAY_LEN(run_flags); i++) {
+		if (run_flags[i].opt == c) {
+			*(bool *)((char *)p->o + run_flags[i].field) = run_flags[i].value;
+			return 0;
+		}
+	}
+	return PC_OPT_NOT_MINE;
 }
 
-double pc_run_probe_timeout(const struct pc_run_options *o)
+static void run_defaults(struct pc_run_options *o)
 {
-	if (o->probe_timeout_s >= 0)
-		return o->probe_timeout_s;
-	return 10.0 + 40.0 * ((double)o->samples + 500.0) * (double)o->sample_us * 1e-6;
-}
-
-static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
-		 size_t errlen)
-{
-	char opt[64];
-	int c;
-	long v;
-	double d;
-	char *end;
-	const char *format_given = NULL;
-
 	memset(o, 0, sizeof(*o));
 	o->probes = "*";
 	o->cpu = -1;
@@ -147,204 +184,230 @@ static int parse(int argc, char **argv, struct pc_run_options *o, char *err,
 	pc_events_init(&o->events);
 	o->probe_timeout_s = -1;
 	o->status_fd = -1;
-	optind = 0;	/* full reset: tests parse several argument vectors */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			o->probes = optarg;
-			break;
-		case 'c':
-			v = pc_parse_long(optarg, 0, 4095);
-			if (v < 0) {
-				snprintf(err, errlen, "--cpu: not a CPU number: '%s'", optarg);
-				return -1;
-			}
-			o->cpu = (int)v;
-			break;
-		case 'n':
-			v = pc_parse_long(optarg, 9, 1000000);
-			if (v < 0) {
-				snprintf(err, errlen, "--samples: want 9..1000000, got '%s'",
-					 optarg);
-				return -1;
-			}
-			o->samples = (unsigned)v;
-			break;
-		case OPT_SAMPLE_US:
-			v = pc_parse_long(optarg, 1, 1000000);
-			if (v < 0) {
-				snprintf(err, errlen, "--sample-us: want 1..1000000, got '%s'",
-					 optarg);
-				return -1;
-			}
-			o->sample_us = (unsigned)v;
-			break;
-		case 'k':
-			o->keep_samples = true;
-			break;
-		case 'o':
-			if (!*optarg) {
-				snprintf(err, errlen, "--output: empty file name");
-				return -1;
-			}
-			o->output = optarg;
-			break;
-		case 'f':
-			if (pc_format_parse(optarg, &o->format) < 0) {
-				snprintf(err, errlen, "--format: want table, json, csv or "
-					 "markdown, got '%s'", optarg);
-				return -1;
-			}
-			format_given = optarg;
-			break;
-		case OPT_NO_PMU:
-			o->pmu = false;
-			break;
-		case OPT_RING0:
-			if (pc_ring0_mode_parse(optarg, &o->ring0.mode) < 0) {
-				snprintf(err, errlen, "--ring0: want auto, kvm, kmod or "
-					 "none, got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case OPT_RING0_TIMEOUT:
-			d = strtod(optarg, &end);
-			if (end == optarg || *end || !(d >= 0.01 && d <= 3600)) {
-				snprintf(err, errlen, "--ring0-timeout: want seconds in "
-					 "0.01..3600, got '%s'", optarg);
-				return -1;
-			}
-			o->ring0.timeout_s = d;
-			break;
-		case OPT_RING0_MODULE:
-			if (!*optarg) {
-				snprintf(err, errlen, "--ring0-module: empty file name");
-				return -1;
-			}
-			o->ring0.module_path = optarg;
-			break;
-		case 'e':
-			if (o->events_list) {
-				snprintf(err, errlen, "--events: give one list, "
-					 "comma-separated");
-				return -1;
-			}
-			o->events_list = optarg;
-			break;
-		case OPT_KEEP_CONTENDED:
-			o->keep_contended = true;
-			break;
-		case OPT_KEEP_DISTURBED:
-			o->reject_disturbed = false;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case OPT_PROBE_TIMEOUT:
-			d = pc_parse_double(optarg, 0, 1e6);
-			if (isnan(d) || (d > 0 && d < 0.01)) {
-				snprintf(err, errlen, "--probe-timeout: want 0 (no limit) or "
-					 "0.01..1000000 seconds, got '%s'", optarg);
-				return -1;
-			}
-			o->probe_timeout_s = d;
-			break;
-		case OPT_SAVE_PARTIAL:
-			o->save_partial = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_STATUS_FD:
-			v = pc_parse_long(optarg, 0, INT_MAX);
-			if (v < 0) {
-				snprintf(err, errlen, "--status-fd: want a file descriptor "
-					 "number, got '%s'", optarg);
-				return -1;
-			}
-			o->status_fd = (int)v;
-			break;
-		case OPT_ARCH:
-		case OPT_EMULATOR:
-		case OPT_RUNNER:
-		case OPT_SYSTEM_RUNNER:
-		case OPT_RUNNER_OUTPUT:
-		case OPT_SYSTEM_RUNNER_OUTPUT:
-			if (!*optarg) {
-				snprintf(err, errlen, "%s: empty value", argv[optind - 1]);
-				return -1;
-			}
-			if (c == OPT_ARCH)
-				o->arch = optarg;
-			else if (c == OPT_EMULATOR)
-				o->emulator = optarg;
-			else if (c == OPT_RUNNER)
-				o->runner = optarg;
-			else if (c == OPT_SYSTEM_RUNNER)
-				o->system_runner = optarg;
-			else if (c == OPT_RUNNER_OUTPUT)
-				o->runner_output = optarg;
-			else
-				o->system_runner_output = optarg;
-			break;
-		case 'h':
-			return 1;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value",
-				 pc_bad_option(argv, c, opt, sizeof(opt)));
+}
+
+/* The options with a value, but for ring 0 and the probe runner: -p, -c,
+ * -n, --sample-us, -e, -o, -f, --status-fd, --probe-timeout. */
+static int opt_value(struct run_parse *p, int c, const char *arg)
+{
+	struct pc_run_options *o = p->o;
+	long v;
+
+	switch (c) {
+	case 'p':
+		o->probes = arg;
+		return 0;
+	case 'c':
+		return pc_opt_cpu(arg, &o->cpu, p->err, p->errlen);
+	case 'n':
+	case OPT_SAMPLE_US:
+		if (c == 'n' ? pc_opt_long("--samples", arg, PC_SAMPLES_MIN,
+					   PC_SAMPLES_MAX, "9..1000000", &v, p->err,
+					   p->errlen) < 0 :
+		    pc_opt_long("--sample-us", arg, 1, 1000000, "1..1000000", &v,
+				p->err, p->errlen) < 0)
 			return -1;
-		default:
-			snprintf(err, errlen, "unknown option '%s'",
-				 pc_bad_option(argv, c, opt, sizeof(opt)));
+		*(c == 'n' ? &o->samples : &o->sample_us) = (unsigned)v;
+		o->samples_given |= c == 'n';
+		return 0;
+	case 'e':
+		if (o->events_list) {
+			snprintf(p->err, p->errlen, "--events: give one list, comma-separated");
 			return -1;
 		}
+		o->events_list = arg;
+		return 0;
+	case 'o':
+		return pc_opt_nonempty("--output", arg, &o->output, p->err, p->errlen);
+	case 'f':
+		p->format_given = arg;
+		return pc_opt_format(arg, &o->format, p->err, p->errlen);
+	case OPT_STATUS_FD:
+		if (pc_opt_long("--status-fd", arg, 0, INT_MAX, "a file descriptor "
+				"number", &v, p->err, p->errlen) < 0)
+			return -1;
+		o->status_fd = (int)v;
+		return 0;
+	case OPT_PROBE_TIMEOUT:
+		o->probe_timeout_s = pc_parse_double(arg, 0, 1e6);
+		if (isnan(o->probe_timeout_s) ||
+		    (o->probe_timeout_s > 0 && o->probe_timeout_s < 0.01)) {
+			snprintf(p->err, p->errlen, "--probe-timeout: want 0 (no limit) or "
+				 "0.01..1000000 seconds, got '%s'", arg);
+			return -1;
+		}
+		return 0;
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		return -1;
+	return PC_OPT_NOT_MINE;
+}
+
+/* The way into ring 0, and the probe runner of another architecture. */
+static int opt_ring0_runner(struct run_parse *p, int c, const char *arg)
+{
+	struct pc_run_options *o = p->o;
+	size_t i;
+
+	switch (c) {
+	case OPT_RING0:
+		return pc_opt_ring0(arg, &o->ring0.mode, p->err, p->errlen);
+	case OPT_RING0_TIMEOUT:
+		return pc_opt_double("--ring0-timeout", arg, 0.01, 3600, "seconds in "
+				     "0.01..3600", &o->ring0.timeout_s, p->err, p->errlen);
+	case OPT_RING0_MODULE:
+		return pc_opt_nonempty("--ring0-module", arg, &o->ring0.module_path,
+				       p->err, p->errlen);
 	}
+	for (i = 0; i < PC_ARRAY_LEN(runner_options); i++)
+		if (runner_options[i].opt == c)
+			return pc_opt_nonempty(runner_options[i].name, arg,
+					       (const char **)((char *)o + runner_options[i].field),
+					       p->err, p->errlen);
+	return PC_OPT_NOT_MINE;
+}
+
+/* The options that only make sense together. */
+static int check_combinations(struct run_parse *p)
+{
+	struct pc_run_options *o = p->o;
+
 	/* -o - puts the JSON result on standard output: a table there would
 	 * make it unreadable, and dropping the -f asked for would be silent. */
-	if (format_given && o->format != PC_FORMAT_JSON && strcmp(o->output, "-") == 0) {
-		snprintf(err, errlen, "-f %s with -o -: standard output carries the JSON "
-			 "result; give -o FILE for the %s", format_given,
+	if (p->format_given && o->format != PC_FORMAT_JSON && strcmp(o->output, "-") == 0) {
+		snprintf(p->err, p->errlen, "-f %s with -o -: standard output carries "
+			 "the JSON result; give -o FILE for the %s", p->format_given,
 			 o->format == PC_FORMAT_TABLE ? "table" : "report");
 		return -1;
 	}
 	if (!o->arch && (o->emulator || o->runner || o->system_runner ||
 			 o->runner_output || o->system_runner_output)) {
-		snprintf(err, errlen, "--%s needs --arch", o->emulator ? "emulator" :
+		snprintf(p->err, p->errlen, "--%s needs --arch", o->emulator ? "emulator" :
 			 o->runner ? "runner" : o->system_runner ? "system-runner" :
 			 o->runner_output ? "runner-output" : "system-runner-output");
 		return -1;
 	}
 	if (o->system_runner_output && !o->runner_output) {
-		snprintf(err, errlen, "--system-runner-output goes with --runner-output "
-			 "(the user-mode output of the same runner)");
+		snprintf(p->err, p->errlen, "--system-runner-output goes with "
+			 "--runner-output (the user-mode output of the same runner)");
 		return -1;
 	}
 	if (o->runner_output && (o->emulator || o->runner || o->system_runner)) {
-		snprintf(err, errlen, "--runner-output reads a saved output: it goes "
-			 "without --emulator, --runner and --system-runner");
+		snprintf(p->err, p->errlen, "--runner-output reads a saved output: it "
+			 "goes without --emulator, --runner and --system-runner");
 		return -1;
 	}
 	if (o->arch && strcmp(o->arch, pc_arch_name) != 0 &&
 	    !pc_runner_arch_find(o->arch)) {
-		snprintf(err, errlen, "--arch: no probe runner for '%s' (this build "
-			 "measures %s natively; runners: %s)", o->arch, pc_arch_name,
-			 pc_runner_arch_list());
+		snprintf(p->err, p->errlen, "--arch: no probe runner for '%s' (this "
+			 "build measures %s natively; runners: %s)", o->arch,
+			 pc_arch_name, pc_runner_arch_list());
 		return -1;
 	}
 	if (o->arch && strcmp(o->arch, pc_arch_name) == 0 && !o->runner &&
 	    !o->emulator && !o->runner_output)
 		o->arch = NULL;		/* this machine: the native run */
-	if (pc_select_probes(o->probes, o->selected, err, errlen) < 0)
+	return 0;
+}
+
+/* The allocator group: --alloc, --allocator, --touch. */
+static int opt_alloc(struct run_parse *p, int c, const char *arg)
+{
+	struct pc_alloc_options *a = &p->o->alloc;
+
+	if (c != OPT_ALLOC && c != OPT_ALLOCATOR && c != OPT_TOUCH)
+		return PC_OPT_NOT_MINE;
+	a->on |= c != OPT_TOUCH;
+	a->touch |= c == OPT_TOUCH;
+	if (c != OPT_ALLOCATOR)
+		return 0;
+	if (a->allocators) {
+		snprintf(p->err, p->errlen, "--allocator: give one list, comma-separated");
 		return -1;
-	if (o->events_list &&
-	    pc_events_parse(o->events_list, &o->events, err, errlen) < 0)
+	}
+	a->allocators = arg;
+	return pc_allocator_list_check(arg, p->err, p->errlen);
+}
+
+/* The allocator group: -p of alloc rows only selects it too; it runs on
+ * this machine alone, and 101 samples a point unless -n says otherwise. */
+static int finish_alloc(struct pc_run_options *o, char *err, size_t errlen)
+{
+	bool given = strcmp(o->probes, "*") != 0;
+
+	if (given && pc_alloc_list_only(o->probes))
+		o->alloc.on = true;
+	if (!o->alloc.on) {
+		if (o->alloc.touch) {
+			snprintf(err, errlen, "--touch goes with the allocator group "
+				 "(--alloc, --allocator or -p 'alloc.*')");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->arch) {
+		snprintf(err, errlen, "--arch: the allocator group runs on this machine "
+			 "only");
+		return -1;
+	}
+	if (o->events_list) {
+		snprintf(err, errlen, "--events: not counted for the allocator group");
+		return -1;
+	}
+	if (!o->samples_given)
+		o->samples = PC_SAMPLES_DEFAULT;
+	return pc_alloc_select(given ? o->probes : "alloc.*", o->alloc.rows, err, errlen);
+}
+
+/* Gives option c to the group that takes it. */
+static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	static int (*const groups[])(struct run_parse *, int, const char *) = {
+		opt_flag, opt_value, opt_ring0_runner, opt_alloc,
+	};
+	size_t g;
+	int rc = PC_OPT_NOT_MINE;
+
+	(void)err;	/* p has them */
+	(void)errlen;
+	for (g = 0; rc == PC_OPT_NOT_MINE && g < PC_ARRAY_LEN(groups); g++)
+		rc = groups[g](ctx, c, arg);
+	return rc;
+}
+
+static int parse(int argc, char **argv, struct run_parse *p)
+{
+	int rc;
+
+	run_defaults(p->o);
+	p->o->alloc.argv = argv;	/* to run again (alloc.h) */
+	rc = pc_options_parse(argc, argv, ":p:c:n:ko:f:qhe:v", long_options, take_option,
+			      p, p->err, p->errlen);
+	if (rc != 0)
+		return rc;
+	if (pc_no_operand(argc, argv, p->err, p->errlen) < 0)
+		return -1;
+	if (check_combinations(p) < 0 || finish_alloc(p->o, p->err, p->errlen) < 0 ||
+	    (!p->o->alloc.on &&
+	     pc_select_probes(p->o->probes, p->o->selected, p->err, p->errlen) < 0))
+		return -1;
+	if (p->o->events_list &&
+	    pc_events_parse(p->o->events_list, &p->o->events, p->err, p->errlen) < 0)
 		return -1;
 	return 0;
+}
+
+int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
+			 char *err, size_t errlen)
+{
+	struct run_parse p = { o, NULL, err, errlen };
+
+	return pc_options_end(parse(argc, argv, &p), err, errlen);
+}
+
+double pc_run_probe_timeout(const struct pc_run_options *o)
+{
+	if (o->probe_timeout_s >= 0)
+		return o->probe_timeout_s;
+	return 10.0 + 40.0 * ((double)o->samples + 500.0) * (double)o->sample_us * 1e-6;
 }
 
 /* The runner bootstrap builds: build-ARCH/ next to the primcost program,
@@ -435,24 +498,28 @@ static bool wants_ring0(const struct pc_run_options *o)
 static void warn_uncounted(const struct pc_events *e, bool reject)
 {
 	bool done[PC_EVENTS_MAX] = { false };
+	char names[PC_ERRLEN];
 	unsigned i, k;
+	size_t at;
 
 	for (i = 0; i < e->n; i++) {
 		if (e->ev[i].counted || done[i])
 			continue;
-		fprintf(stderr, "primcost: run: %s", e->ev[i].name);
+		at = (size_t)snprintf(names, sizeof(names), "%s", e->ev[i].name);
 		for (k = i + 1; k < e->n; k++) {
 			if (!e->ev[k].counted && !done[k] &&
 			    strcmp(e->ev[k].reason, e->ev[i].reason) == 0) {
-				fprintf(stderr, ", %s", e->ev[k].name);
+				if (at < sizeof(names))
+					at += (size_t)snprintf(names + at, sizeof(names) - at,
+							       ", %s", e->ev[k].name);
 				done[k] = true;
 			}
 		}
-		fprintf(stderr, ": not counted: %s\n", e->ev[i].reason);
+		pc_error("run", "%s: not counted: %s", names, e->ev[i].reason);
 	}
 	if (reject && !e->reject)
-		fprintf(stderr, "primcost: run: disturbed samples cannot be detected: "
-			"%s\n", e->reject_reason);
+		pc_error("run", "disturbed samples cannot be detected: %s",
+			 e->reject_reason);
 }
 
 static int any_failed(const struct pc_profile *prof)
@@ -497,37 +564,25 @@ static void drop_unmeasured(json_t *probes, const struct pc_profile *prof)
 static int save_run(const char *output, const char *key, json_t *entry, json_t *keep,
 		    bool may_stop, int *stopped, char *err, size_t errlen)
 {
-	char target[PATH_MAX], why[PC_ERRLEN];
-	json_t *doc = NULL;
-	int fd, missing = 0, rc = -1;
+	struct pc_output dest;
+	json_t *doc;
+	int rc = -1;
 
-	if (pc_write_target(output, target, sizeof(target), err, errlen) < 0) {
-		json_decref(keep);
-		return -1;
-	}
-	fd = pc_doc_lock(target, "run", may_stop ? pc_interrupted : NULL, stopped,
-			 err, errlen);
-	if (fd < 0) {
-		json_decref(keep);
-		return -1;
-	}
-	doc = pc_doc_load(target, &missing, why, sizeof(why));
-	if (!doc && missing)
-		doc = pc_doc_new();
+	doc = pc_output_open(output, "run", may_stop ? pc_interrupted : NULL, stopped,
+			     &dest, err, errlen);
 	if (!doc) {
 		json_decref(keep);
-		snprintf(err, errlen, "%.400s (it changed while measuring; refusing to "
-			 "replace it)", why);
-	} else if (pc_doc_add_run(doc, key, json_deep_copy(json_object_get(entry, "cpu")),
-				  json_deep_copy(json_array_get(json_object_get(entry,
-								"runs"), 0)),
-				  keep, err, errlen) == 0) {
+		return -1;
+	}
+	if (pc_doc_add_run(doc, key, json_deep_copy(json_object_get(entry, "cpu")),
+			   json_deep_copy(json_array_get(json_object_get(entry, "runs"), 0)),
+			   keep, err, errlen) == 0) {
 		pc_doc_pack_raw(doc);	/* raw samples an older primcost wrote */
-		if (pc_doc_write(doc, target, err, errlen) == 0)
+		if (pc_doc_write(doc, dest.target, err, errlen) == 0)
 			rc = 0;
 	}
 	json_decref(doc);
-	pc_doc_unlock(fd);
+	pc_doc_unlock(dest.lock_fd);
 	return rc;
 }
 
@@ -535,11 +590,14 @@ static int save_run(const char *output, const char *key, json_t *entry, json_t *
  * On an error what it opened is closed again. */
 static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 		      struct pc_clock *clk, struct pc_profile *prof,
-		      struct pc_ring0 **r0, int *cpu_no, char *err, size_t errlen)
+		      struct pc_ring0 **r0, int *cpu_no, struct pc_alloc_run *ar,
+		      char *err, size_t errlen)
 {
 	struct pc_measure_config cfg;
 	char why[256];
 
+	if (o->alloc.on && pc_alloc_open(&o->alloc, ar, err, errlen) < 0)
+		return -1;
 	if (pc_cpu_detect(ci, err, errlen) < 0)
 		return -1;
 	*cpu_no = pc_pin_cpu(o->cpu, why, sizeof(why));
@@ -578,7 +636,8 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 	cfg.events = &o->events;
 	cfg.probe_timeout_s = pc_run_probe_timeout(o);
 	cfg.keep_contended = o->keep_contended;
-	if (pc_profile_run(o->selected, &cfg, clk, prof, err, errlen) < 0) {
+	if ((o->alloc.on ? pc_alloc_measure(&o->alloc, ar, &cfg, clk, prof, err, errlen) :
+	     pc_profile_run(o->selected, &cfg, clk, prof, err, errlen)) < 0) {
 		pc_ring0_close(*r0);
 		*r0 = NULL;
 		pc_events_close(&o->events);
@@ -606,147 +665,202 @@ static int status_fd_open(int fd, char *err, size_t errlen)
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+/* Refuses before measuring: a bad --status-fd, an unwritable destination,
+ * an existing file that is not a valid result (a merge would lose it). The
+ * file is read again when the run is filed: others may write it meanwhile.
+ * 0, or -1 after the error said. */
+static int run_preflight(const struct pc_run_options *o)
 {
+	char err[PC_ERRLEN];
+	json_t *doc = NULL;
+	int missing = 0;
+
+	if (status_fd_open(o->status_fd, err, sizeof(err)) < 0)
+		goto refused;
+	if (strcmp(o->output, "-") == 0)
+		return 0;
+	if (pc_check_writable(o->output, err, sizeof(err)) < 0)
+		goto refused;
+	doc = pc_doc_load(o->output, &missing, err, sizeof(err));
+	if (!doc && !missing) {
+		pc_error("run", "%s (refusing to replace it; move it away or choose "
+			 "another -o)", err);
+		return -1;
+	}
+	json_decref(doc);
+	return 0;
+refused:
+	pc_error("run", "%s", err);
+	return -1;
+}
+
+/* A run from its options to its result. */
+struct run_state {
 	struct pc_run_options o;
 	struct pc_cpu_info ci;
 	struct pc_clock clk;
 	struct pc_profile prof;
-	struct pc_ring0 *r0 = NULL;
-	json_t *file_doc = NULL, *run_doc = NULL, *cpu, *run, *probes, *run_extra = NULL;
+	struct pc_ring0 *r0;
+	struct pc_alloc_run alloc;	/* the allocator group's allocators */
+	json_t *extra;		/* what a probe runner adds to the run */
+	int cpu_no;
+	int sig;		/* the signal that interrupted it; 0: none */
+};
+
+/* Measures, natively or through the probe runner; -1 with err. */
+static int measure(struct run_state *r, char *err, size_t errlen)
+{
+	int rc;
+
+	if (r->o.arch) {
+		r->cpu_no = -1;
+		rc = run_remote(&r->o, &r->ci, &r->clk, &r->prof, &r->extra, err, errlen);
+	} else {
+		rc = run_native(&r->o, &r->ci, &r->clk, &r->prof, &r->r0, &r->cpu_no,
+				&r->alloc, err, errlen);
+	}
+	if (rc < 0)
+		return -1;
+	/* Under an emulator every timing is the emulator's, whatever the
+	 * calibration says. */
+	if (r->ci.emulated[0]) {
+		r->prof.unreliable = true;
+		snprintf(r->prof.unreliable_reason, sizeof(r->prof.unreliable_reason),
+			 "emulated: %s", r->ci.emulated);
+	}
+	return 0;
+}
+
+/* Interrupted with nothing to save: says what was left; the exit status. */
+static int not_saved(const struct run_state *r)
+{
+	char left[PC_ERRLEN];
+
+	if (strcmp(r->o.output, "-") == 0)
+		snprintf(left, sizeof(left), "nothing written");
+	else
+		snprintf(left, sizeof(left), "%s left as it was", r->o.output);
+	pc_error("run", "interrupted by %s%s; %s%s", pc_signal_name(r->sig),
+		 r->o.save_partial ? " before any probe was measured" : "", left,
+		 r->o.save_partial ? "" : " (--save-partial keeps what was measured)");
+	return PC_EXIT_SIGNAL + r->sig;
+}
+
+/* The one-run document of this run; NULL after the error said. */
+static json_t *build_doc(struct run_state *r)
+{
+	char err[PC_ERRLEN] = "out of memory";
+	json_t *cpu, *run, *probes, *doc;
+
+	cpu = pc_json_cpu(&r->ci, &r->clk, r->prof.cycles_per_tick);
+	run = pc_json_run(&r->ci, &r->clk, &r->prof, options_json(&r->o, r->cpu_no));
+	if (run && r->r0)
+		json_object_set_new(run, "ring0", pc_ring0_json(r->r0));
+	if (run && r->extra)
+		json_object_update(run, r->extra);
+	json_decref(r->extra);
+	r->extra = NULL;
+	if (run)
+		pc_json_run_events(run, &r->o.events);
+	if (run && r->o.alloc.on)
+		json_object_set_new(run, "alloc", pc_alloc_json_allocators(&r->alloc,
+								      r->o.alloc.touch));
+	probes = r->o.alloc.on ? pc_alloc_json_probes(&r->alloc, &r->prof) :
+		 pc_json_probes(&r->prof, &r->clk);
+	doc = pc_doc_new();
+	if (!cpu || !run || !probes || !doc ||
+	    pc_doc_add_run(doc, r->ci.key, cpu, run, probes, err, sizeof(err)) < 0) {
+		pc_error("run", "cannot build the result: %s", err);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* Writes the run (to standard output, or filed into -o) and shows it; the
+ * exit status. */
+static int file_result(struct run_state *r, json_t *run_doc)
+{
+	const struct pc_run_options *o = &r->o;
 	char err[PC_ERRLEN];
-	int rc, cpu_no, missing = 0, to_stdout, sig;
+	json_t *entry = json_object_get(json_object_get(run_doc, "cpus"), r->ci.key);
+	json_t *keep;
+	int stopped = 0;
 
-	rc = pc_run_options_parse(argc, argv, &o, err, sizeof(err));
-	if (rc > 0) {
-		fputs(usage_text, stdout);
-		return PC_EXIT_OK;
-	}
-	if (rc < 0) {
-		pc_error("run", "%s", err);
-		return PC_EXIT_USAGE;
-	}
-	to_stdout = strcmp(o.output, "-") == 0;
-	if (status_fd_open(o.status_fd, err, sizeof(err)) < 0) {
-		pc_error("run", "%s", err);
-		return PC_EXIT_USAGE;
-	}
-
-	/* Refuse before measuring: an unwritable destination or an existing
-	 * file that is not a valid result (it would be lost by a merge). */
-	if (!to_stdout) {
-		if (pc_check_writable(o.output, err, sizeof(err)) < 0) {
+	if (strcmp(o->output, "-") == 0) {
+		if (pc_doc_write(run_doc, "-", err, sizeof(err)) < 0) {
 			pc_error("run", "%s", err);
 			return PC_EXIT_USAGE;
 		}
-		file_doc = pc_doc_load(o.output, &missing, err, sizeof(err));
-		if (!file_doc && !missing) {
-			pc_error("run", "%s (refusing to replace it; move it away or "
-				 "choose another -o)", err);
-			return PC_EXIT_USAGE;
-		}
-		/* Read again when the run is filed: others may write it meanwhile. */
-		json_decref(file_doc);
-		file_doc = NULL;
+		return -1;
 	}
+	keep = json_deep_copy(json_object_get(entry, "probes"));
+	if (r->sig && !o->alloc.on)
+		drop_unmeasured(keep, &r->prof);
+	if (save_run(o->output, r->ci.key, entry, keep, !r->sig, &stopped, err,
+		     sizeof(err)) < 0) {
+		pc_error("run", "%s", err);
+		return stopped ? PC_EXIT_SIGNAL + pc_interrupted() : PC_EXIT_USAGE;
+	}
+	if (r->sig)
+		pc_error("run", "interrupted by %s: %zu of %zu probes measured, saved "
+			 "(marked partial) under \"%s\" in %s", pc_signal_name(r->sig),
+			 count_measured(&r->prof), r->prof.nprobes, r->ci.key, o->output);
+	if (!o->quiet) {
+		if (o->alloc.on && o->format == PC_FORMAT_TABLE)
+			pc_alloc_report(stdout, run_doc);
+		else if (o->alloc.on && o->format != PC_FORMAT_JSON)
+			pc_alloc_report_as(stdout, run_doc, o->format == PC_FORMAT_CSV);
+		else
+			pc_report_verbose(stdout, run_doc, o->format, o->verbose);
+		if (o->format == PC_FORMAT_TABLE)
+			printf("\n%zu %s in %.2f s; saved under \"%s\" in %s\n",
+			       r->prof.nprobes, o->alloc.on ? "points" : "probes",
+			       r->prof.wall_s, r->ci.key, o->output);
+	}
+	return -1;
+}
 
+int cmd_run(int argc, char **argv)
+{
+	struct run_state r;
+	char err[PC_ERRLEN];
+	json_t *run_doc;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	rc = pc_run_options_parse(argc, argv, &r.o, err, sizeof(err));
+	if (rc != 0)
+		return pc_options_exit("run", rc, usage_text, err);
+	if (run_preflight(&r.o) < 0)
+		return PC_EXIT_USAGE;
 	/* From here on, SIGINT, SIGTERM and SIGHUP stop the run in an orderly
 	 * way: the file is left as it was, or gets what was measured. */
 	pc_interrupts_catch();
-	if (o.arch) {
-		cpu_no = -1;
-		rc = run_remote(&o, &ci, &clk, &prof, &run_extra, err, sizeof(err));
-	} else {
-		rc = run_native(&o, &ci, &clk, &prof, &r0, &cpu_no, err, sizeof(err));
-	}
-	if (rc < 0) {
+	if (measure(&r, err, sizeof(err)) < 0) {
 		pc_error("run", "%s", err);
 		pc_interrupts_release();
-		json_decref(file_doc);
 		return PC_EXIT_USAGE;
 	}
-	/* Under an emulator every timing is the emulator's, whatever the
-	 * calibration says. */
-	if (ci.emulated[0]) {
-		prof.unreliable = true;
-		snprintf(prof.unreliable_reason, sizeof(prof.unreliable_reason),
-			 "emulated: %s", ci.emulated);
-	}
-
 	/* Interrupted (during the run, or since): nothing is written unless
 	 * --save-partial asks, and then only what was measured. */
-	sig = prof.interrupted ? prof.interrupted : pc_interrupted();
-	if (sig && (!o.save_partial || !count_measured(&prof))) {
-		char left[PC_ERRLEN];
-
-		if (to_stdout)
-			snprintf(left, sizeof(left), "nothing written");
-		else
-			snprintf(left, sizeof(left), "%s left as it was", o.output);
-		pc_error("run", "interrupted by %s%s; %s%s", pc_signal_name(sig),
-			 o.save_partial ? " before any probe was measured" : "", left,
-			 o.save_partial ? "" : " (--save-partial keeps what was measured)");
-		rc = PC_EXIT_SIGNAL + sig;
-		goto out;
-	}
-
-	cpu = pc_json_cpu(&ci, &clk, prof.cycles_per_tick);
-	run = pc_json_run(&ci, &clk, &prof, options_json(&o, cpu_no));
-	if (run && r0)
-		json_object_set_new(run, "ring0", pc_ring0_json(r0));
-	if (run && run_extra)
-		json_object_update(run, run_extra);
-	json_decref(run_extra);
-	if (run)
-		pc_json_run_events(run, &o.events);
-	probes = pc_json_probes(&prof, &clk);
-	run_doc = pc_doc_new();
-	if (!cpu || !run || !probes || !run_doc ||
-	    pc_doc_add_run(run_doc, ci.key, cpu, run, probes, err, sizeof(err)) < 0) {
-		pc_error("run", "cannot build the result: %s", err);
+	r.sig = r.prof.interrupted ? r.prof.interrupted : pc_interrupted();
+	if (r.sig && (!r.o.save_partial || !count_measured(&r.prof))) {
+		rc = not_saved(&r);
+	} else if (!(run_doc = build_doc(&r))) {
 		rc = PC_EXIT_USAGE;
-		goto out;
+	} else {
+		rc = file_result(&r, run_doc);
+		if (rc < 0)
+			rc = r.sig ? PC_EXIT_SIGNAL + r.sig : any_failed(&r.prof) ?
+			     PC_EXIT_FAILURE : PC_EXIT_OK;
+		json_decref(run_doc);
 	}
-	rc = sig ? PC_EXIT_SIGNAL + sig : any_failed(&prof) ? PC_EXIT_FAILURE : PC_EXIT_OK;
-
-	if (to_stdout) {
-		if (pc_doc_write(run_doc, "-", err, sizeof(err)) < 0) {
-			pc_error("run", "%s", err);
-			rc = PC_EXIT_USAGE;
-		}
-		goto out;
-	}
-	{
-		json_t *entry = json_object_get(json_object_get(run_doc, "cpus"), ci.key);
-		json_t *keep = json_deep_copy(json_object_get(entry, "probes"));
-		int stopped = 0;
-
-		if (sig)
-			drop_unmeasured(keep, &prof);
-		if (save_run(o.output, ci.key, entry, keep, !sig, &stopped, err,
-			     sizeof(err)) < 0) {
-			pc_error("run", "%s", err);
-			rc = stopped ? PC_EXIT_SIGNAL + pc_interrupted() : PC_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (sig)
-		pc_error("run", "interrupted by %s: %zu of %zu probes measured, saved "
-			 "(marked partial) under \"%s\" in %s", pc_signal_name(sig),
-			 count_measured(&prof), prof.nprobes, ci.key, o.output);
-	if (!o.quiet) {
-		pc_report_verbose(stdout, run_doc, o.format, o.verbose);
-		if (o.format == PC_FORMAT_TABLE)
-			printf("\n%zu probes in %.2f s; saved under \"%s\" in %s\n",
-			       prof.nprobes, prof.wall_s, ci.key, o.output);
-	}
-out:
-	pc_ring0_close(r0);
+	pc_alloc_close(&r.alloc);
+	pc_ring0_close(r.r0);
 	pc_interrupts_release();
-	pc_profile_free(&prof);
-	pc_events_close(&o.events);
-	pc_clock_close(&clk);
-	json_decref(run_doc);
-	json_decref(file_doc);
+	pc_profile_free(&r.prof);
+	pc_events_close(&r.o.events);
+	pc_clock_close(&r.clk);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #ifndef PC_CMD_RUN_H
 #define PC_CMD_RUN_H
 
+#include "alloc.h"
 #include "events.h"
 #include "primcost.h"
 #include "report.h"
@@ -36,6 +37,9 @@ struct pc_run_options {
 	const char *system_runner;	/* NULL: next to the runner */
 	const char *runner_output;	/* a saved runner output to read instead */
 	const char *system_runner_output;	/* the same, of the system image */
+	/* The allocator group (alloc.h): --alloc, --allocator, --touch. */
+	struct pc_alloc_options alloc;
+	bool samples_given;		/* -n given (the group's default is lower) */
 };
 
 /* The time limit of one probe: the option, else 10 s plus 40 times what the

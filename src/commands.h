@@ -16,6 +16,7 @@ int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
@@ -60,8 +61,61 @@ double pc_parse_double(const char *s, double lo, double hi);
 /* Replaces control characters (a newline in a file name, a key, an option
  * value) so that an error message stays on one line. */
 void pc_one_line(char *s);
+/* Rewrites control characters as C escapes (\n, \t, \x1b), in place in
+ * s[size], cutting what no longer fits: a user's value shown escaped on
+ * one line. */
+void pc_escape_controls(char *s, size_t size);
 /* The option getopt_long just refused (it returned c, '?' or ':'), as the
  * user typed it: "--bogus", "-z". */
 const char *pc_bad_option(char **argv, int c, char *buf, size_t len);
+
+/* The number of elements of array a. */
+#define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- cli_common.c: options the subcommands share ---------------------------
+ * Each pc_opt_ function takes the value of option opt ("--samples") as
+ * typed; it stores it and returns 0, or fills err with one line naming the
+ * option and the value and returns -1. */
+
+/* getopt_long returned c (':' or '?'): "option '-Z' needs a value" or
+ * "unknown option '--bogus'" into err; always -1. */
+int pc_opt_refused(char **argv, int c, char *err, size_t errlen);
+/* An integer in [lo, hi]; want says so in the error ("9..1000000"). */
+int pc_opt_long(const char *opt, const char *arg, long lo, long hi,
+		const char *want, long *out, char *err, size_t errlen);
+/* A finite number in [lo, hi] (pc_parse_double). */
+int pc_opt_double(const char *opt, const char *arg, double lo, double hi,
+		  const char *want, double *out, char *err, size_t errlen);
+/* --cpu N: a CPU number. */
+int pc_opt_cpu(const char *arg, int *cpu, char *err, size_t errlen);
+/* A value that must not be empty (a file name, a path). */
+int pc_opt_nonempty(const char *opt, const char *arg, const char **out,
+		    char *err, size_t errlen);
+/* One of words (NULL-terminated): its index, or -1 with err listing them
+ * ("--format: want table, csv or json, got 'xml'"). */
+int pc_opt_word(const char *opt, const char *arg, const char *const *words,
+		char *err, size_t errlen);
+/* The option loop of every subcommand: resets getopt, then gives take each
+ * option getopt_long (shortopts starting with ':') returns, with its value,
+ * ctx, err and errlen. take returns 0, -1 after filling err, or
+ * PC_OPT_NOT_MINE for an option it does not know. -h is --help (1); an
+ * option nobody takes or getopt refuses is named in err (-1). 0 when all
+ * were taken, optind then being the first operand. */
+#define PC_OPT_NOT_MINE 1
+struct option;
+typedef int (*pc_opt_take)(int c, const char *arg, void *ctx, char *err,
+			   size_t errlen);
+int pc_options_parse(int argc, char **argv, const char *shortopts,
+		     const struct option *longopts, pc_opt_take take, void *ctx,
+		     char *err, size_t errlen);
+/* After the options: nothing more (or "unexpected argument 'x'", -1). */
+int pc_no_operand(int argc, char **argv, char *err, size_t errlen);
+/* Ends an option parser: a refusal's err escaped onto one line. Returns rc
+ * (0 parsed, 1 --help, -1 refused). */
+int pc_options_end(int rc, char *err, size_t errlen);
+/* What a subcommand does with its parser's rc: -1 to go on; else after
+ * --help (usage on stdout) PC_EXIT_OK, after a refusal (err through
+ * pc_error) PC_EXIT_USAGE. */
+int pc_options_exit(const char *cmd, int rc, const char *usage, const char *err);
 
 #endif

@@ -547,6 +547,8 @@ static int table_fill(struct pc_cmp_table *t, const struct pc_compare_config *cf
 	}
 	t->geomean[0] = NAN;
 	rc = context_notes(t, cfg->metric);
+	if (rc == 0)
+		rc = pc_compare_analogs(t, cfg->metric);
 out:
 	json_decref(idx);
 	return rc;
@@ -618,7 +620,7 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 
 		for (f = 0; f < nin; f++)
 			total += count_selected(in[f].doc, globs);
-		if (total < 2)
+		if (total < 2 && !cfg->one_cpu_ok)
 			ERR("nothing to compare: %s holds one CPU%s; give a second "
 			    "file", in[0].path, globs ? " matching --cpu" : "");
 		t = new_table(m, total);
@@ -695,6 +697,7 @@ void pc_compare_free(struct pc_compare *m)
 		free(t->side);
 		free(t->geomean);
 		free(t->geomean_n);
+		pc_compare_analogs_free(t);
 		free(t->title);
 	}
 	free(m->table);

@@ -87,6 +87,14 @@ struct pc_cmp_row {
 	struct pc_cmp_cell *cell;	/* one per side */
 };
 
+/* A ring-0 row that some side lacks, paired there with its ring-3 analog
+ * (probes/answers.def): shown apart, marked, never a verdict. */
+struct pc_cmp_analog {
+	const char *probe, *analog, *how;
+	struct pc_cmp_cell *cell;	/* per side: the row's own, else the analog's */
+	bool *is_analog;		/* per side: cell is the analog's */
+};
+
 struct pc_cmp_table {
 	char *title;			/* "" in single-table mode, else the key */
 	size_t nsides;
@@ -97,6 +105,8 @@ struct pc_cmp_table {
 	size_t *geomean_n;		/* probes in it */
 	size_t nnotes;
 	char **note;			/* context differences worth a warning */
+	size_t nanalogs;
+	struct pc_cmp_analog *analog;
 };
 
 struct pc_compare_config {
@@ -104,6 +114,7 @@ struct pc_compare_config {
 	double threshold_pct;		/* |delta| below it reads same */
 	double alpha;			/* significance level of the U test */
 	const char *const *cpu_globs;	/* NULL-terminated; NULL = every CPU */
+	bool one_cpu_ok;		/* a table of one side (report) */
 };
 
 struct pc_compare {
@@ -134,9 +145,35 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 		     size_t errlen);
 void pc_compare_free(struct pc_compare *m);
 
+/* The analog rows of t (compare_analog.c); -1 when memory runs out. */
+int pc_compare_analogs(struct pc_cmp_table *t, enum pc_metric metric);
+void pc_compare_analogs_free(struct pc_cmp_table *t);
+
 /* Renderers (compare_render.c). */
 json_t *pc_compare_json(const struct pc_compare *m);
 int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		      bool color);
+/* The analog rows of a table as text or markdown (compare_analog.c). */
+void pc_compare_render_analogs(FILE *f, const struct pc_compare *m,
+			       const struct pc_cmp_table *t, bool markdown, int width);
+/* Words of s wrapped to width (0: one line), the first line after lead,
+ * the others indented by indent columns. */
+void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int width);
+/* The probe x CPU matrix of medians (compare_matrix.c): columns of every
+ * table side by side, at most width columns wide, reasons as numbered
+ * footnotes. */
+int pc_compare_matrix(FILE *f, const struct pc_compare *m, int width);
+/* Reasons said once: distinct "status: reason" texts, numbered from 1. */
+struct pc_footnotes {
+	size_t n;
+	char **text;
+};
+/* The number of that text (added when new); -1 when memory runs out. */
+int pc_footnote(struct pc_footnotes *fn, const char *status, const char *reason);
+/* The footnote a cell carries (its status and reason), 0 for none. */
+int pc_cell_footnote(const struct pc_cmp_cell *c, struct pc_footnotes *fn);
+void pc_footnotes_free(struct pc_footnotes *fn);
+/* A figure with about four significant digits; -0.00 shows as 0.00. */
+const char *pc_fmt_figure(double x, char *buf, size_t len);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "compare.h"
 
-#define DASH "\xe2\x80\x94"	/* U+2014: nothing to show */
+#define DASH PC_NO_VALUE	/* nothing to show */
 
 /* Figures keep about four significant digits, and -0.00 shows as 0.00. */
 static const char *fmt_value(double x, char *buf, size_t len)
@@ -295,17 +295,6 @@ static void table_markdown(FILE *f, const struct pc_compare *m,
 
 /* ---- CSV ---------------------------------------------------------------------- */
 
-static void csv_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_num(FILE *f, double x)
 {
 	if (!isnan(x))
@@ -330,15 +319,15 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 			const struct pc_cmp_cell *c = &t->row[r].cell[i];
 			int ok = c->state == PC_CELL_OK;
 
-			csv_str(f, t->title);
+			pc_csv_field(f, t->title);
 			fputc(',', f);
-			csv_str(f, t->row[r].probe);
+			pc_csv_field(f, t->row[r].probe);
 			fputc(',', f);
-			csv_str(f, t->row[r].group);
+			pc_csv_field(f, t->row[r].group);
 			fprintf(f, ",%s,", pc_side_label(i, l));
-			csv_str(f, t->side[i].file);
+			pc_csv_field(f, t->side[i].file);
 			fputc(',', f);
-			csv_str(f, t->side[i].key);
+			pc_csv_field(f, t->side[i].key);
 			fprintf(f, ",%s,%s,", state_name(c->state), c->status ? c->status : "");
 			csv_num(f, ok ? c->median : NAN);
 			csv_num(f, ok ? c->q1 : NAN);
@@ -356,11 +345,11 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 		}
 	}
 	for (i = 1; i < t->nsides; i++) {
-		csv_str(f, t->title);
-		fprintf(f, ",\"geomean\",\"\",%s,", pc_side_label(i, l));
-		csv_str(f, t->side[i].file);
+		pc_csv_field(f, t->title);
+		fprintf(f, ",geomean,,%s,", pc_side_label(i, l));
+		pc_csv_field(f, t->side[i].file);
 		fputc(',', f);
-		csv_str(f, t->side[i].key);
+		pc_csv_field(f, t->side[i].key);
 		fprintf(f, ",geomean,,,,,,,%zu,", t->geomean_n[i]);
 		csv_num(f, t->geomean[i]);
 		csv_num(f, isnan(t->geomean[i]) ? NAN : (t->geomean[i] - 1) * 100);
@@ -517,10 +506,12 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		case PC_FORMAT_TABLE:
 			fputc('\n', f);
 			table_text(f, m, &m->table[c], color);
+			pc_compare_render_analogs(f, m, &m->table[c], false, 0);
 			break;
 		case PC_FORMAT_MARKDOWN:
 			fputc('\n', f);
 			table_markdown(f, m, &m->table[c]);
+			pc_compare_render_analogs(f, m, &m->table[c], true, 0);
 			break;
 		case PC_FORMAT_CSV:
 			table_csv(f, &m->table[c]);

@@ -20,9 +20,7 @@
 #ifdef HAVE_LIBCPUID
 #include <libcpuid/libcpuid.h>
 #endif
-#ifdef HAVE_LIBPFM
 #include <perfmon/pfmlib.h>
-#endif
 
 /* Copies src into dst[len], truncating. */
 static void copy(char *dst, size_t len, const char *src)
@@ -149,7 +147,6 @@ static int detect_libcpuid(struct pc_cpu_info *ci, char *err, size_t errlen)
 }
 #endif
 
-#ifdef HAVE_LIBPFM
 /* The most specific core PMU libpfm4 recognises (it identifies the model
  * by its own tables, often more precisely than libcpuid). */
 static void detect_pmu(struct pc_cpu_info *ci)
@@ -173,7 +170,6 @@ static void detect_pmu(struct pc_cpu_info *ci)
 		return;
 	}
 }
-#endif
 
 /* Lower-case, [a-z0-9] runs joined by '-'. */
 static void slug(const char *in, char *out, size_t len)
@@ -449,18 +445,16 @@ void pc_cpu_name_uarch(struct pc_cpu_info *ci)
 /* Why libpfm4 names no core PMU for this CPU. */
 static void pmu_note(struct pc_cpu_info *ci)
 {
-#if defined(HAVE_LIBPFM) && defined(PC_LIBPFM_RELEASE)
+#ifdef PC_LIBPFM_RELEASE
 	if (!ci->pmu[0])
 		snprintf(ci->pmu_note, sizeof(ci->pmu_note), "libpfm4 %s does not "
 			 "know this CPU", PC_LIBPFM_RELEASE);
-#elif defined(HAVE_LIBPFM)
+#else
 	int v = pfm_get_version();	/* the API version, not the release */
 
 	if (!ci->pmu[0])
 		snprintf(ci->pmu_note, sizeof(ci->pmu_note), "libpfm4 (API %d.%d) does "
 			 "not know this CPU", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
-#else
-	(void)ci;
 #endif
 }
 
@@ -536,9 +530,7 @@ int pc_cpu_detect(struct pc_cpu_info *ci, char *err, size_t errlen)
 	} else {
 		detect_from_cpuinfo(ci);
 	}
-#ifdef HAVE_LIBPFM
 	detect_pmu(ci);
-#endif
 	pmu_note(ci);
 	detect_topology(ci);
 	pc_cpu_detect_hypervisor(ci);

@@ -523,33 +523,6 @@ enum pc_sample_verdict pc_events_verdict(const struct pc_events *e,
 	return PC_SAMPLE_KEEP;
 }
 
-unsigned pc_collect(struct pc_reject *r, unsigned first, unsigned want,
-		    enum pc_sample_verdict (*take)(void *ctx, unsigned slot), void *ctx)
-{
-	unsigned kept = 0;
-
-	while (want) {
-		enum pc_sample_verdict v = take(ctx, first + kept);
-
-		if (v == PC_SAMPLE_KEEP) {
-			kept++;
-			want--;
-			continue;
-		}
-		if (v == PC_SAMPLE_DISTURBED)
-			r->disturbed++;
-		else
-			r->multiplexed++;
-		if (r->budget) {
-			r->budget--;	/* retake it in the same slot */
-			continue;
-		}
-		r->short_by++;
-		want--;
-	}
-	return kept;
-}
-
 /* ---- listing ------------------------------------------------------------- */
 
 static bool matches(const char *pattern, const char *full, const char *name)

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+#include "engine/engine.h"
+
 #define PC_EVENTS_MAX 16		/* events one -e list may name */
 #define PC_GROUP_MAX (PC_EVENTS_MAX + 2)	/* + the two disturbance counters */
 
@@ -62,19 +64,6 @@ struct pc_group_reading {
 struct pc_loop_counts {
 	uint64_t value[PC_GROUP_MAX];	/* by ev[] index */
 	bool full;			/* every counter ran throughout the loop */
-};
-
-enum pc_sample_verdict {
-	PC_SAMPLE_KEEP,
-	PC_SAMPLE_DISTURBED,		/* a context switch or CPU migration */
-	PC_SAMPLE_MULTIPLEXED,		/* a counter was not running throughout */
-};
-
-/* Discards of one probe: the rejection's bookkeeping. */
-struct pc_reject {
-	unsigned budget;		/* retakes left */
-	unsigned disturbed, multiplexed;	/* samples discarded, by cause */
-	unsigned short_by;		/* samples lost once the budget ran out */
 };
 
 /* ---- naming and opening ------------------------------------------------- */
@@ -138,15 +127,6 @@ static inline bool pc_event_has_figures(const struct pc_event *ev, bool any_nonz
 {
 	return ev->counted && (!ev->hardware || any_nonzero);
 }
-
-/*
- * Takes `want` samples: take(ctx, slot) fills slot `first + kept` and
- * returns its verdict. A sample that is not kept is retaken in the same slot
- * while r->budget lasts; after that it is lost (r->short_by). Returns the
- * number of samples kept.
- */
-unsigned pc_collect(struct pc_reject *r, unsigned first, unsigned want,
-		    enum pc_sample_verdict (*take)(void *ctx, unsigned slot), void *ctx);
 
 /* ---- explaining ---------------------------------------------------------- */
 

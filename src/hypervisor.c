@@ -5,6 +5,11 @@
  * kernel's own detection (/sys/hypervisor/type, or "Hypervisor detected"
  * in the boot log). They may differ: a PVM guest's hypervisor presents
  * bhyve's signature while its kernel says PVM.
+ *
+ * One signature is an emulator's, not a hypervisor's: QEMU's TCG translates
+ * every instruction, ring 0's included, so no timing under it is the CPU's.
+ * The run is then marked emulated (ci->emulated), and ring 0 is refused
+ * whatever its gate measures (ring0.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,18 +24,19 @@
 #include <cpuid.h>	/* the compiler's CPUID wrapper, not inline asm of ours */
 #endif
 
-/* Known signatures (12 bytes, NULs trimmed) and their names. */
-static const struct { const char *sig, *id, *name; } signatures[] = {
-	{ "KVMKVMKVM", "kvm", "KVM" },
-	{ "bhyve bhyve ", "bhyve", "bhyve" },
-	{ "Microsoft Hv", "hyperv", "Hyper-V" },
-	{ "VMwareVMware", "vmware", "VMware" },
-	{ "XenVMMXenVMM", "xen", "Xen" },
-	{ "TCGTCGTCGTCG", "qemu", "QEMU TCG" },
-	{ " lrpepyh  vr", "parallels", "Parallels" },
-	{ "VBoxVBoxVBox", "virtualbox", "VirtualBox" },
-	{ "ACRNACRNACRN", "acrn", "ACRN" },
-	{ "Jailhouse", "jailhouse", "Jailhouse" },
+/* Known signatures (12 bytes, NULs trimmed), their names, and the
+ * emulator's short name where the signature is an emulator's. */
+static const struct { const char *sig, *id, *name, *emulator; } signatures[] = {
+	{ "KVMKVMKVM", "kvm", "KVM", NULL },
+	{ "bhyve bhyve ", "bhyve", "bhyve", NULL },
+	{ "Microsoft Hv", "hyperv", "Hyper-V", NULL },
+	{ "VMwareVMware", "vmware", "VMware", NULL },
+	{ "XenVMMXenVMM", "xen", "Xen", NULL },
+	{ "TCGTCGTCGTCG", "qemu", "QEMU TCG", "TCG" },
+	{ " lrpepyh  vr", "parallels", "Parallels", NULL },
+	{ "VBoxVBoxVBox", "virtualbox", "VirtualBox", NULL },
+	{ "ACRNACRNACRN", "acrn", "ACRN", NULL },
+	{ "Jailhouse", "jailhouse", "Jailhouse", NULL },
 };
 
 static int signature_index(const char *sig)
@@ -73,31 +79,61 @@ int pc_hypervisor_from_log(const char *line, char *out, size_t len)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-/* CPUID.1:ECX[31] says a hypervisor is present; leaf 0x40000000 holds its
- * signature in EBX, ECX, EDX. */
-static void from_cpuid(struct pc_cpu_info *ci)
+/* The hypervisor signature CPUID leaf 0x40000000 presents, NULs trimmed and
+ * unprintable bytes replaced; false without a hypervisor. */
+static bool cpuid_signature(char sig[13])
 {
 	unsigned a, b, c, d, regs[3];
-	char sig[13];
-	int i, k;
+	int k;
 
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
-		return;
-	ci->virtualized = true;
+		return false;
 	__cpuid(0x40000000, a, regs[0], regs[1], regs[2]);
 	memcpy(sig, regs, 12);
 	sig[12] = 0;	/* KVM's is "KVMKVMKVM\0\0\0": read up to the first NUL */
 	for (k = 0; sig[k]; k++)
 		if ((unsigned char)sig[k] < 0x20 || (unsigned char)sig[k] > 0x7e)
 			sig[k] = '?';
+	return true;
+}
+
+/* CPUID.1:ECX[31] says a hypervisor is present; leaf 0x40000000 holds its
+ * signature in EBX, ECX, EDX. */
+static void from_cpuid(struct pc_cpu_info *ci)
+{
+	char sig[13];
+	int i;
+
+	if (!cpuid_signature(sig))
+		return;
+	ci->virtualized = true;
 	snprintf(ci->hv_cpuid_raw, sizeof(ci->hv_cpuid_raw), "%s", sig);
 	i = signature_index(sig);
 	snprintf(ci->hv_cpuid, sizeof(ci->hv_cpuid), "%s", i < 0 ? "unknown" :
 		 signatures[i].name);
 	if (i >= 0)
 		snprintf(ci->hypervisor, sizeof(ci->hypervisor), "%s", signatures[i].id);
+	if (i >= 0 && signatures[i].emulator)
+		snprintf(ci->emulated, sizeof(ci->emulated), "%s, from the CPUID "
+			 "hypervisor signature %s: every instruction is translated, "
+			 "ring 0's included", signatures[i].name, sig);
 }
 #endif
+
+const char *pc_hypervisor_emulator(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	char sig[13];
+	int i;
+
+	if (!cpuid_signature(sig))
+		return NULL;
+	i = signature_index(sig);
+	return i < 0 ? NULL : signatures[i].emulator;
+#else
+	return NULL;
+#endif
+}
 
 /* The first "Hypervisor detected" line of a log, read a record or a line at
  * a time: /dev/kmsg (non-blocking; may be forbidden to ordinary users) or

@@ -12,11 +12,12 @@ static const struct pc_command commands[] = {
 	{ "info", cmd_info, "show what primcost detects about this machine" },
 	{ "compare", cmd_compare, "put result files side by side, probe by probe" },
 	{ "merge", cmd_merge, "combine result files from many hosts into one" },
+	{ "report", cmd_report, "write result files as one HTML page with charts" },
 	{ "help", cmd_help, "show the help of a command" },
 	{ "version", cmd_version, "print the version" },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS PC_ARRAY_LEN(commands)
 
 static void usage(FILE *f)
 {
@@ -44,7 +45,7 @@ int cmd_version(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 1) {
-		fprintf(stderr, "primcost: version: takes no arguments\n");
+		pc_error("version", "takes no arguments");
 		return PC_EXIT_USAGE;
 	}
 	printf("primcost %s\n", PACKAGE_VERSION);

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * measure.c - the harness: pinning, self-checks, sizing, warm-up,
- * differential timing, per-sample calibration, rounds.
- *
- * One sample is a pair of timed loops with the same iteration count, the
- * body unrolled PC_UNROLL_HI and PC_UNROLL_LO times; their difference is
- * iters * PC_UNROLL_DIFF operations and nothing else (loop control, timer
- * reads, the call: all cancel). The order of the pair alternates so that a
- * slow drift cannot bias one side.
+ * measure.c - a native run: the engine (engine/engine.h) over this
+ * process's executor (executor.c) and, for ring-0 rows, ring0.c's; with
+ * pinning, containment of traps and hangs, the perf group's verdict on
+ * every sample, the contention canary, and the results finished by
+ * samples.c.
  */
 #include <math.h>
 #include <sched.h>
@@ -19,15 +16,10 @@
 
 #include "contain.h"
 #include "events.h"
+#include "executor.h"
 #include "primcost.h"
 #include "ring0.h"
-
-#define WARMUP_BATCH 15
-#define WARMUP_MAX_BATCHES 20
-#define LINEARITY_SAMPLES 31
-#define LINEARITY_TOLERANCE 0.10	/* D(2N)/D(N) within 2 +- 10 % */
-#define LINEARITY_FLOOR_TICKS 0.05	/* per op: below this D is noise */
-#define PC_ROUNDS 10			/* rounds the samples are spread over */
+#include "samples.h"
 
 const char *pc_status_name(enum pc_status s)
 {
@@ -83,188 +75,46 @@ int pc_probe_find(const char *name)
 
 int pc_pin_cpu(int cpu, char *err, size_t errlen)
 {
-	cpu_set_t set;
+	size_t size = CPU_ALLOC_SIZE(PC_CPU_MAX + 1);
+	cpu_set_t *set;
+	int rc = 0;
 
 	if (cpu < 0)
 		cpu = sched_getcpu();
-	if (cpu < 0 || cpu >= CPU_SETSIZE) {
+	if (cpu < 0 || cpu > PC_CPU_MAX) {
 		snprintf(err, errlen, "no such CPU: %d", cpu);
 		return -1;
 	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-		snprintf(err, errlen, "cannot pin to CPU %d: %m", cpu);
+	if (!(set = CPU_ALLOC(PC_CPU_MAX + 1))) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	return cpu;
+	CPU_ZERO_S(size, set);
+	CPU_SET_S((size_t)cpu, size, set);
+	if (sched_setaffinity(0, size, set) != 0) {
+		snprintf(err, errlen, "cannot pin to CPU %d: %m", cpu);
+		rc = -1;
+	}
+	CPU_FREE(set);
+	return rc < 0 ? -1 : cpu;
 }
 
-/* ---- self-check -------------------------------------------------------- */
+/* ---- pieces others use ---------------------------------------------------- */
 
 const char *pc_selfcheck(const struct pc_arch_probe *p, char *buf, size_t len)
 {
-	static const uint64_t iters_list[] = { 1, 3 };
-	struct pc_probe_state before, st;
-	const char *why;
-	unsigned i;
-	int hi;
+	uint64_t ops;
+	const char *why = pc_engine_selfcheck(p, NULL, NULL, &ops);
 
-	for (hi = 0; hi <= 1; hi++) {
-		for (i = 0; i < sizeof(iters_list) / sizeof(iters_list[0]); i++) {
-			uint64_t ops = iters_list[i] *
-				       (uint64_t)(hi ? PC_UNROLL_HI : PC_UNROLL_LO);
-
-			memset(&st, 0, sizeof(st));
-			if (p->init)
-				p->init(&st);
-			before = st;
-			p->run(&st, iters_list[i], hi);
-			why = p->check(&before, &st, ops);
-			if (why) {
-				snprintf(buf, len, "self-check failed after %llu "
-					 "operations: %s", (unsigned long long)ops, why);
-				return buf;
-			}
-		}
-	}
-	if (p->semantics) {
-		memset(&st, 0, sizeof(st));
-		why = p->semantics(&st);
-		if (why) {
-			snprintf(buf, len, "self-check failed: %s", why);
-			return buf;
-		}
-	}
-	return NULL;
+	if (!why)
+		return NULL;
+	if (ops)
+		snprintf(buf, len, "self-check failed after %llu operations: %s",
+			 (unsigned long long)ops, why);
+	else
+		snprintf(buf, len, "self-check failed: %s", why);
+	return buf;
 }
-
-/* ---- sampling ------------------------------------------------------------ */
-
-struct sampler {
-	const struct pc_arch_probe *p;
-	const struct pc_clock *clk;
-	struct pc_probe_state st;
-	uint64_t iters;
-	unsigned flip;
-	struct pc_ring0 *r0;	/* the loops run in ring 0 (ring0.c); NULL: here */
-	enum pc_probe_id id;
-	const struct pc_events *ev;	/* group read around each pair, or NULL */
-	struct pc_loop_counts loop[2];	/* what the last lo and hi loops saw */
-};
-
-static void sampler_init(struct sampler *s)
-{
-	if (s->r0)
-		pc_ring0_init_state(s->r0, s->id, &s->st);
-	else if (s->p->init)
-		s->p->init(&s->st);
-}
-
-
-/* One timed loop. The PMU cycles are read right outside the timer reads;
- * whatever the reads cost is the same in both loops of a sample and cancels
- * like the loop overhead. loop[hi].full says whether the cycles counter ran
- * throughout. */
-static uint64_t timed(struct sampler *s, uint64_t iters, int hi, uint64_t *cycles)
-{
-	struct pc_loop_counts *lc = &s->loop[hi ? 1 : 0];
-	struct pc_counter_reading c0, c1;
-	uint64_t t;
-
-	lc->full = true;
-	if (s->r0)
-		return pc_ring0_run(s->r0, s->id, &s->st, iters, hi);
-	if (s->clk->pmu_fd >= 0)
-		pc_clock_pmu_sample(s->clk, &c0);
-	t = s->p->run(&s->st, iters, hi);
-	if (s->clk->pmu_fd >= 0) {
-		pc_clock_pmu_sample(s->clk, &c1);
-		*cycles = c1.value - c0.value;
-		lc->full = pc_counter_full(&c0, &c1);
-	}
-	return t;
-}
-
-/* One differential sample: total ticks (and PMU cycles) of iters*DIFF ops. */
-static void sample_pair(struct sampler *s, uint64_t iters, double *dticks,
-			double *dcycles)
-{
-	uint64_t t[2], c[2] = { 0, 0 };
-	int first = (s->flip++ & 1) ? 1 : 0;
-	/* The events group is read before, between and after the two loops
-	 * (one read per boundary); without -e events only the disturbance
-	 * counters are in it and the pair is judged as a whole: no read
-	 * between, and loop[0] holds the pair's counts. */
-	bool per_loop = s->ev && s->ev->n;
-	struct pc_group_reading g[3];
-
-	if (s->ev)
-		pc_events_read(s->ev, &g[0]);
-	t[first] = timed(s, iters, first, &c[first]);
-	if (per_loop)
-		pc_events_read(s->ev, &g[1]);
-	t[!first] = timed(s, iters, !first, &c[!first]);
-	if (per_loop) {
-		pc_events_read(s->ev, &g[2]);
-		pc_events_loop(s->ev, &g[0], &g[1], &s->loop[first]);
-		pc_events_loop(s->ev, &g[1], &g[2], &s->loop[!first]);
-	} else if (s->ev) {
-		pc_events_read(s->ev, &g[2]);
-		pc_events_loop(s->ev, &g[0], &g[2], &s->loop[0]);
-		memset(s->loop[1].value, 0, sizeof(s->loop[1].value));
-	}
-	*dticks = (double)t[1] - (double)t[0];
-	if (dcycles)
-		*dcycles = (double)c[1] - (double)c[0];
-}
-
-/* d: room for n values (contained work must not allocate). */
-static double median_per_op(struct sampler *s, uint64_t iters, unsigned n, double *d)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		sample_pair(s, iters, &d[i], NULL);
-		d[i] /= (double)(iters * PC_UNROLL_DIFF);
-	}
-	return pc_median(d, n);
-}
-
-/* Smallest iteration count whose hi loop lasts about target_ticks. */
-static uint64_t size_sample(struct sampler *s, double target_ticks)
-{
-	uint64_t iters = 1, c;
-
-	for (;;) {
-		double t[3];
-		int i;
-
-		for (i = 0; i < 3; i++)
-			t[i] = (double)timed(s, iters, 1, &c);
-		double med = pc_median(t, 3);
-
-		if (med >= 0.9 * target_ticks || iters >= (1ULL << 32))
-			return iters;
-		double grow = med > 1 ? target_ticks / med : 16;
-
-		if (grow > 16)
-			grow = 16;
-		if (grow < 1.25)
-			grow = 1.25;
-		iters = (uint64_t)ceil((double)iters * grow);
-	}
-}
-
-/*
- * A sample is a difference of two intervals, each read with an error below
- * one timer step: below 2 steps in all. A hi loop of at least
- * PC_MIN_SAMPLE_STEPS steps (size_sample() stops at 0.9 of its target, and
- * the difference is 64/80 of the loop) keeps that under 0.3 % of the
- * difference where the body dominates. Matters for slow timers: 1000 steps
- * of a 24 MHz arm64 generic timer are 42 us.
- */
-#define PC_MIN_SAMPLE_STEPS 1000
 
 double pc_sample_ticks(const struct pc_clock *clk, double seconds)
 {
@@ -274,77 +124,35 @@ double pc_sample_ticks(const struct pc_clock *clk, double seconds)
 	return want > floor ? want : floor;
 }
 
-/* Runs batches until two consecutive batch medians agree. */
-static void warm_up(struct sampler *s)
-{
-	double prev = NAN, d[WARMUP_BATCH];
-	int b;
-
-	for (b = 0; b < WARMUP_MAX_BATCHES; b++) {
-		double m = median_per_op(s, s->iters, WARMUP_BATCH, d);
-
-		if (!isnan(prev) && fabs(m - prev) <= 0.01 * fabs(m) + 0.005)
-			return;
-		prev = m;
-	}
-}
-
-/* A sampler for others (ring0.c's gate): sized and warmed up. */
-struct pc_sampler {
-	struct sampler s;
-};
-
-struct pc_sampler *pc_sampler_open(struct pc_ring0 *r0, enum pc_probe_id id,
-				   const struct pc_clock *clk, double sample_s)
-{
-	struct pc_sampler *ps;
-
-	if (!pc_probe_impl(id) || !(ps = calloc(1, sizeof(*ps))))
-		return NULL;
-	ps->s.p = pc_probe_impl(id);
-	ps->s.clk = clk;
-	ps->s.r0 = r0;
-	ps->s.id = id;
-	sampler_init(&ps->s);
-	ps->s.iters = size_sample(&ps->s, pc_sample_ticks(clk, sample_s));
-	warm_up(&ps->s);
-	return ps;
-}
-
-double pc_sampler_take(struct pc_sampler *ps)
-{
-	double d;
-
-	sample_pair(&ps->s, ps->s.iters, &d, NULL);
-	return d / (double)(ps->s.iters * PC_UNROLL_DIFF);
-}
-
-void pc_sampler_close(struct pc_sampler *ps)
-{
-	free(ps);
-}
-
 int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 		 double *cycles_per_tick, char *err, size_t errlen)
 {
-	struct sampler s;
+	const struct pc_arch_probe *p = &pc_arch_probes[PC_PROBE_calib_add_chain];
+	struct pc_host_loop hl;
+	struct pc_loop l;
 	double ticks_per_add, *d;
+	unsigned i;
 
-	memset(&s, 0, sizeof(s));
-	s.p = &pc_arch_probes[PC_PROBE_calib_add_chain];
-	s.clk = clk;
-	if (!s.p->run) {
+	if (!p->run) {
 		snprintf(err, errlen, "this backend has no add chain to calibrate with");
 		return -1;
 	}
-	d = malloc((samples > WARMUP_BATCH ? samples : WARMUP_BATCH) * sizeof(*d));
-	if (!d) {
+	if (!(d = calloc(samples ? samples : 1, sizeof(*d)))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	s.iters = size_sample(&s, pc_sample_ticks(clk, sample_s));
-	median_per_op(&s, s.iters, WARMUP_BATCH, d);
-	ticks_per_add = median_per_op(&s, s.iters, samples, d);
+	pc_host_loop_bind(&l, &hl, PC_PROBE_calib_add_chain, pc_body_direct(p), clk, false);
+	pc_loop_init(&l);
+	l.iters = pc_loop_size(&l, (uint64_t)pc_sample_ticks(clk, sample_s));
+	if (l.iters)
+		pc_loop_warm_up(&l);
+	for (i = 0; l.iters && i < samples; i++) {
+		struct pc_pair pr;
+
+		pc_loop_pair(&l, l.iters, &pr);
+		d[i] = ((double)pr.hi - (double)pr.lo) / (double)(l.iters * PC_UNROLL_DIFF);
+	}
+	ticks_per_add = l.iters ? pc_median(d, samples) : 0;
 	free(d);
 	if (!(ticks_per_add > 0)) {
 		snprintf(err, errlen, "add-chain calibration read %.4f ticks per add",
@@ -353,209 +161,6 @@ int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 	}
 	*cycles_per_tick = 1.0 / ticks_per_add;
 	return 0;
-}
-
-/*
- * A probe being measured. Without a PMU, every probe sample is paired with
- * an add-chain sample taken right after it: the sample's cycles are its
- * ticks per op divided by the add chain's ticks per add at that moment, so a
- * host that changes the core clock during the run moves both together.
- */
-struct job {
-	struct pc_probe_result *r;
-	struct sampler s, cal;
-	uint64_t ops, cal_ops;
-	double *dt, *dc, *cpt;	/* per-op ticks, per-op cycles, cycles per tick */
-	unsigned n;		/* samples taken so far */
-	bool pmu;
-	const struct pc_events *ev;	/* counted around each sample, or NULL */
-	unsigned nev;		/* the user's events */
-	double **evv;		/* [nev][samples]: per-op counts */
-	bool *ev_nonzero;	/* [nev]: counted something in some loop */
-	struct pc_reject rej;	/* discarded samples */
-	bool live;		/* still being measured */
-	double spent_s;		/* time spent in this probe's code so far */
-	struct sampler can;	/* the contention canary, when can_c != NULL */
-	uint64_t can_ops;
-	double *can_c;		/* per sample: the canary's cycles per operation */
-};
-
-/* Everything a probe needs before its code runs: no probe code here. */
-static int job_alloc(struct job *j, const struct pc_arch_probe *p,
-		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
-		     struct pc_ring0 *r0)
-{
-	unsigned i;
-
-	/* Ring-0 loops are calibrated by the ring-0 add chain, never the PMU. */
-	j->pmu = clk->pmu_fd >= 0 && !r0;
-	j->s.p = p;
-	j->s.clk = clk;
-	j->s.r0 = r0;
-	j->s.id = j->r->id;
-	if (!j->pmu) {
-		j->cal.p = &pc_arch_probes[PC_PROBE_calib_add_chain];
-		j->cal.clk = clk;
-		j->cal.r0 = r0;
-		j->cal.id = PC_PROBE_calib_add_chain;
-	}
-	/* The canary runs in ring 3 only (ring-0 rows are gated apart). */
-	if (!r0 && !cfg->keep_contended &&
-	    pc_probe_impl(PC_PROBE_calib_add_throughput)) {
-		j->can.p = pc_probe_impl(PC_PROBE_calib_add_throughput);
-		j->can.clk = clk;
-		j->can.id = PC_PROBE_calib_add_throughput;
-		if (!(j->can_c = calloc(cfg->samples, sizeof(*j->can_c))))
-			return -1;
-	}
-	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
-	j->nev = j->ev ? j->ev->n : 0;
-	j->rej.budget = cfg->samples;	/* up to as many retakes as samples */
-	j->dt = calloc(cfg->samples, sizeof(*j->dt));
-	j->dc = calloc(cfg->samples, sizeof(*j->dc));
-	j->cpt = calloc(cfg->samples, sizeof(*j->cpt));
-	if (j->nev) {
-		j->evv = calloc(j->nev, sizeof(*j->evv));
-		j->ev_nonzero = calloc(j->nev, sizeof(*j->ev_nonzero));
-		if (!j->evv || !j->ev_nonzero)
-			return -1;
-		for (i = 0; i < j->nev; i++)
-			if (!(j->evv[i] = calloc(cfg->samples, sizeof(**j->evv))))
-				return -1;
-	}
-	return j->dt && j->dc && j->cpt ? 0 : -1;
-}
-
-/* Sizing and warm-up: runs probe code (contained). */
-static void job_prepare(struct job *j, const struct pc_measure_config *cfg,
-			const struct pc_clock *clk)
-{
-	sampler_init(&j->s);
-	j->s.iters = size_sample(&j->s, pc_sample_ticks(clk, cfg->sample_s));
-	j->ops = j->s.iters * PC_UNROLL_DIFF;
-	warm_up(&j->s);
-	if (!j->pmu) {
-		j->cal.iters = size_sample(&j->cal, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
-		j->cal_ops = j->cal.iters * PC_UNROLL_DIFF;
-	}
-	if (j->can_c) {
-		sampler_init(&j->can);
-		j->can.iters = size_sample(&j->can, pc_sample_ticks(clk, 0.5 * cfg->sample_s));
-		j->can_ops = j->can.iters * PC_UNROLL_DIFF;
-	}
-	/* Sizing and warm-up judge nothing: the events are read from here on. */
-	j->s.ev = j->cal.ev = j->ev;
-}
-
-/* One sample into slot `slot`, and the counters' verdict on it. */
-static enum pc_sample_verdict take_sample(void *ctx, unsigned slot)
-{
-	struct job *j = ctx;
-	struct pc_loop_counts loops[4];
-	double *dt = &j->dt[slot], *dc = &j->dc[slot];
-	enum pc_sample_verdict v;
-	unsigned i, nloops = 2;
-
-	sample_pair(&j->s, j->s.iters, dt, j->pmu ? dc : NULL);
-	loops[0] = j->s.loop[0];
-	loops[1] = j->s.loop[1];
-	*dt /= (double)j->ops;
-	if (j->pmu) {
-		*dc /= (double)j->ops;
-	} else {
-		double add_ticks;
-
-		sample_pair(&j->cal, j->cal.iters, &add_ticks, NULL);
-		loops[nloops++] = j->cal.loop[0];
-		loops[nloops++] = j->cal.loop[1];
-		/* A coarse timer (an emulator's) can read no difference at all:
-		 * that calibration cannot scale anything; the sample is retaken. */
-		if (!(add_ticks > 0))
-			return PC_SAMPLE_DISTURBED;
-		j->cpt[slot] = (double)j->cal_ops / add_ticks;
-		*dc = *dt * j->cpt[slot];
-	}
-	if (j->can_c) {
-		double can_ticks, can_cycles = 0;
-
-		sample_pair(&j->can, j->can.iters, &can_ticks, j->pmu ? &can_cycles : NULL);
-		j->can_c[slot] = (j->pmu ? can_cycles : can_ticks * j->cpt[slot]) /
-				 (double)j->can_ops;
-	}
-	v = pc_events_verdict(j->ev, loops, nloops);
-	if (v == PC_SAMPLE_KEEP) {
-		for (i = 0; i < j->nev; i++) {
-			uint64_t hi = loops[1].value[i], lo = loops[0].value[i];
-
-			j->evv[i][slot] = ((double)hi - (double)lo) / (double)j->ops;
-			j->ev_nonzero[i] |= hi != 0 || lo != 0;
-		}
-	}
-	return v;
-}
-
-/* Takes count more samples; disturbed or multiplexed ones are retaken. */
-static void job_sample(struct job *j, unsigned count)
-{
-	j->n += pc_collect(&j->rej, j->n, count, take_sample, j);
-}
-
-/* Per-op statistics of the events, and what was discarded. */
-static int job_finish_events(struct job *j, const struct pc_measure_config *cfg)
-{
-	struct pc_probe_events *pe = &j->r->events;
-	unsigned i;
-
-	/* With no group open at all (every event refused), the events are
-	 * still reported, as unsupported with their reasons. */
-	pe->def = j->ev ? j->ev : cfg->events && cfg->events->n ? cfg->events : NULL;
-	pe->checked = j->ev && j->ev->reject;
-	pe->disturbed = j->rej.disturbed;
-	pe->multiplexed = j->rej.multiplexed;
-	pe->short_by = j->rej.short_by;
-	if (!j->nev || !j->n)
-		return 0;
-	pe->per_op = calloc(j->nev, sizeof(*pe->per_op));
-	pe->counted = calloc(j->nev, sizeof(*pe->counted));
-	if (!pe->per_op || !pe->counted)
-		return -1;
-	for (i = 0; i < j->nev; i++) {
-		const struct pc_event *ev = &j->ev->ev[i];
-
-		pe->counted[i] = pc_event_has_figures(ev, j->ev_nonzero[i]);
-		if (pc_summarize(j->evv[i], j->n, &pe->per_op[i]) < 0)
-			return -1;
-	}
-	if (cfg->keep_samples) {
-		pe->raw = j->evv;
-		j->evv = NULL;
-	}
-	return 0;
-}
-
-/* Linearity: doubling the work must double the difference (contained). */
-static void job_linearity(struct job *j)
-{
-	struct pc_probe_result *r = j->r;
-	double lin_n[LINEARITY_SAMPLES], lin_2n[LINEARITY_SAMPLES], dn, d2n;
-	unsigned i;
-
-	j->s.ev = NULL;
-	for (i = 0; i < LINEARITY_SAMPLES; i++) {
-		sample_pair(&j->s, j->s.iters, &lin_n[i], NULL);
-		sample_pair(&j->s, 2 * j->s.iters, &lin_2n[i], NULL);
-	}
-	dn = pc_median(lin_n, LINEARITY_SAMPLES);
-	d2n = pc_median(lin_2n, LINEARITY_SAMPLES);
-	r->linearity = NAN;
-	if (dn / (double)j->ops >= LINEARITY_FLOOR_TICKS) {
-		r->linearity = d2n / dn;
-		r->nonlinear = fabs(r->linearity - 2.0) > 2.0 * LINEARITY_TOLERANCE;
-	}
-	if (r->nonlinear)
-		snprintf(r->reason, sizeof(r->reason), "not linear: doubling the "
-			 "iterations scaled the difference by %.2f, not 2",
-			 r->linearity);
 }
 
 size_t pc_contention_keep(const double *canary, size_t n, double limit, bool *keep)
@@ -569,134 +174,229 @@ size_t pc_contention_keep(const double *canary, size_t n, double limit, bool *ke
 	return kept;
 }
 
+/* ---- a probe being measured ----------------------------------------------- */
+
 /*
- * Drops the samples taken while the canary ran slow: the core was shared
- * (a busy sibling hyperthread, a neighbour's vCPU) and a throughput-bound
- * sequence then costs more for reasons that are not its own. Unless so many
- * are flagged that the rest could not stand for the probe: then the core
- * was contended throughout, every sample is kept and the reason says so.
+ * Without a PMU, every probe sample is paired with an add-chain sample
+ * taken right after it: the sample's cycles are its ticks per op divided by
+ * the add chain's ticks per add at that moment, so a host that changes the
+ * core clock during the run moves both together. The contention canary's
+ * pair comes last.
  */
-static void job_drop_contended(struct job *j, double limit)
+struct job {
+	struct pc_probe_result *r;
+	struct pc_job ej;
+	struct pc_host_loop hp, hc, hk;	/* probe, calibration, canary */
+	struct pc_sample_set set;
+	const struct pc_arch_probe *impl;
+	const struct pc_events *ev;	/* counted around each loop, or NULL */
+	unsigned nev;			/* the user's events */
+	double **evv;			/* [nev][samples]: per-op counts */
+	bool *ev_nonzero;		/* [nev]: counted something in some loop */
+	unsigned disturbed, multiplexed;	/* samples discarded, by cause */
+	double spent_s;			/* time spent in this probe's code */
+};
+
+struct run {
+	const struct pc_measure_config *cfg;
+	const struct pc_clock *clk;
+	struct job *jobs;
+	size_t njobs;
+};
+
+static int job_alloc_events(struct job *j, unsigned samples)
 {
-	size_t kept, i, k;
-	unsigned e;
-	bool *keep;
+	unsigned i;
 
-	if (!j->can_c || !j->n || !(keep = malloc(j->n * sizeof(*keep))))
-		return;
-	kept = pc_contention_keep(j->can_c, j->n, limit, keep);
-	if (kept < j->n && (kept < 9 || kept < j->n / 4)) {
-		size_t len = strlen(j->r->reason);
-
-		snprintf(j->r->reason + len, sizeof(j->r->reason) - len,
-			 "%scontended: the core was shared during %zu of %u samples "
-			 "(kept them all)", len ? "; " : "", j->n - kept, j->n);
-	} else if (kept < j->n) {
-		for (i = 0, k = 0; i < j->n; i++) {
-			if (!keep[i])
-				continue;
-			j->dt[k] = j->dt[i];
-			j->dc[k] = j->dc[i];
-			j->cpt[k] = j->cpt[i];
-			j->can_c[k] = j->can_c[i];
-			for (e = 0; e < j->nev; e++)
-				j->evv[e][k] = j->evv[e][i];
-			k++;
-		}
-		j->r->events.contended = j->n - (unsigned)kept;
-		j->n = (unsigned)kept;
-	}
-	free(keep);
-}
-
-/* The canary's best (first quartile) and median over the whole run, every
- * probe's samples together: the reference a sample's canary is held to. */
-static void canary_reference(struct job *jobs, size_t njobs, struct pc_profile *prof)
-{
-	size_t i, n = 0, k;
-	double *all;
-
-	for (i = 0; i < njobs; i++)
-		if (jobs[i].live && jobs[i].can_c)
-			n += jobs[i].n;
-	if (!n || !(all = malloc(n * sizeof(*all))))
-		return;
-	for (i = 0, k = 0; i < njobs; i++)
-		if (jobs[i].live && jobs[i].can_c) {
-			memcpy(all + k, jobs[i].can_c, jobs[i].n * sizeof(*all));
-			k += jobs[i].n;
-		}
-	prof->canary_median = pc_median(all, n);
-	/* The first quartile, not the minimum: one canary sample is a ratio
-	 * of two short measurements, and its noise reaches below the core's
-	 * true best. */
-	prof->canary_best = pc_quantile_sorted(all, n, 0.25);
-	prof->canary = prof->canary_best > 0;
-	free(all);
-}
-
-static int job_finish(struct job *j, const struct pc_measure_config *cfg,
-		      const struct pc_clock *clk)
-{
-	struct pc_probe_result *r = j->r;
-
-	if (job_finish_events(j, cfg) < 0)
-		return -1;
-	if (!j->n) {
-		r->status = PC_STATUS_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "every sample was discarded "
-			 "(%u disturbed by a context switch or migration, %u with "
-			 "counters not running throughout)", j->rej.disturbed,
-			 j->rej.multiplexed);
+	j->nev = j->ev ? j->ev->n : 0;
+	if (!j->nev)
 		return 0;
-	}
-
-	r->iters = j->s.iters;
-	r->ops_per_sample = j->ops;
-	r->samples = j->n;
-	r->cycles_source = j->pmu ? PC_CYCLES_PMU : PC_CYCLES_CALIBRATED;
-	pc_summarize(j->dt, j->n, &r->ticks);
-	pc_summarize(j->dc, j->n, &r->cycles);
-	r->ns = pc_summary_scale(&r->ticks, 1e9 / clk->tick_hz);
-	r->cycles_per_tick = j->pmu ? r->cycles.median / r->ticks.median :
-			     pc_median(j->cpt, j->n);
-	if (j->s.r0)
-		pc_ring0_finish(j->s.r0, r);
-	if (cfg->keep_samples) {
-		r->raw_ticks = j->dt;
-		r->raw_cycles = j->dc;
-		j->dt = j->dc = NULL;
-	}
-	if (j->rej.short_by) {
-		size_t len = strlen(r->reason);
-
-		snprintf(r->reason + len, sizeof(r->reason) - len, "%s%u of %u "
-			 "samples: the rest were discarded (disturbed or multiplexed) "
-			 "after the retake budget ran out", len ? "; " : "", j->n,
-			 j->n + j->rej.short_by);
-	}
+	j->evv = calloc(j->nev, sizeof(*j->evv));
+	j->ev_nonzero = calloc(j->nev, sizeof(*j->ev_nonzero));
+	if (!j->evv || !j->ev_nonzero)
+		return -1;
+	for (i = 0; i < j->nev; i++)
+		if (!(j->evv[i] = calloc(samples, sizeof(**j->evv))))
+			return -1;
 	return 0;
+}
+
+/* Everything a probe needs before its code runs: no probe code here. */
+static int job_setup(struct job *j, const struct pc_arch_probe *impl,
+		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		     struct pc_ring0 *r0)
+{
+	const struct pc_arch_probe *add = &pc_arch_probes[PC_PROBE_calib_add_chain];
+	const struct pc_arch_probe *can = pc_probe_impl(PC_PROBE_calib_add_throughput);
+	/* Ring-0 loops are calibrated by the ring-0 add chain, never the PMU;
+	 * the canary runs in ring 3 only (ring-0 rows are gated apart). */
+	bool pmu = clk->pmu_fd >= 0 && !r0, canary = !r0 && !cfg->keep_contended && can;
+	int id = (int)j->r->id;
+
+	j->impl = impl;
+	j->ej.host = j;
+	j->ej.live = 1;
+	j->ej.budget = cfg->samples;	/* up to as many retakes as samples */
+	j->ej.check = r0 ? NULL : impl;	/* ring-0 rows passed theirs in ring 0 */
+	j->ej.target_ticks = (uint64_t)pc_sample_ticks(clk, cfg->sample_s);
+	j->ej.cal_target_ticks = (uint64_t)pc_sample_ticks(clk, 0.5 * cfg->sample_s);
+	pc_host_loop_bind(&j->ej.probe, &j->hp, id,
+			  r0 ? pc_ring0_body(r0) : pc_body_direct(impl), clk, pmu);
+	if (!pmu)
+		pc_host_loop_bind(&j->ej.cal, &j->hc, PC_PROBE_calib_add_chain,
+				  r0 ? pc_ring0_body(r0) : pc_body_direct(add), clk, false);
+	if (canary)
+		pc_host_loop_bind(&j->ej.canary, &j->hk, PC_PROBE_calib_add_throughput,
+				  pc_body_direct(can), clk, pmu);
+	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
+	if (pc_sample_set_init(&j->set, cfg->samples, canary) < 0)
+		return -1;
+	j->set.pmu = pmu;
+	return job_alloc_events(j, cfg->samples);
 }
 
 static void job_free(struct job *j)
 {
 	unsigned i;
 
-	free(j->dt);
-	free(j->dc);
-	free(j->cpt);
-	free(j->can_c);
+	pc_sample_set_free(&j->set);
 	for (i = 0; j->evv && i < j->nev; i++)
 		free(j->evv[i]);
 	free(j->evv);
 	free(j->ev_nonzero);
 }
 
+/* ---- the engine's host: sink, guard, progress -------------------------------- */
+
+static enum pc_sample_verdict sink_sample(void *ctx, struct pc_job *ej, unsigned slot,
+					  const struct pc_sample *x)
+{
+	struct job *j = ej->host;
+	struct pc_loop_counts loops[4] = { j->hp.counts[0], j->hp.counts[1],
+					   j->hc.counts[0], j->hc.counts[1] };
+	double pmu[2] = { (double)j->hp.cycles[1] - (double)j->hp.cycles[0],
+			  (double)j->hk.cycles[1] - (double)j->hk.cycles[0] };
+	enum pc_sample_verdict v;
+	unsigned i;
+
+	(void)ctx;
+	if (!pc_sample_set_put(&j->set, slot, x, pmu)) {
+		/* A coarse timer (an emulator's) can read no difference in
+		 * the calibration: it scales nothing; the sample is retaken. */
+		j->disturbed++;
+		return PC_SAMPLE_DISTURBED;
+	}
+	v = pc_events_verdict(j->ev, loops, j->ej.cal.exec ? 4 : 2);
+	if (v == PC_SAMPLE_DISTURBED)
+		j->disturbed++;
+	else if (v == PC_SAMPLE_MULTIPLEXED)
+		j->multiplexed++;
+	for (i = 0; v == PC_SAMPLE_KEEP && i < j->nev; i++) {
+		uint64_t hi = loops[1].value[i], lo = loops[0].value[i];
+
+		j->evv[i][slot] = ((double)hi - (double)lo) /
+				  (double)(j->set.iters * PC_UNROLL_DIFF);
+		j->ev_nonzero[i] |= hi != 0 || lo != 0;
+	}
+	return v;
+}
+
+static void sink_linearity(void *ctx, struct pc_job *ej, int64_t d_n, int64_t d_2n)
+{
+	(void)ctx;
+	pc_sample_set_lin(&((struct job *)ej->host)->set, d_n, d_2n);
+}
+
+static void sink_failed(void *ctx, struct pc_job *ej, const char *phase,
+			const char *why, uint64_t ops)
+{
+	struct pc_probe_result *r = ((struct job *)ej->host)->r;
+
+	(void)ctx;
+	r->status = PC_STATUS_FAILED;
+	if (strcmp(phase, "self-check") != 0)
+		snprintf(r->reason, sizeof(r->reason), "%s", why);
+	else if (ops)
+		snprintf(r->reason, sizeof(r->reason), "self-check failed after "
+			 "%llu operations: %s", (unsigned long long)ops, why);
+	else
+		snprintf(r->reason, sizeof(r->reason), "self-check failed: %s", why);
+}
+
+/* Sizing and warm-up judge nothing: the events are read from here on. */
+static void sink_prepared(void *ctx, struct pc_job *ej)
+{
+	struct job *j = ej->host;
+
+	(void)ctx;
+	j->hp.ev = j->hc.ev = j->ev;
+	j->set.iters = ej->probe.iters;
+	j->set.cal_iters = ej->cal.iters;
+	j->set.can_iters = ej->canary.iters;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Every call into probe code goes through the guard: the self-check,
+ * sizing and warm-up, each round's share of samples, the linearity check.
+ * A trap (SIGILL, SIGSEGV, SIGBUS, SIGFPE) or the probe's time running out
+ * makes the probe failed, with the signal and the instruction in the
+ * reason; an interruption stops the run. See contain.c for why this costs
+ * the timed loops nothing.
+ */
+static int guard(void *ctx, struct pc_job *ej, const char *phase,
+		 void (*fn)(void *), void *arg)
+{
+	const struct pc_measure_config *cfg = ((struct run *)ctx)->cfg;
+	struct job *j = ej->host;
+	struct pc_probe_result *r = j->r;
+	double t0 = now_s(), limit = 0;
+	enum pc_contain_result rc;
+	struct pc_trap t;
+	char what[320];
+
+	if (cfg->probe_timeout_s > 0) {
+		limit = cfg->probe_timeout_s - j->spent_s;
+		if (limit < 1e-3)
+			limit = 1e-3;
+	}
+	rc = pc_contain_call(fn, arg, limit, &t);
+	j->spent_s += now_s() - t0;
+	if (rc == PC_CONTAIN_DONE)
+		return 0;
+	if (rc == PC_CONTAIN_INTERRUPTED)
+		return 1;	/* not the probe's fault: the run stops */
+	ej->live = 0;
+	r->status = PC_STATUS_FAILED;
+	pc_trap_describe(&t, what, sizeof(what));
+	if (rc == PC_CONTAIN_TRAP)
+		snprintf(r->reason, sizeof(r->reason), "trapped in %s: %s; sequence: %s",
+			 phase, what, j->impl->sequence ? j->impl->sequence : "?");
+	else
+		snprintf(r->reason, sizeof(r->reason), "still running after its "
+			 "time limit of %.3g s (--probe-timeout), in %s: %s",
+			 cfg->probe_timeout_s, phase, what);
+	return 1;
+}
+
+static int stop(void *ctx)
+{
+	(void)ctx;
+	return pc_interrupted();
+}
+
 /* The progress line on a terminal, and the --status-fd lines:
  * "warm-up K/N NAME", "round R/ROUNDS NAME" (a share of NAME's samples
  * begins), "measured". */
-static void progress(const struct pc_measure_config *cfg, const char *what,
-		     size_t k, size_t n, const char *name)
+static void progress_line(const struct pc_measure_config *cfg, const char *what,
+			  size_t k, size_t n, const char *name)
 {
 	if (name)
 		pc_status_line(cfg->status_fd, "%s %zu/%zu %s", what, k, n, name);
@@ -711,16 +411,16 @@ static void progress(const struct pc_measure_config *cfg, const char *what,
 	fflush(stderr);
 }
 
-static double now_s(void)
+static void progress(void *ctx, const char *what, unsigned k, unsigned n,
+		     const struct pc_job *ej)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	progress_line(((struct run *)ctx)->cfg, what, k, n,
+		      pc_probe_rows[((struct job *)ej->host)->r->id].name);
 }
 
-/* Status of a row before any timing: NULL implementation, ring. (A ring-3
- * self-check runs probe code: it is the first contained phase.) */
+/* ---- before and after the engine ----------------------------------------------- */
+
+/* Status of a row before any timing: NULL implementation, ring. */
 static const struct pc_arch_probe *admit(struct pc_probe_result *r,
 					 const struct pc_measure_config *cfg,
 					 const struct pc_clock *clk)
@@ -744,85 +444,145 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r,
 	return impl;
 }
 
-/* ---- containment: a trap or a hang fails its probe, not the run ------------ */
+/* A job for each row of the profile that is to be timed. */
+static int admit_all(struct run *run, struct pc_profile *prof)
+{
+	size_t k;
+
+	for (k = 0; k < prof->nprobes; k++) {
+		struct pc_probe_result *r = &prof->probes[k];
+		const struct pc_arch_probe *impl = admit(r, run->cfg, run->clk);
+
+		if (!impl)
+			continue;
+		run->jobs[run->njobs].r = r;
+		if (job_setup(&run->jobs[run->njobs++], impl, run->cfg, run->clk,
+			      r->ring == 0 ? run->cfg->ring0 : NULL) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The canary's best (first quartile) and median over the whole run, every
+ * probe's samples together: the reference a sample's canary is held to. */
+static void canary_reference(struct run *run, struct pc_profile *prof)
+{
+	size_t i, n = 0, k = 0;
+	double *all;
+
+	for (i = 0; i < run->njobs; i++)
+		if (run->jobs[i].ej.live && run->jobs[i].set.can_c)
+			n += run->jobs[i].set.n;
+	if (!n || !(all = malloc(n * sizeof(*all))))
+		return;
+	for (i = 0; i < run->njobs; i++) {
+		const struct job *j = &run->jobs[i];
+
+		if (j->ej.live && j->set.can_c) {
+			memcpy(all + k, j->set.can_c, j->set.n * sizeof(*all));
+			k += j->set.n;
+		}
+	}
+	prof->canary_median = pc_median(all, n);
+	/* The first quartile, not the minimum: one canary sample is a ratio
+	 * of two short measurements, and its noise reaches below the core's
+	 * true best. */
+	prof->canary_best = pc_quantile_sorted(all, n, 0.25);
+	prof->canary = prof->canary_best > 0;
+	free(all);
+}
 
 /*
- * Every call into probe code goes through contain(): the self-check, sizing
- * and warm-up, each round's share of samples, the linearity check. A trap
- * (SIGILL, SIGSEGV, SIGBUS, SIGFPE) or the probe's time running out makes the
- * probe failed, with the signal and the instruction in the reason; an
- * interruption stops the run. See contain.c for why this costs the timed
- * loops nothing.
+ * Drops the samples taken while the canary ran slow: the core was shared
+ * (a busy sibling hyperthread, a neighbour's vCPU) and a throughput-bound
+ * sequence then costs more for reasons that are not its own. Unless so many
+ * are flagged that the rest could not stand for the probe: then the core
+ * was contended throughout, every sample is kept and the reason says so.
  */
-struct phase {
-	struct job *j;
-	const struct pc_measure_config *cfg;
-	const struct pc_clock *clk;
-	unsigned count;
-	const char *check;		/* the self-check's verdict */
-	char why[256];
-};
-
-static void phase_selfcheck(void *a)
+static void drop_contended(struct job *j, double limit)
 {
-	struct phase *ph = a;
+	unsigned n = j->set.n, kept, i, k, e;
+	bool *keep;
 
-	ph->check = pc_selfcheck(ph->j->s.p, ph->why, sizeof(ph->why));
-}
+	if (!j->set.can_c || !n || !(keep = malloc(n * sizeof(*keep))))
+		return;
+	kept = (unsigned)pc_contention_keep(j->set.can_c, n, limit, keep);
+	if (kept < n && (kept < PC_SAMPLES_MIN || kept < n / 4)) {
+		size_t len = strlen(j->r->reason);
 
-static void phase_prepare(void *a)
-{
-	struct phase *ph = a;
-
-	job_prepare(ph->j, ph->cfg, ph->clk);
-}
-
-static void phase_sample(void *a)
-{
-	struct phase *ph = a;
-
-	job_sample(ph->j, ph->count);
-}
-
-static void phase_linearity(void *a)
-{
-	job_linearity(((struct phase *)a)->j);
-}
-
-/* Runs one phase of a live probe; false when it did not complete. */
-static bool contain(struct job *j, const char *phase, void (*fn)(void *),
-		    struct phase *ph)
-{
-	const struct pc_measure_config *cfg = ph->cfg;
-	struct pc_probe_result *r = j->r;
-	double t0 = now_s(), limit = 0;
-	enum pc_contain_result rc;
-	struct pc_trap t;
-	char what[320];
-
-	if (cfg->probe_timeout_s > 0) {
-		limit = cfg->probe_timeout_s - j->spent_s;
-		if (limit < 1e-3)
-			limit = 1e-3;
+		snprintf(j->r->reason + len, sizeof(j->r->reason) - len,
+			 "%scontended: the core was shared during %u of %u samples "
+			 "(kept them all)", len ? "; " : "", n - kept, n);
+	} else if (kept < n) {
+		for (e = 0; e < j->nev; e++)
+			for (i = 0, k = 0; i < n; i++)
+				if (keep[i])
+					j->evv[e][k++] = j->evv[e][i];
+		pc_sample_set_keep(&j->set, keep);
+		j->r->events.contended = n - kept;
 	}
-	ph->j = j;
-	rc = pc_contain_call(fn, ph, limit, &t);
-	j->spent_s += now_s() - t0;
-	if (rc == PC_CONTAIN_DONE)
-		return true;
-	if (rc == PC_CONTAIN_INTERRUPTED)
-		return false;	/* not the probe's fault: the run stops */
-	j->live = false;
-	r->status = PC_STATUS_FAILED;
-	pc_trap_describe(&t, what, sizeof(what));
-	if (rc == PC_CONTAIN_TRAP)
-		snprintf(r->reason, sizeof(r->reason), "trapped in %s: %s; sequence: %s",
-			 phase, what, j->s.p->sequence ? j->s.p->sequence : "?");
-	else
-		snprintf(r->reason, sizeof(r->reason), "still running after its "
-			 "time limit of %.3g s (--probe-timeout), in %s: %s",
-			 cfg->probe_timeout_s, phase, what);
-	return false;
+	free(keep);
+}
+
+/* Per-op statistics of the events, and what was discarded. */
+static int finish_events(struct job *j, const struct pc_measure_config *cfg)
+{
+	struct pc_probe_events *pe = &j->r->events;
+	unsigned i;
+
+	/* With no group open at all (every event refused), the events are
+	 * still reported, as unsupported with their reasons. */
+	pe->def = j->ev ? j->ev : cfg->events && cfg->events->n ? cfg->events : NULL;
+	pe->checked = j->ev && j->ev->reject;
+	pe->disturbed = j->disturbed;
+	pe->multiplexed = j->multiplexed;
+	pe->short_by = j->ej.short_by;
+	if (!j->nev || !j->set.n)
+		return 0;
+	pe->per_op = calloc(j->nev, sizeof(*pe->per_op));
+	pe->counted = calloc(j->nev, sizeof(*pe->counted));
+	if (!pe->per_op || !pe->counted)
+		return -1;
+	for (i = 0; i < j->nev; i++) {
+		pe->counted[i] = pc_event_has_figures(&j->ev->ev[i], j->ev_nonzero[i]);
+		if (pc_summarize(j->evv[i], j->set.n, &pe->per_op[i]) < 0)
+			return -1;
+	}
+	if (cfg->keep_samples) {
+		pe->raw = j->evv;
+		j->evv = NULL;
+	}
+	return 0;
+}
+
+static int job_finish(struct job *j, const struct pc_measure_config *cfg,
+		      const struct pc_clock *clk)
+{
+	struct pc_probe_result *r = j->r;
+
+	if (finish_events(j, cfg) < 0)
+		return -1;
+	if (!j->set.n) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "every sample was discarded "
+			 "(%u disturbed by a context switch or migration, %u with "
+			 "counters not running throughout)", j->disturbed,
+			 j->multiplexed);
+		return 0;
+	}
+	if (pc_sample_set_finish(&j->set, r, clk, cfg->keep_samples) < 0)
+		return -1;
+	if (r->ring == 0)
+		pc_ring0_finish(cfg->ring0, r);
+	if (j->ej.short_by) {
+		size_t len = strlen(r->reason);
+
+		snprintf(r->reason + len, sizeof(r->reason) - len, "%s%u of %u "
+			 "samples: the rest were discarded (disturbed or multiplexed) "
+			 "after the retake budget ran out", len ? "; " : "", j->set.n,
+			 j->set.n + j->ej.short_by);
+	}
+	return 0;
 }
 
 /* A probe the run did not reach, or did not finish, before an interruption. */
@@ -841,180 +601,100 @@ static void cut_short(struct pc_probe_result *r, unsigned have, unsigned want,
 		 "interrupted by %s", pc_signal_name(sig));
 }
 
-/*
- * Probes are measured in rounds: each round takes a share of every probe's
- * samples in turn. A disturbance of the host lasting some milliseconds (a
- * busy sibling hyperthread, another guest) then touches a little of every
- * probe instead of all of one, and the medians stay put from run to run.
- */
-int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
-		   const struct pc_clock *clk, struct pc_profile *prof,
-		   char *err, size_t errlen)
+/* After the engine: contended samples dropped, figures or reasons. */
+static int finish_all(struct run *run, struct pc_profile *prof)
 {
-	struct job *jobs = NULL;
-	struct phase ph;
-	double *calib = NULL, t_start = now_s();
-	size_t n = 0, k = 0, njobs = 0, ncal = 0, njobs_failed = 0, i;
-	unsigned rounds = cfg->samples < PC_ROUNDS ? cfg->samples : PC_ROUNDS, round;
-	int id, stop;
+	const struct pc_measure_config *cfg = run->cfg;
+	int stop = pc_interrupted(), failed = 0;
+	size_t i;
 
-	memset(prof, 0, sizeof(*prof));
-	memset(&ph, 0, sizeof(ph));
-	ph.cfg = cfg;
-	ph.clk = clk;
-	if (pc_contain_init(err, errlen) < 0)
-		return -1;
-	for (id = 0; id < PC_PROBE_COUNT; id++)
-		n += selected[id];
-	prof->probes = calloc(n ? n : 1, sizeof(*prof->probes));
-	jobs = calloc(n ? n : 1, sizeof(*jobs));
-	calib = calloc(n ? n : 1, sizeof(*calib));
-	if (!prof->probes || !jobs || !calib)
-		goto oom;
-	prof->nprobes = n;
+	for (i = 0; i < run->njobs; i++)
+		run->jobs[i].set.n = run->jobs[i].ej.kept;
+	canary_reference(run, prof);
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
 
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		struct pc_probe_result *r;
-		const struct pc_arch_probe *impl;
-		struct job *j;
-
-		if (!selected[id])
+		if (!j->ej.live)
 			continue;
-		r = &prof->probes[k++];
-		r->id = (enum pc_probe_id)id;
-		r->ring = pc_probe_rows[id].ring;
-		r->linearity = NAN;
-		r->cycles_source = clk->source;
-		progress(cfg, "warm-up", k, n, pc_probe_rows[id].name);
-		impl = admit(r, cfg, clk);
-		if (!impl)
-			continue;
-		j = &jobs[njobs];
-		j->r = r;
-		if (job_alloc(j, impl, cfg, clk, r->ring == 0 ? cfg->ring0 : NULL) < 0)
-			goto oom;
-		njobs++;
-		j->live = true;
-		/* Ring-0 rows passed their self-check in ring 0 (admit). */
-		if (r->ring != 0 &&
-		    contain(j, "the self-check", phase_selfcheck, &ph) && ph.check) {
-			r->status = PC_STATUS_FAILED;
-			snprintf(r->reason, sizeof(r->reason), "%s", ph.why);
-			j->live = false;
-		}
-		if (j->live && !pc_interrupted())
-			contain(j, "the sizing and warm-up", phase_prepare, &ph);
-	}
-	for (round = 0; round < rounds && !pc_interrupted(); round++) {
-		/* Spread the samples evenly: round r takes its share. */
-		unsigned share = cfg->samples * (round + 1) / rounds -
-				 cfg->samples * round / rounds;
-		char phase[32];
-
-		snprintf(phase, sizeof(phase), "round %u of %u", round + 1, rounds);
-		for (i = 0; i < njobs && !pc_interrupted(); i++) {
-			if (!jobs[i].live)
-				continue;
-			progress(cfg, "round", round + 1, rounds,
-				 pc_probe_rows[jobs[i].r->id].name);
-			ph.count = share;
-			contain(&jobs[i], phase, phase_sample, &ph);
-		}
-	}
-	stop = pc_interrupted();
-	canary_reference(jobs, njobs, prof);
-	for (i = 0; i < njobs; i++) {
-		struct job *j = &jobs[i];
-
-		if (j->live && prof->canary) {
-			job_drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
+		if (prof->canary) {
+			drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
 			prof->contended += j->r->events.contended;
 		}
-
-		if (j->live && j->n && !stop)
-			contain(j, "the linearity check", phase_linearity, &ph);
-		if (j->live && (stop = pc_interrupted()) != 0 && j->n < cfg->samples)
-			cut_short(j->r, j->n, cfg->samples, stop);
-		if (j->live && (j->n || !stop)) {
-			if (job_finish(j, cfg, clk) < 0)
-				njobs_failed++;
-			else if (j->r->status == PC_STATUS_OK &&
-				 j->r->cycles_per_tick > 0 &&
-				 isfinite(j->r->cycles_per_tick))
-				calib[ncal++] = j->r->cycles_per_tick;
-		}
-		job_free(j);
+		if (stop && j->ej.kept < cfg->samples)
+			cut_short(j->r, j->ej.kept, cfg->samples, stop);
+		if ((j->set.n || !stop) && job_finish(j, cfg, run->clk) < 0)
+			failed = -1;
 	}
-	free(jobs);
-	jobs = NULL;
 	/* Probes the run never reached. */
-	if ((stop = pc_interrupted()) != 0) {
+	if (stop) {
 		prof->interrupted = stop;
 		for (i = 0; i < prof->nprobes; i++)
 			if (prof->probes[i].status == PC_STATUS_OK &&
 			    !prof->probes[i].samples && !prof->probes[i].partial)
 				cut_short(&prof->probes[i], 0, cfg->samples, stop);
 	}
+	return failed;
+}
+
+/*
+ * Probes are measured in rounds (engine.c): each round takes a share of
+ * every probe's samples in turn. A disturbance of the host lasting some
+ * milliseconds (a busy sibling hyperthread, another guest) then touches a
+ * little of every probe instead of all of one, and the medians stay put
+ * from run to run.
+ */
+int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
+		   const struct pc_clock *clk, struct pc_profile *prof,
+		   char *err, size_t errlen)
+{
+	struct run run = { cfg, clk, NULL, 0 };
+	const struct pc_engine_host host = {
+		.sample = sink_sample, .linearity = sink_linearity,
+		.failed = sink_failed, .prepared = sink_prepared, .guard = guard,
+		.stop = stop, .progress = progress, .ctx = &run,
+	};
+	const struct pc_engine_config ecfg = { cfg->samples, PC_ROUNDS };
+	struct pc_job **ejobs = NULL;
+	double t_start = now_s();
+	size_t i;
+	int rc = 0;
+
+	memset(prof, 0, sizeof(*prof));
+	if (pc_contain_init(err, errlen) < 0)
+		return -1;
+	if (pc_profile_alloc(prof, selected, clk->source) < 0 ||
+	    !(run.jobs = calloc(prof->nprobes ? prof->nprobes : 1, sizeof(*run.jobs))) ||
+	    admit_all(&run, prof) < 0)
+		rc = -1;
+	if (rc == 0 && !(ejobs = calloc(run.njobs ? run.njobs : 1, sizeof(*ejobs))))
+		rc = -1;
+	if (rc == 0) {
+		for (i = 0; i < run.njobs; i++)
+			ejobs[i] = &run.jobs[i].ej;
+		pc_engine_run(ejobs, (unsigned)run.njobs, &ecfg, &host);
+		rc = finish_all(&run, prof);
+	}
+	free(ejobs);
 	pc_contain_fini();
-	if (njobs_failed) {
-		free(calib);
+	for (i = 0; run.jobs && i < run.njobs; i++)
+		job_free(&run.jobs[i]);
+	free(run.jobs);
+	if (rc < 0) {
+		pc_profile_free(prof);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	progress(cfg, NULL, 0, 0, NULL);
-
-	/* How far the core clock moved during the run, across probes. */
-	if (ncal) {
-		prof->cycles_per_tick = pc_median(calib, ncal);
-		prof->calib_drift = (calib[ncal - 1] - calib[0]) / prof->cycles_per_tick;
-	}
-	free(calib);
-
-	/* Emulators and broken timers give calibrations no core can have. */
-	double core_hz = prof->cycles_per_tick * clk->tick_hz;
-
-	if (ncal && clk->source == PC_CYCLES_CALIBRATED &&
-	    (!(core_hz > 2e8 && core_hz < 1e10) || prof->calib_drift > 0.10)) {
-		prof->unreliable = true;
-		snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
-			 "calibration makes no sense: core clock %.0f MHz, moving "
-			 "%.0f %% during the run (an emulator, or a timer that does "
-			 "not count time?)", core_hz / 1e6, prof->calib_drift * 100);
-	}
-	/* With PMU cycles the add chain is an independent check: one cycle per
-	 * add on every real core, whatever an emulator's counter says. */
-	for (i = 0; i < prof->nprobes && !prof->unreliable; i++) {
-		const struct pc_probe_result *r = &prof->probes[i];
-
-		if (r->id == PC_PROBE_calib_add_chain && r->status == PC_STATUS_OK &&
-		    r->cycles_source == PC_CYCLES_PMU &&
-		    fabs(r->cycles.median - 1.0) > 0.10) {
-			prof->unreliable = true;
-			snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
-				 "the dependent add chain reads %.2f PMU cycles per "
-				 "add, not 1 (an emulator, or a counter that does not "
-				 "count core cycles?)", r->cycles.median);
-		}
-	}
+	progress_line(cfg, NULL, 0, 0, NULL);
+	pc_profile_judge(prof, clk, NULL);
 	prof->wall_s = now_s() - t_start;
 	return 0;
-oom:
-	pc_contain_fini();
-	for (i = 0; jobs && i <= njobs && i < n; i++)
-		job_free(&jobs[i]);
-	free(jobs);
-	free(calib);
-	free(prof->probes);
-	memset(prof, 0, sizeof(*prof));
-	snprintf(err, errlen, "out of memory");
-	return -1;
 }
 
 void pc_profile_free(struct pc_profile *prof)
 {
 	size_t i;
 
-	for (i = 0; i < prof->nprobes; i++) {
+	for (i = 0; prof->probes && i < prof->nprobes; i++) {
 		struct pc_probe_events *pe = &prof->probes[i].events;
 		unsigned k;
 

@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "arch/arch.h"
+#include "engine/method.h"
 #include "probes/portable.h"
 
 #define PC_SCHEMA_NAME "primcost-result"
@@ -147,6 +149,9 @@ void pc_cpu_note_caches(struct pc_cpu_info *ci);
 /* The name of a CPUID hypervisor signature ("bhyve bhyve " -> "bhyve"),
  * or NULL when unknown. */
 const char *pc_hypervisor_signature_name(const char *sig);
+/* The emulator whose CPUID hypervisor signature this CPU presents ("TCG"
+ * for QEMU's TCGTCGTCGTCG), or NULL: under it no timing is the CPU's. */
+const char *pc_hypervisor_emulator(void);
 /* The hypervisor the kernel names in a boot log line ("Hypervisor
  * detected: PVM" -> "PVM"), copied into out; -1 when the line has none. */
 int pc_hypervisor_from_log(const char *line, char *out, size_t len);
@@ -265,9 +270,6 @@ struct pc_profile {
 
 /* Marks keep[i] = canary[i] <= limit; returns how many are kept. */
 size_t pc_contention_keep(const double *canary, size_t n, double limit, bool *keep);
-/* How much slower than its best the canary may run before a sample is
- * taken as contended: 10 %. */
-#define PC_CONTENTION_TOLERANCE 0.10
 
 /* The implementation of a row on this build: backend first, then portable
  * C bodies, then the backend's fallback when this CPU cannot run the body;
@@ -293,15 +295,6 @@ void pc_profile_free(struct pc_profile *prof);
  * or -1 with err filled. */
 int pc_pin_cpu(int cpu, char *err, size_t errlen);
 
-/* A probe's differential samples one at a time, for measurements that
- * interleave several probes (ring0.c's validation gate): sized to sample_s
- * and warmed up like any probe; its loops run in ring 0 when r0 is set.
- * take() returns the ticks per operation of one sample. */
-struct pc_sampler;
-struct pc_sampler *pc_sampler_open(struct pc_ring0 *r0, enum pc_probe_id id,
-				   const struct pc_clock *clk, double sample_s);
-double pc_sampler_take(struct pc_sampler *s);
-void pc_sampler_close(struct pc_sampler *s);
 /* Ticks one timed loop should last: `seconds` of the timer, but never so
  * few timer steps that its resolution would cost 0.5 % of a sample. */
 double pc_sample_ticks(const struct pc_clock *clk, double seconds);
@@ -315,5 +308,11 @@ int pc_calibrate(const struct pc_clock *clk, unsigned samples, double sample_s,
 /* Marks in selected[] the probes named by a comma-separated list of names
  * and shell globs. Each element must match at least one probe. */
 int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen);
+
+/* ---- util.c ---------------------------------------------------------------- */
+
+/* One CSV field (RFC 4180): quoted, with its quotes doubled, when it holds a
+ * comma, a double quote, a line break or an outer space; NULL is empty. */
+void pc_csv_field(FILE *f, const char *s);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "answers.h"
 #include "report.h"
 
 int pc_format_parse(const char *s, enum pc_format *f)
@@ -136,7 +137,7 @@ static void event_cell(json_t *p, const char *name, int digits, char *buf, size_
 	json_t *e = json_object_get(json_object_get(p, "events"), name);
 
 	if (!e)
-		snprintf(buf, len, "-");
+		snprintf(buf, len, PC_NO_VALUE);
 	else if (json_object_get(e, "status"))
 		snprintf(buf, len, "n/s");
 	else
@@ -222,7 +223,8 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 
 	header(f, key, entry, "");
 	events_header(f, entry, "");
-	fprintf(f, "\n%-24s %4s %9s %7s %9s", "probe", "ring", "cycles", "+-mad", "ns");
+	/* "±MAD" is 5 bytes in 4 columns: padded by hand */
+	fprintf(f, "\n%-24s %4s %9s    %s %9s", "probe", "ring", "cycles", PC_MAD_LABEL, "ns");
 	for (i = 0; i < nev; i++) {
 		event_label(evn[i], cell, sizeof(cell));
 		fprintf(f, " %*s", event_width(evn[i]), cell);
@@ -242,19 +244,19 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 		else
 			fprintf(f, "%-24s %4d %9s %7s %9s", name,
 				(int)json_integer_value(json_object_get(p, "ring")),
-				"-", "-", "-");
+				PC_NO_VALUE, PC_NO_VALUE, PC_NO_VALUE);
 		for (i = 0; i < nev; i++) {
 			if (ok)
 				event_cell(p, evn[i], 2, cell, sizeof(cell));
 			else
-				snprintf(cell, sizeof(cell), "-");
+				snprintf(cell, sizeof(cell), PC_NO_VALUE);
 			fprintf(f, " %*s", event_width(evn[i]), cell);
 		}
 		if (verbose) {
 			if (ok && json_object_get(p, "discarded"))
 				fprintf(f, " %9ld", discarded(p));
 			else
-				fprintf(f, " %9s", "-");
+				fprintf(f, " %9s", PC_NO_VALUE);
 		}
 		if (ok)
 			fprintf(f, "  ok%s%s\n", *str(p, "reason") ? ": " : "",
@@ -262,17 +264,7 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 		else
 			fprintf(f, "  %s: %s\n", status, str(p, "reason"));
 	}
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	pc_answers_print(f, entry, "");
 }
 
 /* ,discarded,"name=median;name=n/s;..." */
@@ -295,7 +287,7 @@ static void csv_events(FILE *f, json_t *p)
 		if (o >= sizeof(buf))
 			break;
 	}
-	csv_field(f, buf);
+	pc_csv_field(f, buf);
 }
 
 static void csv(FILE *f, const char *key, json_t *entry, int with_header)
@@ -308,8 +300,10 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 			"cycles_mad,ns_median,ticks_median,samples,cycles_source,reason,"
 			"discarded,events\n");
 	json_object_foreach(probes, name, p) {
-		csv_field(f, key);
-		fprintf(f, ",%s,%d,%s,", name,
+		pc_csv_field(f, key);
+		fputc(',', f);
+		pc_csv_field(f, name);
+		fprintf(f, ",%d,%s,",
 			(int)json_integer_value(json_object_get(p, "ring")),
 			str(p, "status"));
 		if (strcmp(str(p, "status"), "ok") == 0)
@@ -321,7 +315,7 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 				str(p, "cycles_source"));
 		else
 			fprintf(f, ",,,,,,,,");
-		csv_field(f, str(p, "reason"));
+		pc_csv_field(f, str(p, "reason"));
 		csv_events(f, p);
 		fputc('\n', f);
 	}
@@ -338,7 +332,7 @@ static void markdown(FILE *f, const char *key, json_t *entry)
 
 	header(f, key, entry, "> ");
 	events_header(f, entry, "> ");
-	fprintf(f, "\n| probe | ring | cycles | ±MAD | ns |");
+	fprintf(f, "\n| probe | ring | cycles | %s | ns |", PC_MAD_LABEL);
 	for (i = 0; i < nev; i++)
 		fprintf(f, " `%s` |", evn[i]);
 	fprintf(f, " status |\n|---|---:|---:|---:|---:|");
@@ -354,13 +348,14 @@ static void markdown(FILE *f, const char *key, json_t *entry)
 				num(p, "cycles", "median"), num(p, "cycles", "mad"),
 				num(p, "ns", "median"));
 		else
-			fprintf(f, "| `%s` | %d | — | — | — |", name,
-				(int)json_integer_value(json_object_get(p, "ring")));
+			fprintf(f, "| `%s` | %d | %s | %s | %s |", name,
+				(int)json_integer_value(json_object_get(p, "ring")),
+				PC_NO_VALUE, PC_NO_VALUE, PC_NO_VALUE);
 		for (i = 0; i < nev; i++) {
 			if (ok)
 				event_cell(p, evn[i], 2, cell, sizeof(cell));
 			else
-				snprintf(cell, sizeof(cell), "—");
+				snprintf(cell, sizeof(cell), PC_NO_VALUE);
 			fprintf(f, " %s |", cell);
 		}
 		if (ok)
@@ -369,6 +364,7 @@ static void markdown(FILE *f, const char *key, json_t *entry)
 		else
 			fprintf(f, " %s: %s |\n", str(p, "status"), str(p, "reason"));
 	}
+	pc_answers_print(f, entry, "> ");
 }
 
 int pc_report(FILE *f, json_t *doc, enum pc_format fmt)

@@ -7,6 +7,12 @@
 
 enum pc_format { PC_FORMAT_TABLE, PC_FORMAT_JSON, PC_FORMAT_CSV, PC_FORMAT_MARKDOWN };
 
+/* The words of every text view (table, markdown; CSV leaves a
+ * number's field empty) for a figure that is not there, and for
+ * the spread next to a median. */
+#define PC_NO_VALUE "-"
+#define PC_MAD_LABEL "\xc2\xb1MAD"
+
 int pc_format_parse(const char *s, enum pc_format *f);
 /* Renders every CPU of doc. */
 int pc_report(FILE *f, json_t *doc, enum pc_format fmt);

@@ -264,6 +264,32 @@ static int check_probe_events(json_t *p, const char *where, char *err, size_t er
 	return 0;
 }
 
+/* A probe measured at several points (the allocator group: a size and an
+ * allocator each); every point is a probe's figure itself. */
+static int check_points(json_t *pts, const char *where, char *err, size_t errlen)
+{
+	char sub[PC_ERRLEN];
+	json_t *pt, *v;
+	size_t i;
+
+	if (!json_is_array(pts) || json_array_size(pts) > PC_LIMIT_PROBES)
+		FAIL("%s.points: not an array of at most %d points", where, PC_LIMIT_PROBES);
+	json_array_foreach(pts, i, pt) {
+		snprintf(sub, sizeof(sub), "%s.points[%zu]", where, i);
+		v = json_object_get(pt, "size");
+		if (!json_is_integer(v) || json_integer_value(v) < 1)
+			FAIL("%s.size: missing or not a positive integer", sub);
+		v = json_object_get(pt, "allocator");
+		if (!json_is_string(v) || !pc_name_ok(json_string_value(v), PC_LIMIT_NAME))
+			FAIL("%s.allocator: missing or not a name", sub);
+		if (json_object_get(pt, "points"))
+			FAIL("%s: points within a point", sub);
+		if (pc_validate_probe(pt, sub, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 {
 	static const char *const statuses[] = { "ok", "skipped", "unsupported", "failed",
@@ -297,6 +323,8 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	v = json_object_get(p, "published");
 	if (v && !json_is_object(v))
 		FAIL("%s.published: not an object", where);
+	if (json_object_get(p, "points"))	/* the figures are the points' */
+		return check_points(json_object_get(p, "points"), where, err, errlen);
 	if (strcmp(json_string_value(st), "ok") != 0)
 		return 0;
 	v = json_object_get(p, "cycles_source");

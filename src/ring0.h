@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "executor.h"
 #include "primcost.h"
 
 enum pc_ring0_mode {
@@ -53,10 +54,7 @@ struct pc_ring0_evidence {
 	double ring0_cmpxchg_ticks;	/* lock cmpxchg, ring 0 */
 };
 
-/* The ring-0 add chain must read 1 cycle of the host's within this... */
-#define PC_RING0_GATE_ADD_TOLERANCE	0.05
-/* ...and ring-0 cmpxchg match the host's ring-3 cmpxchg within this. */
-#define PC_RING0_GATE_CMPXCHG_TOLERANCE	0.10
+/* The gate's tolerances are in engine/method.h (PC_RING0_GATE_*). */
 
 /*
  * The validation gate, a pure function: true when ring-0 timings can be
@@ -113,6 +111,8 @@ void pc_ring0_init_state(struct pc_ring0 *r, int id, struct pc_probe_state *st);
  * kept for pc_ring0_finish(). */
 uint64_t pc_ring0_run(struct pc_ring0 *r, int id, struct pc_probe_state *st,
 		      uint64_t iters, int hi);
+/* The body that runs a probe's loops in ring 0, for the engine. */
+struct pc_body pc_ring0_body(struct pc_ring0 *r);
 /* Marks res failed when its ring-0 loops (or their calibration) failed. */
 void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res);
 

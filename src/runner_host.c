@@ -5,34 +5,25 @@
  * it natively or under an emulator, read its raw timings, and turn them
  * into the same profile, CPU identity and clock a native run produces, so
  * that the table, the JSON and the statistics are the core's own.
+ * runner_parse.c reads the output, runner_proc.c runs the runner.
  *
  * A runner that dies (a probe trapped) is run again without that probe:
  * the trap is that probe's failure, not the run's.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "runner_host.h"
-#include "runner/runner.h"
-
-/* The same thresholds as the native harness (src/measure.c). */
-#define LINEARITY_TOLERANCE 0.10
-#define LINEARITY_FLOOR_TICKS 0.05
-#define OUTPUT_LIMIT (256u << 20)
+#include "runner_parts.h"
+#include "samples.h"
 
 static const struct pc_runner_arch runner_arches[] = {
 	/* Ski: without -noconsole, output goes to a console window instead
@@ -63,472 +54,7 @@ const char *pc_runner_arch_list(void)
 	return list;
 }
 
-/* ---- parsing --------------------------------------------------------------------- */
-
-#define MAX_WORDS 48
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-	unsigned long long x;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*v = x;
-	return 0;
-}
-
-static int probe_index(const char *name)
-{
-	return pc_probe_find(name);
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	void *q;
-	size_t n;
-
-	if (need <= *cap)
-		return 0;
-	n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-static void copy_str(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src);
-}
-
-/* Joins words[from..n) with spaces. */
-static void join(char *dst, size_t len, char **w, int from, int n)
-{
-	size_t o = 0;
-	int i;
-
-	dst[0] = 0;
-	for (i = from; i < n && o < len; i++)
-		o += (size_t)snprintf(dst + o, len - o, "%s%s", i > from ? " " : "", w[i]);
-}
-
-static void bad(char *err, size_t errlen, size_t lineno, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void bad(char *err, size_t errlen, size_t lineno, const char *fmt, ...)
-{
-	int o = snprintf(err, errlen, "runner output line %zu: ", lineno);
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (o >= 0 && (size_t)o < errlen)
-		vsnprintf(err + o, errlen - (size_t)o, fmt, ap);
-	va_end(ap);
-}
-
-#define BAD(...) do { bad(err, errlen, lineno, __VA_ARGS__); return -1; } while (0)
-
-static int parse_record(struct pc_runner_output *out, char **w, int n, size_t lineno,
-			char *err, size_t errlen)
-{
-	uint64_t v[4];
-	int i, id;
-
-	if (strcmp(w[0], "primcost-runner") == 0) {
-		if (n != 2 || parse_u64(w[1], &v[0]) < 0)
-			BAD("malformed format line");
-		if (v[0] != 1)
-			BAD("format version %llu (this primcost reads 1)",
-			    (unsigned long long)v[0]);
-		out->format = 1;
-		return 0;
-	}
-	if (!out->format)
-		BAD("a record before the format line");
-	if (strcmp(w[0], "arch") == 0 || strcmp(w[0], "mode") == 0 ||
-	    strcmp(w[0], "timer") == 0) {
-		if (n != 2)
-			BAD("'%s' wants one word", w[0]);
-		if (w[0][0] == 'a')
-			copy_str(out->arch, sizeof(out->arch), w[1]);
-		else if (w[0][0] == 'm')
-			copy_str(out->mode, sizeof(out->mode), w[1]);
-		else
-			copy_str(out->timer, sizeof(out->timer), w[1]);
-		return 0;
-	}
-	if (strcmp(w[0], "unroll") == 0) {
-		if (n != 3 || parse_u64(w[1], &v[0]) < 0 || parse_u64(w[2], &v[1]) < 0)
-			BAD("malformed unroll line");
-		if (v[0] != PC_UNROLL_LO || v[1] != PC_UNROLL_HI)
-			BAD("the runner unrolls %llu/%llu times, this primcost %d/%d: "
-			    "rebuild the runner from this source tree",
-			    (unsigned long long)v[0], (unsigned long long)v[1],
-			    PC_UNROLL_LO, PC_UNROLL_HI);
-		out->unroll_lo = (unsigned)v[0];
-		out->unroll_hi = (unsigned)v[1];
-		return 0;
-	}
-	if (strcmp(w[0], "cpu") == 0) {
-		if (n < 3)
-			BAD("malformed cpu line");
-		out->have_cpu = true;
-		if (strcmp(w[1], "vendor") == 0) {
-			copy_str(out->vendor, sizeof(out->vendor), w[2]);
-			return 0;
-		}
-		if (parse_u64(w[2], &v[0]) < 0 || v[0] > INT_MAX)
-			BAD("cpu %s: not a number", w[1]);
-		if (strcmp(w[1], "family") == 0)
-			out->family = (int)v[0];
-		else if (strcmp(w[1], "model") == 0)
-			out->model = (int)v[0];
-		else if (strcmp(w[1], "revision") == 0)
-			out->revision = (int)v[0];
-		else if (strcmp(w[1], "archrev") == 0)
-			out->archrev = (int)v[0];
-		return 0;	/* other facts: ignored */
-	}
-	if (strcmp(w[0], "clock") == 0) {
-		for (i = 0; i < 4; i++)
-			if (n != 5 || parse_u64(w[i + 1], &v[i]) < 0)
-				BAD("malformed clock line");
-		if (v[2] > v[0] && v[3] > v[1] &&
-		    out->nclock < sizeof(out->clock_hz) / sizeof(out->clock_hz[0]))
-			out->clock_hz[out->nclock++] = (double)(v[3] - v[1]) * 1e6 /
-						       (double)(v[2] - v[0]);
-		return 0;
-	}
-	if (strcmp(w[0], "target") == 0) {
-		if (n != 2 || parse_u64(w[1], &out->target_ticks) < 0)
-			BAD("malformed target line");
-		return 0;
-	}
-	if (strcmp(w[0], "end") == 0) {
-		if (n != 2 || parse_u64(w[1], &v[0]) < 0)
-			BAD("malformed end line");
-		out->ended = true;
-		return 0;
-	}
-	if (strcmp(w[0], "error") == 0) {
-		char why[256];
-
-		join(why, sizeof(why), w, 1, n);
-		BAD("the runner refused its arguments: %s", why);
-	}
-	if (strcmp(w[0], "status") != 0 && strcmp(w[0], "probe") != 0 &&
-	    strcmp(w[0], "s") != 0 && strcmp(w[0], "lin") != 0)
-		return 0;	/* a record of a later format version: ignored */
-	if (n < 2)
-		BAD("'%s' without a probe name", w[0]);
-	id = probe_index(w[1]);
-	if (id < 0)
-		BAD("unknown probe '%.60s' (a runner built from another probe table?)",
-		    w[1]);
-	struct pc_runner_probe *p = &out->probes[id];
-
-	p->seen = true;
-	if (strcmp(w[0], "status") == 0) {
-		if (n < 3)
-			BAD("status without a status");
-		if (strcmp(w[2], "skipped") == 0)
-			p->status = PC_STATUS_SKIPPED;
-		else if (strcmp(w[2], "unsupported") == 0)
-			p->status = PC_STATUS_UNSUPPORTED;
-		else if (strcmp(w[2], "failed") == 0)
-			p->status = PC_STATUS_FAILED;
-		else
-			BAD("unknown status '%.40s'", w[2]);
-		p->has_status = true;
-		join(p->reason, sizeof(p->reason), w, 3, n);
-		return 0;
-	}
-	if (strcmp(w[0], "probe") == 0) {
-		if (n != 4 || parse_u64(w[2], &p->iters) < 0 ||
-		    parse_u64(w[3], &p->cal_iters) < 0 || !p->iters || !p->cal_iters)
-			BAD("malformed probe line");
-		p->measured = true;
-		return 0;
-	}
-	if (!p->measured)
-		BAD("a sample of '%s' before its probe line", w[1]);
-	if (strcmp(w[0], "s") == 0) {
-		for (i = 0; i < 4; i++)
-			if (n != 6 || parse_u64(w[i + 2], &v[i]) < 0)
-				BAD("malformed sample line");
-		if (grow((void **)&p->s, &p->cap, p->n + 1, sizeof(*p->s)) < 0)
-			BAD("out of memory");
-		memcpy(p->s[p->n++], v, sizeof(v));
-		return 0;
-	}
-	for (i = 0; i < 2; i++)
-		if (n != 4 || parse_u64(w[i + 2], &v[i]) < 0)
-			BAD("malformed lin line");
-	if (grow((void **)&p->lin, &p->caplin, p->nlin + 1, sizeof(*p->lin)) < 0)
-		BAD("out of memory");
-	p->lin[p->nlin][0] = (double)v[0];
-	p->lin[p->nlin][1] = (double)v[1];
-	p->nlin++;
-	return 0;
-}
-
-int pc_runner_parse(const char *text, size_t len, struct pc_runner_output *out,
-		    char *err, size_t errlen)
-{
-	size_t pos = 0, lineno = 0;
-
-	memset(out, 0, sizeof(*out));
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		char line[1024], *w[MAX_WORDS], *save = NULL, *tok;
-		int n = 0;
-
-		lineno++;
-		if (l >= 4 && memcmp(text + pos, "pcr ", 4) == 0 && l < sizeof(line)) {
-			memcpy(line, text + pos + 4, l - 4);
-			line[l - 4] = 0;
-			if (l - 4 && line[l - 5] == '\r')
-				line[l - 5] = 0;
-			for (tok = strtok_r(line, " ", &save); tok && n < MAX_WORDS;
-			     tok = strtok_r(NULL, " ", &save))
-				w[n++] = tok;
-			if (n && parse_record(out, w, n, lineno, err, errlen) < 0) {
-				pc_runner_output_free(out);
-				return -1;
-			}
-		} else if (l) {
-			size_t k = l < sizeof(out->last_other) - 1 ? l :
-				   sizeof(out->last_other) - 1;
-
-			memcpy(out->last_other, text + pos, k);
-			out->last_other[k] = 0;
-		}
-		pos += l + 1;
-	}
-	return 0;
-}
-
-void pc_runner_output_free(struct pc_runner_output *out)
-{
-	int id;
-
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		free(out->probes[id].s);
-		free(out->probes[id].lin);
-		out->probes[id].s = NULL;
-		out->probes[id].lin = NULL;
-	}
-}
-
-int pc_runner_culprit(const struct pc_runner_output *out, const bool *selected,
-		      unsigned samples)
-{
-	int id, first = -1, behind = -1;
-
-	if (out->ended || !out->format)
-		return -1;
-	/* Preparation (self-checks, sizing, warm-up) goes in table order and
-	 * leaves a line per probe: the first selected probe without one. */
-	for (id = 0; id < PC_PROBE_COUNT; id++)
-		if (selected[id] && !out->probes[id].seen)
-			return id;
-	/* Rounds: every measured probe takes its share in table order, so
-	 * the one that trapped is the first with fewer samples than the
-	 * first measured probe (or the first itself when all are even). */
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		const struct pc_runner_probe *p = &out->probes[id];
-
-		if (!selected[id] || !p->measured)
-			continue;
-		if (first < 0)
-			first = id;
-		else if (behind < 0 && p->n < out->probes[first].n)
-			behind = id;
-	}
-	if (first < 0)
-		return -1;
-	if (out->probes[first].n < samples)
-		return behind >= 0 ? behind : first;
-	/* Linearity pairs, one probe after the other. */
-	for (id = 0; id < PC_PROBE_COUNT; id++)
-		if (selected[id] && out->probes[id].measured &&
-		    out->probes[id].nlin < PC_RUNNER_LINEARITY_PAIRS)
-			return id;
-	return -1;
-}
-
-/* ---- running ----------------------------------------------------------------------- */
-
-struct exec_result {
-	char *text;
-	size_t len;
-	int status;		/* waitpid status */
-	bool timed_out;
-};
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Runs argv with stdout and stderr into one pipe; collects what it writes. */
-static int run_capture(char *const argv[], unsigned timeout_s, struct exec_result *r,
-		       char *err, size_t errlen)
-{
-	int fds[2], ex[2];
-	pid_t pid;
-	size_t cap = 0;
-	double deadline = mono_s() + timeout_s;
-	int e = 0;
-
-	memset(r, 0, sizeof(*r));
-	if (pipe2(fds, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(fds[0]), close(fds[1]), close(ex[0]), close(ex[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		execv(argv[0], argv);
-		e = errno;
-		if (write(ex[1], &e, sizeof(e)) < 0)
-			_exit(126);
-		_exit(127);
-	}
-	close(fds[1]);
-	close(ex[1]);
-	if (read(ex[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		close(ex[0]);
-		close(fds[0]);
-		waitpid(pid, NULL, 0);
-		snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(e));
-		return -1;
-	}
-	close(ex[0]);
-	for (;;) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		double left = deadline - mono_s();
-		ssize_t got;
-
-		if (left <= 0) {
-			r->timed_out = true;
-			kill(pid, SIGKILL);
-			break;
-		}
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (!pfd.revents)
-			continue;
-		if (r->len + 65536 + 1 > cap) {
-			char *t;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			if (cap > OUTPUT_LIMIT) {
-				kill(pid, SIGKILL);
-				break;
-			}
-			t = realloc(r->text, cap);
-			if (!t) {
-				kill(pid, SIGKILL);
-				break;
-			}
-			r->text = t;
-		}
-		got = read(fds[0], r->text + r->len, 65536);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		r->len += (size_t)got;
-	}
-	close(fds[0]);
-	while (waitpid(pid, &r->status, 0) < 0 && errno == EINTR)
-		;
-	if (!r->text)
-		r->text = calloc(1, 1);
-	return r->text ? 0 : -1;
-}
-
-static void describe_exit(const struct exec_result *r, unsigned timeout_s,
-			  char *buf, size_t len)
-{
-	if (r->timed_out)
-		snprintf(buf, len, "did not finish within %u s and was killed", timeout_s);
-	else if (WIFSIGNALED(r->status))
-		snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(r->status),
-			 strsignal(WTERMSIG(r->status)));
-	else
-		snprintf(buf, len, "exited with status %d", WEXITSTATUS(r->status));
-}
-
-static int load_file(const char *path, char **text, size_t *len, char *err,
-		     size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap);
-
-	if (!f || !buf) {
-		snprintf(err, errlen, "%s: %s", path, f ? "out of memory" : strerror(errno));
-		if (f)
-			fclose(f);
-		free(buf);
-		return -1;
-	}
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *t = cap < OUTPUT_LIMIT ? realloc(buf, cap * 2) : NULL;
-
-			if (!t) {
-				snprintf(err, errlen, "%s: larger than %u MiB", path,
-					 OUTPUT_LIMIT >> 20);
-				fclose(f);
-				free(buf);
-				return -1;
-			}
-			buf = t;
-			cap *= 2;
-		}
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
-	*text = buf;
-	*len = n;
-	return 0;
-}
+/* ---- running until every probe has an outcome ----------------------------------------- */
 
 /* Moves probe id's data from src into dst. */
 static void take_probe(struct pc_runner_output *dst, struct pc_runner_output *src, int id)
@@ -582,147 +108,206 @@ static void take_header(struct pc_runner_output *dst, const struct pc_runner_out
 	dst->nclock = src->nclock;
 }
 
+/* The command line of one runner execution. */
+struct cmdline {
+	char *argv[16 + PC_PROBE_COUNT];
+	char samples[32], sample_us[32];
+};
+
+/* The emulator and its options, the program, and for a program that takes
+ * arguments "-n N -u US" and the names of the probes still pending. */
+static void build_cmdline(const struct pc_runner_request *rq, const char *program,
+			  bool pass_args, const bool *pending, struct cmdline *cl)
+{
+	const struct pc_runner_arch *ra = pc_runner_arch_find(rq->arch);
+	int argc = 0, id, i;
+
+	if (rq->emulator) {
+		cl->argv[argc++] = (char *)rq->emulator;
+		for (i = 0; ra->emulator_args[i]; i++)
+			cl->argv[argc++] = (char *)ra->emulator_args[i];
+	}
+	cl->argv[argc++] = (char *)program;
+	if (pass_args) {
+		snprintf(cl->samples, sizeof(cl->samples), "%u", rq->samples);
+		snprintf(cl->sample_us, sizeof(cl->sample_us), "%u", rq->sample_us);
+		cl->argv[argc++] = "-n";
+		cl->argv[argc++] = cl->samples;
+		cl->argv[argc++] = "-u";
+		cl->argv[argc++] = cl->sample_us;
+		for (id = 0; id < PC_PROBE_COUNT; id++)
+			if (pending[id])
+				cl->argv[argc++] = (char *)pc_probe_rows[id].name;
+	}
+	cl->argv[argc] = NULL;
+}
+
+/*
+ * One execution of program (or, with saved, the output saved where the
+ * runner ran: a real Itanium), parsed into *out; why says how it ended,
+ * for the failures of a run that stopped early.
+ */
+static int run_once(const struct pc_runner_request *rq, const char *program,
+		    const char *saved, bool pass_args, const bool *pending,
+		    struct pc_runner_output *out, char *why, size_t whylen,
+		    char *err, size_t errlen)
+{
+	struct pc_runner_exec r;
+	struct cmdline cl;
+	int id, npending = 0;
+
+	if (saved) {
+		memset(&r, 0, sizeof(r));
+		if (pc_runner_load(saved, &r.text, &r.len, err, errlen) < 0)
+			return -1;
+		snprintf(why, whylen, "stopped (its saved output ends early)");
+	} else {
+		for (id = 0; id < PC_PROBE_COUNT; id++)
+			npending += pending[id];
+		build_cmdline(rq, program, pass_args, pending, &cl);
+		pc_status_line(rq->status_fd, "runner %d %s", npending, program);
+		if (rq->progress)
+			fprintf(stderr, "primcost: run: %s%s%s (%d probes)\n",
+				rq->emulator ? rq->emulator : "",
+				rq->emulator ? " " : "", program, npending);
+		/* The emulator is found in PATH; the runner is a path. */
+		if (pc_runner_exec(cl.argv, rq->emulator != NULL, rq->timeout_s, &r,
+				   err, errlen) < 0)
+			return -1;
+		pc_runner_exit_text(&r, rq->timeout_s, why, whylen);
+	}
+	if (pc_runner_parse(r.text, r.len, out, err, errlen) < 0) {
+		free(r.text);
+		return -1;
+	}
+	free(r.text);
+	return 0;
+}
+
+/* An output without records, or of another architecture, is an error. */
+static int check_output(const struct pc_runner_request *rq, const char *name,
+			const struct pc_runner_output *out, const char *why,
+			char *err, size_t errlen)
+{
+	if (!out->format) {
+		snprintf(err, errlen, "%s wrote no runner output and %s%s%s", name,
+			 why, out->last_other[0] ? "; last output: " : "",
+			 out->last_other);
+		return -1;
+	}
+	if (strcmp(out->arch, rq->arch) != 0) {
+		snprintf(err, errlen, "%s is a runner for '%s', not '%s'", name,
+			 out->arch, rq->arch);
+		return -1;
+	}
+	return 0;
+}
+
+/* After a run that died where running again cannot help: every pending
+ * probe fails, the culprit (or all, when none is known) as the one the
+ * runner was running. */
+static void fail_pending(struct pc_runner_output *merged, const struct pc_runner_output *out,
+			 bool *pending, int culprit, const char *why)
+{
+	int id;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		if (!pending[id])
+			continue;
+		if (id == culprit || culprit < 0)
+			fail_probe(merged, id, "the runner %s while running it%s%.120s", why,
+				   out->last_other[0] ? "; last output: " : "",
+				   out->last_other);
+		else
+			fail_probe(merged, id, "not measured: the runner %s while running %s",
+				   why, culprit >= 0 ? pc_probe_rows[culprit].name : "?");
+		pending[id] = false;
+	}
+}
+
+/*
+ * Files the outcomes of one run in *merged: statuses always, measurements
+ * when the run completed (after a trap the others run again). True when
+ * nothing is left to run: the run completed, or it died and running again
+ * without the culprit (rerun) is not possible.
+ */
+static bool take_outcomes(struct pc_runner_output *merged, struct pc_runner_output *out,
+			  bool *pending, int culprit, bool rerun, const char *why)
+{
+	int id;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		if (!pending[id])
+			continue;
+		if (out->probes[id].has_status || (out->ended && out->probes[id].measured)) {
+			take_probe(merged, out, id);
+			pending[id] = false;
+		}
+	}
+	if (out->ended) {
+		for (id = 0; id < PC_PROBE_COUNT; id++)
+			if (pending[id]) {
+				fail_probe(merged, id, "the runner did not report it");
+				pending[id] = false;
+			}
+		return true;
+	}
+	if (culprit < 0 || !pending[culprit] || !rerun) {
+		fail_pending(merged, out, pending, culprit, why);
+		return true;
+	}
+	fail_probe(merged, culprit, "the runner %s while running it (a trap "
+		   "in the probe?)%s%.120s", why,
+		   out->last_other[0] ? "; last output: " : "", out->last_other);
+	pending[culprit] = false;
+	return false;
+}
+
 /*
  * Runs one runner program until each probe in want[] has an outcome in
  * *merged. pass_args: the program takes "-n/-u/names" (the system image
- * takes no arguments and runs every ring-0 row).
+ * takes no arguments and runs every ring-0 row). A saved output stands
+ * for one run that cannot be repeated.
  */
 static int run_until_done(const struct pc_runner_request *rq, const char *program,
 			  const char *saved, bool pass_args, const bool *want,
 			  struct pc_runner_output *merged, char *err, size_t errlen)
 {
-	const struct pc_runner_arch *ra = pc_runner_arch_find(rq->arch);
+	const char *name = saved ? saved : program;
 	bool pending[PC_PROBE_COUNT];
 	int id, tries;
 
+	pass_args = pass_args && !saved;
 	memcpy(pending, want, sizeof(pending));
 	for (tries = 0; tries <= PC_PROBE_COUNT; tries++) {
-		char *argv[16 + PC_PROBE_COUNT], nbuf[32], ubuf[32], why[160];
 		struct pc_runner_output out;
-		struct exec_result r;
-		int argc = 0, npending = 0, culprit, i;
+		char why[160];
+		bool done;
+		int culprit;
 
-		for (id = 0; id < PC_PROBE_COUNT; id++)
-			npending += pending[id];
-		if (!npending)
+		for (id = 0; id < PC_PROBE_COUNT && !pending[id]; id++)
+			;
+		if (id == PC_PROBE_COUNT)
 			return 0;
-		if (rq->emulator) {
-			argv[argc++] = (char *)rq->emulator;
-			for (i = 0; ra->emulator_args[i]; i++)
-				argv[argc++] = (char *)ra->emulator_args[i];
-		}
-		argv[argc++] = (char *)program;
-		if (pass_args) {
-			snprintf(nbuf, sizeof(nbuf), "%u", rq->samples);
-			snprintf(ubuf, sizeof(ubuf), "%u", rq->sample_us);
-			argv[argc++] = "-n";
-			argv[argc++] = nbuf;
-			argv[argc++] = "-u";
-			argv[argc++] = ubuf;
-			for (id = 0; id < PC_PROBE_COUNT; id++)
-				if (pending[id])
-					argv[argc++] = (char *)pc_probe_rows[id].name;
-		}
-		argv[argc] = NULL;
-		if (saved) {
-			/* Output saved where the runner ran (a real Itanium). */
-			memset(&r, 0, sizeof(r));
-			if (load_file(saved, &r.text, &r.len, err, errlen) < 0)
-				return -1;
-			snprintf(why, sizeof(why), "stopped (its saved output ends early)");
-			program = saved;
-			pass_args = false;
-		} else {
-			pc_status_line(rq->status_fd, "runner %d %s", npending, program);
-			if (rq->progress)
-				fprintf(stderr, "primcost: run: %s%s%s (%d probes)\n",
-					rq->emulator ? rq->emulator : "",
-					rq->emulator ? " " : "", program, npending);
-			if (run_capture(argv, rq->timeout_s, &r, err, errlen) < 0)
-				return -1;
-			describe_exit(&r, rq->timeout_s, why, sizeof(why));
-		}
-		if (pc_runner_parse(r.text, r.len, &out, err, errlen) < 0) {
-			free(r.text);
+		if (run_once(rq, program, saved, pass_args, pending, &out, why, sizeof(why),
+			     err, errlen) < 0)
 			return -1;
-		}
-		free(r.text);
-		if (!out.format) {
-			snprintf(err, errlen, "%s wrote no runner output and %s%s%s", program,
-				 why, out.last_other[0] ? "; last output: " : "",
-				 out.last_other);
-			pc_runner_output_free(&out);
-			return -1;
-		}
-		if (strcmp(out.arch, rq->arch) != 0) {
-			snprintf(err, errlen, "%s is a runner for '%s', not '%s'", program,
-				 out.arch, rq->arch);
+		if (check_output(rq, name, &out, why, err, errlen) < 0) {
 			pc_runner_output_free(&out);
 			return -1;
 		}
 		take_header(merged, &out);
 		culprit = out.ended ? -1 :
 			  pc_runner_culprit(&out, pending, pass_args ? rq->samples : 0);
-		/* Outcomes of this run: statuses always; measurements when the
-		 * run completed (after a trap the others run again). */
-		for (id = 0; id < PC_PROBE_COUNT; id++) {
-			if (!pending[id])
-				continue;
-			if (out.probes[id].has_status ||
-			    (out.ended && out.probes[id].measured)) {
-				take_probe(merged, &out, id);
-				pending[id] = false;
-			}
-		}
-		if (out.ended) {
-			for (id = 0; id < PC_PROBE_COUNT; id++)
-				if (pending[id]) {
-					fail_probe(merged, id, "the runner did not report it");
-					pending[id] = false;
-				}
-			pc_runner_output_free(&out);
-			return 0;
-		}
-		if (culprit < 0 || !pending[culprit] || !pass_args) {
-			for (id = 0; id < PC_PROBE_COUNT; id++)
-				if (pending[id]) {
-					if (id == culprit || culprit < 0)
-						fail_probe(merged, id, "the runner %s while "
-							   "running it%s%.120s", why,
-							   out.last_other[0] ? "; last output: " : "",
-							   out.last_other);
-					else
-						fail_probe(merged, id, "not measured: the runner "
-							   "%s while running %s", why,
-							   culprit >= 0 ? pc_probe_rows[culprit].name : "?");
-					pending[id] = false;
-				}
-			pc_runner_output_free(&out);
-			return 0;
-		}
-		fail_probe(merged, culprit, "the runner %s while running it (a trap "
-			   "in the probe?)%s%.120s", why,
-			   out.last_other[0] ? "; last output: " : "", out.last_other);
-		pending[culprit] = false;
+		done = take_outcomes(merged, &out, pending, culprit, pass_args, why);
 		pc_runner_output_free(&out);
+		if (done)
+			return 0;
 	}
 	return 0;
 }
 
 /* ---- turning raw timings into a profile ------------------------------------------------ */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *x, size_t n)
-{
-	qsort(x, n, sizeof(*x), cmp_double);
-	return pc_quantile_sorted(x, n, 0.5);
-}
 
 int pc_runner_clock(const struct pc_runner_output *user,
 		    const struct pc_runner_output *system, struct pc_clock *clk,
@@ -751,7 +336,7 @@ int pc_runner_clock(const struct pc_runner_output *user,
 	}
 	for (i = 0; i < o->nclock; i++)
 		rates[i] = o->clock_hz[i];
-	clk->tick_hz = median_of(rates, o->nclock);
+	clk->tick_hz = pc_median(rates, o->nclock);
 	clk->tick_hz_measured = true;
 	if (!(clk->tick_hz > 0)) {
 		snprintf(err, errlen, "cannot determine the %s rate", clk->timer);
@@ -811,85 +396,39 @@ void pc_runner_cpu(const struct pc_runner_output *out, const char *emulator,
 		pc_cpu_name_uarch(ci);
 }
 
+/* A measured probe's samples, through the host's finishing (samples.c). */
 static int profile_probe(const struct pc_runner_probe *rp, const struct pc_clock *clk,
 			 bool keep_samples, struct pc_probe_result *r)
 {
-	double ops = (double)rp->iters * PC_UNROLL_DIFF;
-	double cal_ops = (double)rp->cal_iters * PC_UNROLL_DIFF;
-	double *dt, *dc, *cpt, *ln, *l2n, dn, d2n;
-	size_t i, k = 0;
+	struct pc_sample_set set;
+	size_t i;
+	int rc;
 
-	dt = calloc(rp->n ? rp->n : 1, sizeof(*dt));
-	dc = calloc(rp->n ? rp->n : 1, sizeof(*dc));
-	cpt = calloc(rp->n ? rp->n : 1, sizeof(*cpt));
-	if (!dt || !dc || !cpt)
-		goto oom;
+	if (pc_sample_set_init(&set, (unsigned)rp->n, false) < 0)
+		return -1;
+	set.iters = rp->iters;
+	set.cal_iters = rp->cal_iters;
 	for (i = 0; i < rp->n; i++) {
-		double d = (double)rp->s[i][1] - (double)rp->s[i][0];
-		double c = (double)rp->s[i][3] - (double)rp->s[i][2];
+		struct pc_sample x = { { rp->s[i][0], rp->s[i][1] },
+				       { rp->s[i][2], rp->s[i][3] }, { 0, 0 } };
 
-		if (!(c > 0))
-			continue;	/* a calibration pair that read nothing */
-		dt[k] = d / ops;
-		cpt[k] = cal_ops / c;
-		dc[k] = dt[k] * cpt[k];
-		k++;
+		/* a calibration pair that read nothing scales nothing */
+		if (pc_sample_set_put(&set, set.n, &x, NULL))
+			set.n++;
 	}
-	if (!k) {
+	for (i = 0; i < rp->nlin; i++)
+		pc_sample_set_lin(&set, (int64_t)rp->lin[i][0], (int64_t)rp->lin[i][1]);
+	if (!set.n) {
 		r->status = PC_STATUS_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "no usable sample (the "
 			 "calibration loop read no ticks)");
-		free(dt), free(dc), free(cpt);
+		pc_sample_set_free(&set);
 		return 0;
 	}
 	r->status = PC_STATUS_OK;
-	r->iters = rp->iters;
-	r->ops_per_sample = rp->iters * PC_UNROLL_DIFF;
-	r->samples = k;
-	r->cycles_source = PC_CYCLES_CALIBRATED;
-	if (pc_summarize(dt, k, &r->ticks) < 0 || pc_summarize(dc, k, &r->cycles) < 0)
-		goto oom;
-	r->ns = pc_summary_scale(&r->ticks, 1e9 / clk->tick_hz);
-	r->cycles_per_tick = median_of(cpt, k);
-	free(cpt);
-	if (keep_samples) {
-		r->raw_ticks = dt;
-		r->raw_cycles = dc;
-	} else {
-		free(dt);
-		free(dc);
-	}
-
-	r->linearity = NAN;
-	if (rp->nlin) {
-		ln = calloc(rp->nlin, sizeof(*ln));
-		l2n = calloc(rp->nlin, sizeof(*l2n));
-		if (!ln || !l2n) {
-			free(ln);
-			free(l2n);
-			return -1;
-		}
-		for (i = 0; i < rp->nlin; i++) {
-			ln[i] = rp->lin[i][0];
-			l2n[i] = rp->lin[i][1];
-		}
-		dn = median_of(ln, rp->nlin);
-		d2n = median_of(l2n, rp->nlin);
-		free(ln);
-		free(l2n);
-		if (dn / ops >= LINEARITY_FLOOR_TICKS) {
-			r->linearity = d2n / dn;
-			r->nonlinear = fabs(r->linearity - 2.0) > 2.0 * LINEARITY_TOLERANCE;
-		}
-		if (r->nonlinear)
-			snprintf(r->reason, sizeof(r->reason), "not linear: doubling the "
-				 "iterations scaled the difference by %.2f, not 2",
-				 r->linearity);
-	}
-	return 0;
-oom:
-	free(dt), free(dc), free(cpt);
-	return -1;
+	rc = pc_sample_set_finish(&set, r, clk, keep_samples);
+	pc_sample_set_free(&set);
+	return rc;
 }
 
 int pc_runner_profile(const struct pc_runner_output *user,
@@ -897,70 +436,33 @@ int pc_runner_profile(const struct pc_runner_output *user,
 		      const struct pc_clock *clk, bool emulated, bool keep_samples,
 		      struct pc_profile *prof, char *err, size_t errlen)
 {
-	double *calib;
-	size_t n = 0, k = 0, ncal = 0;
-	int id;
+	size_t k;
 
-	memset(prof, 0, sizeof(*prof));
-	for (id = 0; id < PC_PROBE_COUNT; id++)
-		n += selected[id];
-	prof->probes = calloc(n ? n : 1, sizeof(*prof->probes));
-	calib = calloc(n ? n : 1, sizeof(*calib));
-	if (!prof->probes || !calib)
+	if (pc_profile_alloc(prof, selected, PC_CYCLES_CALIBRATED) < 0)
 		goto oom;
-	prof->nprobes = n;
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
+	for (k = 0; k < prof->nprobes; k++) {
+		struct pc_probe_result *r = &prof->probes[k];
 		const struct pc_runner_output *o;
 		const struct pc_runner_probe *rp;
-		struct pc_probe_result *r;
+		int id = (int)r->id;
 
-		if (!selected[id])
-			continue;
-		r = &prof->probes[k++];
-		r->id = (enum pc_probe_id)id;
-		r->ring = pc_probe_rows[id].ring;
-		r->linearity = NAN;
-		r->cycles_source = PC_CYCLES_CALIBRATED;
 		o = r->ring == 0 && system ? system : user;
 		rp = o ? &o->probes[id] : NULL;
 		if (!rp || (!rp->has_status && !rp->measured)) {
 			r->status = PC_STATUS_FAILED;
 			snprintf(r->reason, sizeof(r->reason), "the runner did not report it");
-			continue;
-		}
-		if (rp->has_status) {
+		} else if (rp->has_status) {
 			r->status = rp->status;
 			copy_str(r->reason, sizeof(r->reason), rp->reason);
-			continue;
-		}
-		if (profile_probe(rp, clk, keep_samples, r) < 0)
+		} else if (profile_probe(rp, clk, keep_samples, r) < 0) {
 			goto oom;
-		if (r->status == PC_STATUS_OK && r->cycles_per_tick > 0)
-			calib[ncal++] = r->cycles_per_tick;
+		}
 	}
-	if (ncal) {
-		prof->cycles_per_tick = median_of(calib, ncal);
-		prof->calib_drift = (calib[ncal - 1] - calib[0]) / prof->cycles_per_tick;
-	}
-	free(calib);
-	if (emulated) {
-		prof->unreliable = true;
-		snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
-			 "emulated: the runner ran in a simulator, whose timer counts "
-			 "simulated time; the figures prove the sequences run, not what "
-			 "they cost on any CPU");
-	} else if (ncal && (!(prof->cycles_per_tick * clk->tick_hz > 2e8 &&
-			      prof->cycles_per_tick * clk->tick_hz < 1e10) ||
-			    prof->calib_drift > 0.10)) {
-		prof->unreliable = true;
-		snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
-			 "calibration makes no sense: core clock %.0f MHz, moving "
-			 "%.0f %% during the run", prof->cycles_per_tick * clk->tick_hz / 1e6,
-			 prof->calib_drift * 100);
-	}
+	pc_profile_judge(prof, clk, emulated ? "emulated: the runner ran in a "
+			 "simulator, whose timer counts simulated time; the figures "
+			 "prove the sequences run, not what they cost on any CPU" : NULL);
 	return 0;
 oom:
-	free(calib);
 	pc_profile_free(prof);
 	snprintf(err, errlen, "out of memory");
 	return -1;
@@ -973,24 +475,6 @@ static bool is_file(const char *path)
 	struct stat sb;
 
 	return path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* A program name without a slash is looked up in PATH, as a shell would. */
-static const char *find_program(const char *name, char *buf, size_t len)
-{
-	const char *path = getenv("PATH"), *p, *end;
-
-	if (!name || strchr(name, '/') || !path)
-		return name;
-	for (p = path; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		snprintf(buf, len, "%.*s/%s", (int)(end - p), end > p ? p : ".", name);
-		if (is_file(buf) && access(buf, X_OK) == 0)
-			return buf;
-	}
-	return name;
 }
 
 /* What simulated the runner: the --emulator given, or, whichever way the
@@ -1008,18 +492,170 @@ static const char *simulated_by(const struct pc_runner_request *rq,
 	return NULL;
 }
 
-int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selected,
+/* A saved output given must be a regular file. */
+static int check_saved(const char *option, const char *path, char *err, size_t errlen)
+{
+	if (!path || is_file(path))
+		return 0;
+	snprintf(err, errlen, "%s: %s: %s", option, path,
+		 access(path, F_OK) ? strerror(errno) : "not a regular file");
+	return -1;
+}
+
+/* What can be checked before anything runs. */
+static int check_request(const struct pc_runner_request *rq, char *err, size_t errlen)
+{
+	if (!pc_runner_arch_find(rq->arch)) {
+		snprintf(err, errlen, "--arch: no runner for '%s' (%s)", rq->arch,
+			 pc_runner_arch_list());
+		return -1;
+	}
+	if (check_saved("--runner-output", rq->runner_output, err, errlen) < 0 ||
+	    check_saved("--system-runner-output", rq->system_runner_output, err,
+			errlen) < 0)
+		return -1;
+	if (!rq->runner_output && !is_file(rq->runner)) {
+		snprintf(err, errlen, "%s: no runner there (./bootstrap build --arch %s "
+			 "builds it, or give --runner)", rq->runner, rq->arch);
+		return -1;
+	}
+	/* A name without a slash is looked up in PATH when it is run. */
+	if (rq->emulator && strchr(rq->emulator, '/') && access(rq->emulator, X_OK) != 0) {
+		snprintf(err, errlen, "--emulator: %s: %s", rq->emulator, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The user-mode runner, for want[]: its header, clock and ring-3 rows. */
+static int run_user(const struct pc_runner_request *rq, const bool *want,
+		    struct pc_runner_output *user, char *err, size_t errlen)
+{
+	/* Every run needs the add chain for its calibration: the runner
+	 * measures it for the pairing anyway; ask for nothing more. */
+	if (run_until_done(rq, rq->runner, rq->runner_output, true, want, user,
+			   err, errlen) < 0)
+		return -1;
+	if (!user->format) {
+		/* Only ring-0 rows selected: still the header and the clock. */
+		bool none[PC_PROBE_COUNT] = { false };
+
+		none[PC_PROBE_baseline] = true;
+		if (run_until_done(rq, rq->runner, rq->runner_output, true, none, user,
+				   err, errlen) < 0)
+			return -1;
+	}
+	if (strcmp(user->mode, "user") != 0) {
+		snprintf(err, errlen, "%s: the runner ran in '%s' mode, not user mode%s",
+			 rq->runner_output ? rq->runner_output : rq->runner, user->mode,
+			 rq->runner_output ? " (a system-mode output goes with "
+			 "--system-runner-output)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* Why the system image cannot run the ring-0 rows here; false when it can. */
+static bool system_unavailable(const struct pc_runner_request *rq, char *why, size_t len)
+{
+	if (rq->system_runner_output)
+		return false;
+	if (rq->runner_output)
+		snprintf(why, len, "needs ring 0: a saved user-mode runner output does "
+			 "not run it (a saved system-mode output goes with "
+			 "--system-runner-output)");
+	else if (!rq->emulator)
+		snprintf(why, len, "needs ring 0: the system-mode runner image runs "
+			 "only under the simulator (--emulator)");
+	else if (!is_file(rq->system_runner))
+		snprintf(why, len, "needs ring 0: no system-mode runner image at %s "
+			 "(./bootstrap build --arch %s builds it, or give "
+			 "--system-runner)",
+			 rq->system_runner ? rq->system_runner : "(none)", rq->arch);
+	else
+		return false;
+	return true;
+}
+
+/* The ring-0 rows without the system image: skipped with why, or
+ * unsupported where the user-mode runner says so. */
+static void skip_ring0_rows(struct pc_runner_output *system,
+			    const struct pc_runner_output *user, const bool *want,
+			    const char *why)
+{
+	int id;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		if (want[id]) {
+			struct pc_runner_probe *p = &system->probes[id];
+			const struct pc_runner_probe *u = &user->probes[id];
+			bool none = u->has_status && u->status == PC_STATUS_UNSUPPORTED;
+
+			p->seen = p->has_status = true;
+			p->status = none ? u->status : PC_STATUS_SKIPPED;
+			copy_str(p->reason, sizeof(p->reason), none ? u->reason : why);
+		}
+}
+
+/* The system-mode image, for the ring-0 rows in want[]; *ran: it ran. */
+static int run_system(const struct pc_runner_request *rq, const bool *want,
+		      const struct pc_runner_output *user, struct pc_runner_output *system,
+		      bool *ran, char *err, size_t errlen)
+{
+	char why[256];
+
+	*ran = false;
+	if (system_unavailable(rq, why, sizeof(why))) {
+		skip_ring0_rows(system, user, want, why);
+		return 0;
+	}
+	if (run_until_done(rq, rq->system_runner, rq->system_runner_output, false, want,
+			   system, err, errlen) < 0)
+		return -1;
+	*ran = true;
+	if (strcmp(system->mode, "system") != 0) {
+		snprintf(err, errlen, "%s did not run in system mode (it says "
+			 "'%s'): is it the system-mode image?",
+			 rq->system_runner_output ? rq->system_runner_output :
+			 rq->system_runner, system->mode);
+		return -1;
+	}
+	return 0;
+}
+
+/* The run's facts for its JSON: which runner, how, under what. */
+static json_t *run_facts(const struct pc_runner_request *rq,
+			 const struct pc_runner_output *user, bool sys_ran,
+			 const char *simulator)
+{
+	json_t *x = json_pack("{s:s, s:s, s:b}", "runner",
+			      rq->runner_output ? rq->runner_output : rq->runner,
+			      "runner_mode", sys_ran ? "user+system" : "user",
+			      "emulated", simulator != NULL);
+
+	if (x && rq->emulator)
+		json_object_set_new(x, "emulator", json_string(rq->emulator));
+	if (x && !rq->emulator && simulator)
+		json_object_set_new(x, "simulator_vendor", json_string(simulator));
+	if (x && sys_ran)
+		json_object_set_new(x, "system_runner",
+				    json_string(rq->system_runner_output ?
+						rq->system_runner_output :
+						rq->system_runner));
+	if (x && user->target_ticks)
+		json_object_set_new(x, "runner_target_ticks",
+				    json_integer((json_int_t)user->target_ticks));
+	return x;
+}
+
+int pc_runner_measure(const struct pc_runner_request *rq, const bool *selected,
 		      struct pc_cpu_info *ci, struct pc_clock *clk,
 		      struct pc_profile *prof, json_t **run_extra,
 		      char *err, size_t errlen)
 {
-	static char found[PATH_MAX];
-	struct pc_runner_request req = *rq_in;
-	const struct pc_runner_request *rq = &req;
 	struct pc_runner_output user, system;
 	bool want_user[PC_PROBE_COUNT], want_sys[PC_PROBE_COUNT], any_sys = false;
 	bool sys_ran = false;
-	char sys_why[256] = "";
 	const char *simulator;
 	int id, rc = -1;
 	double t0 = mono_s();
@@ -1027,37 +663,8 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 	memset(&user, 0, sizeof(user));
 	memset(&system, 0, sizeof(system));
 	*run_extra = NULL;
-	if (!pc_runner_arch_find(rq->arch)) {
-		snprintf(err, errlen, "--arch: no runner for '%s' (%s)", rq->arch,
-			 pc_runner_arch_list());
+	if (check_request(rq, err, errlen) < 0)
 		return -1;
-	}
-	if (rq->runner_output && !is_file(rq->runner_output)) {
-		snprintf(err, errlen, "--runner-output: %s: %s", rq->runner_output,
-			 access(rq->runner_output, F_OK) ? strerror(errno) :
-			 "not a regular file");
-		return -1;
-	}
-	if (rq->system_runner_output && !is_file(rq->system_runner_output)) {
-		snprintf(err, errlen, "--system-runner-output: %s: %s",
-			 rq->system_runner_output,
-			 access(rq->system_runner_output, F_OK) ? strerror(errno) :
-			 "not a regular file");
-		return -1;
-	}
-	if (!rq->runner_output && !is_file(rq->runner)) {
-		snprintf(err, errlen, "%s: no runner there (./bootstrap build --arch %s "
-			 "builds it, or give --runner)", rq->runner, rq->arch);
-		return -1;
-	}
-	if (rq->emulator) {
-		req.emulator = find_program(rq->emulator, found, sizeof(found));
-		if (access(rq->emulator, X_OK) != 0) {
-			snprintf(err, errlen, "--emulator: %s: %s", rq->emulator,
-				 strerror(errno));
-			return -1;
-		}
-	}
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
 		/* The user-mode runner reports the ring-0 rows too: skipped
 		 * (needs ring 0), or unsupported on its architecture. */
@@ -1065,71 +672,10 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 		want_sys[id] = selected[id] && pc_probe_rows[id].ring == 0;
 		any_sys |= want_sys[id];
 	}
-	/* Every run needs the add chain for its calibration: the runner
-	 * measures it for the pairing anyway; ask for nothing more. */
-	if (run_until_done(rq, rq->runner, rq->runner_output, true, want_user, &user,
-			   err, errlen) < 0)
+	if (run_user(rq, want_user, &user, err, errlen) < 0)
 		goto out;
-	if (!user.format) {
-		/* Only ring-0 rows selected: still the header and the clock. */
-		bool none[PC_PROBE_COUNT] = { false };
-
-		none[PC_PROBE_baseline] = true;
-		if (run_until_done(rq, rq->runner, rq->runner_output, true, none, &user,
-				   err, errlen) < 0)
-			goto out;
-	}
-	if (strcmp(user.mode, "user") != 0) {
-		snprintf(err, errlen, "%s: the runner ran in '%s' mode, not user mode%s",
-			 rq->runner_output ? rq->runner_output : rq->runner, user.mode,
-			 rq->runner_output ? " (a system-mode output goes with "
-			 "--system-runner-output)" : "");
+	if (any_sys && run_system(rq, want_sys, &user, &system, &sys_ran, err, errlen) < 0)
 		goto out;
-	}
-	if (any_sys) {
-		if (rq->system_runner_output) {
-			if (run_until_done(rq, rq->system_runner, rq->system_runner_output,
-					   false, want_sys, &system, err, errlen) < 0)
-				goto out;
-			sys_ran = true;
-		} else if (rq->runner_output)
-			snprintf(sys_why, sizeof(sys_why), "needs ring 0: a saved "
-				 "user-mode runner output does not run it (a saved "
-				 "system-mode output goes with --system-runner-output)");
-		else if (!rq->emulator)
-			snprintf(sys_why, sizeof(sys_why), "needs ring 0: the system-mode "
-				 "runner image runs only under the simulator (--emulator)");
-		else if (!is_file(rq->system_runner))
-			snprintf(sys_why, sizeof(sys_why), "needs ring 0: no system-mode "
-				 "runner image at %s (./bootstrap build --arch %s builds "
-				 "it, or give --system-runner)",
-				 rq->system_runner ? rq->system_runner : "(none)", rq->arch);
-		else if (run_until_done(rq, rq->system_runner, NULL, false, want_sys,
-					&system, err, errlen) < 0)
-			goto out;
-		else
-			sys_ran = true;
-		if (!sys_ran)
-			for (id = 0; id < PC_PROBE_COUNT; id++)
-				if (want_sys[id]) {
-					struct pc_runner_probe *p = &system.probes[id];
-					const struct pc_runner_probe *u = &user.probes[id];
-					bool none = u->has_status &&
-						    u->status == PC_STATUS_UNSUPPORTED;
-
-					p->seen = p->has_status = true;
-					p->status = none ? u->status : PC_STATUS_SKIPPED;
-					copy_str(p->reason, sizeof(p->reason),
-						 none ? u->reason : sys_why);
-				}
-		if (sys_ran && strcmp(system.mode, "system") != 0) {
-			snprintf(err, errlen, "%s did not run in system mode (it says "
-				 "'%s'): is it the system-mode image?",
-				 rq->system_runner_output ? rq->system_runner_output :
-				 rq->system_runner, system.mode);
-			goto out;
-		}
-	}
 	if (pc_runner_clock(&user, sys_ran ? &system : NULL, clk, err, errlen) < 0)
 		goto out;
 	simulator = simulated_by(rq, &user);
@@ -1138,22 +684,7 @@ int pc_runner_measure(const struct pc_runner_request *rq_in, const bool *selecte
 			      rq->keep_samples, prof, err, errlen) < 0)
 		goto out;
 	prof->wall_s = mono_s() - t0;
-	*run_extra = json_pack("{s:s, s:s, s:b}", "runner",
-			       rq->runner_output ? rq->runner_output : rq->runner,
-			       "runner_mode", sys_ran ? "user+system" : "user",
-			       "emulated", simulator != NULL);
-	if (*run_extra && rq->emulator)
-		json_object_set_new(*run_extra, "emulator", json_string(rq->emulator));
-	if (*run_extra && !rq->emulator && simulator)
-		json_object_set_new(*run_extra, "simulator_vendor", json_string(simulator));
-	if (*run_extra && sys_ran)
-		json_object_set_new(*run_extra, "system_runner",
-				    json_string(rq->system_runner_output ?
-						rq->system_runner_output :
-						rq->system_runner));
-	if (*run_extra && user.target_ticks)
-		json_object_set_new(*run_extra, "runner_target_ticks",
-				    json_integer((json_int_t)user.target_ticks));
+	*run_extra = run_facts(rq, &user, sys_ran, simulator);
 	rc = 0;
 out:
 	pc_runner_output_free(&user);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* util.c - small helpers shared by the subcommands. */
+/* util.c - small functions shared by the subcommands. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,58 @@ void pc_one_line(char *s)
 	for (; s && *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = '?';
+}
+
+void pc_escape_controls(char *s, size_t size)
+{
+	char *in, *c;
+	size_t at = 0;
+
+	if (!s || !size)
+		return;
+	in = strdup(s);
+	if (!in) {
+		pc_one_line(s);
+		return;
+	}
+	for (c = in; *c && at + 1 < size; c++) {
+		unsigned char u = (unsigned char)*c;
+		char esc[8];
+		size_t n;
+
+		if (u >= 0x20 && u != 0x7f) {
+			s[at++] = *c;
+			continue;
+		}
+		if (u == '\n' || u == '\t' || u == '\r')
+			n = (size_t)snprintf(esc, sizeof(esc), "\\%c",
+					     u == '\n' ? 'n' : u == '\t' ? 't' : 'r');
+		else
+			n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", u);
+		if (at + n >= size)
+			break;
+		memcpy(s + at, esc, n);
+		at += n;
+	}
+	s[at] = 0;
+	free(in);
+}
+
+void pc_csv_field(FILE *f, const char *s)
+{
+	bool quote;
+
+	s = s ? s : "";
+	quote = strpbrk(s, ",\"\r\n") || *s == ' ' || (*s && s[strlen(s) - 1] == ' ');
+	if (quote)
+		fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	if (quote)
+		fputc('"', f);
 }
 
 const char *pc_bad_option(char **argv, int c, char *buf, size_t len)
@@ -98,7 +151,7 @@ void pc_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pc_one_line(msg);
+	pc_escape_controls(msg, sizeof(msg));
 	if (cmd)
 		fprintf(stderr, "primcost: %s: %s\n", cmd, msg);
 	else

@@ -84,6 +84,14 @@ for name in [r for r in rows if r.startswith("local_irq_")]:
     else:
         ok(p["status"] in ("skipped", "unsupported") and p.get("reason"),
            "%s is %s with a reason, not absent" % (name, p["status"]))
+# A native run pairs every sample with the contention canary and records
+# its reference (the runner has no canary: runner_mode says it ran one).
+if "runner_mode" not in run and not (run.get("options") or {}).get("keep_contended"):
+    con = run.get("contention") or {}
+    ok((con.get("canary_cycles_best") or 0) > 0 and
+       (con.get("canary_cycles_median") or 0) >= con.get("canary_cycles_best", 0),
+       "the contention canary ran and its reference is recorded (best %s, median %s)"
+       % (con.get("canary_cycles_best"), con.get("canary_cycles_median")))
 failed_probes = [k for k, v in probes.items() if v["status"] == "failed"]
 ok(not failed_probes, "no probe failed", ", ".join(failed_probes))
 

@@ -76,6 +76,34 @@ pc run --probes baseline -n 21 -o "$pc_tmp/two.json" -q
 ok $(test $pc_rc -eq 0 && grep -q '"x86_64.other.1-2-3.other-cpu"' "$pc_tmp/two.json"; echo $?) \
 	"merging a run into a file keeps another CPU's entry"
 
+# CSV fields holding a comma and a double quote are quoted (RFC 4180).
+mkdir "$pc_tmp/refs"
+"$PYTHON3" - "$pc_tmp/r.json" "$pc_tmp/refs/odd.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for entry in d["cpus"].values():
+    entry["cpu"]["brand"] = 'Brand, "Quoted" CPU'
+    entry["runs"][0]["host"] = 'host, "a"'
+json.dump(d, open(sys.argv[2], "w"))
+PY
+csv_field() {	# FILE ROW COLUMN: one field as Python's csv module reads it
+	"$PYTHON3" -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(len(rows), rows[int(sys.argv[2])][sys.argv[3]])' "$@"
+}
+PRIMCOST_REFERENCE_DIR="$pc_tmp/refs" $PRIMCOST list --reference --format csv \
+	>"$pc_tmp/out" 2>"$pc_tmp/err"
+ok $(test $? -eq 0 && test "$(csv_field "$pc_tmp/out" 0 brand)" = '1 Brand, "Quoted" CPU' &&
+	test "$(csv_field "$pc_tmp/out" 0 probes)" = "1 2"; echo $?) \
+	"list --reference --format csv quotes a brand with a comma and a quote ($(sed -n 2p "$pc_tmp/out"))"
+pc list --runs --format csv "$pc_tmp/refs/odd.json"
+ok $(test $pc_rc -eq 0 && test "$(csv_field "$pc_tmp/out" 0 host)" = '1 host, "a"'; echo $?) \
+	"list --runs --format csv quotes a host with a comma and a quote"
+cp "$pc_tmp/refs/odd.json" "$pc_tmp/a, \"b\".json"
+pc compare --format csv "$pc_tmp/refs/odd.json" "$pc_tmp/a, \"b\".json"
+ok $(test $pc_rc -eq 0 && test "$(csv_field "$pc_tmp/out" 1 file)" = "5 $pc_tmp/a, \"b\".json"; echo $?) \
+	"compare --format csv quotes a file name with a comma and a quote"
+
 # An existing file that is not a result is refused, not overwritten.
 printf '{"not": "primcost"}\n' >"$pc_tmp/foreign.json"
 cp "$pc_tmp/foreign.json" "$pc_tmp/foreign.orig"

@@ -59,7 +59,7 @@ for lib in $libs; do
 	ok $(has_all "$pc_tmp/c" mb,smp_mb mb,smp_rmb mb,smp_wmb; echo $?) \
 		"$with: after a comma, the next probe of the list ($(tr '\n' ' ' <"$pc_tmp/c"))"
 	complete_line $lib 'primcost ' >"$pc_tmp/c"
-	ok $(has_all "$pc_tmp/c" run list info compare merge help version; echo $?) \
+	ok $(has_all "$pc_tmp/c" run list info compare merge report help version; echo $?) \
 		"$with: primcost <TAB> offers the commands"
 	complete_line $lib 'primcost run --keep-' >"$pc_tmp/c"
 	ok $(has_all "$pc_tmp/c" --keep-samples --keep-contended --keep-disturbed; echo $?) \
@@ -67,6 +67,11 @@ for lib in $libs; do
 	complete_line $lib 'primcost compare a.json intel-' >"$pc_tmp/c"
 	ok $(has_all "$pc_tmp/c" intel-itanium2-9050 intel-pentium4; echo $?) \
 		"$with: compare offers the reference tables ($(tr '\n' ' ' <"$pc_tmp/c"))"
+	complete_line $lib 'primcost report --baseline intel-p' >"$pc_tmp/c"
+	ok $(has_all "$pc_tmp/c" intel-pentium4; echo $?) \
+		"$with: report --baseline offers the reference tables ($(tr '\n' ' ' <"$pc_tmp/c"))"
+	complete_line $lib 'primcost report --format ' >"$pc_tmp/c"
+	ok $(has_all "$pc_tmp/c" html text; echo $?) "$with: report --format values"
 	complete_line $lib 'primcost list --format ' >"$pc_tmp/c"
 	ok $(has_all "$pc_tmp/c" table csv json; echo $?) "$with: list --format values"
 done

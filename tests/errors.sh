@@ -40,6 +40,18 @@ err 2 "nosuch" "list with a pattern that matches nothing" list 'nosuch*'
 err 2 "--cpu" "info --cpu that is not a number" info --cpu x
 err 2 "--cpu 4095" "info --cpu on a CPU that is not there" info --cpu 4095
 err 2 "--format" "info --format xml" info --format xml
+err 2 "'bad\\nx'" "info --ring0 with a newline: the value shown escaped" info --ring0 "$(printf 'bad\nx')"
+err 2 "--ring0" "info --ring0 with a newline names the option" info --ring0 "$(printf 'bad\nx')"
+err 2 "'-Z'" "compare FILE -Zt 3 (unknown short option after a file)" compare a.json -Zt 3
+err 2 "'-Z'" "merge -qZ (unknown short option in a cluster)" merge -qZ -o x.json a.json
+err 2 "'-Z'" "list -vZ (unknown short option in a cluster)" list -vZ
+err 2 "'-Z'" "info -Z" info -Z
+err 2 "needs a value" "compare -t without a value" compare a.json -t
+err 2 "--cpu" "run --cpu with a tab in it" run --cpu "$(printf '1\t2')"
+pc run --cpu "$(printf '1\t2')"
+ok $(grep -qF -- "'1\t2'" "$pc_tmp/err"; echo $?) "a tab in a value is shown as \\t"
+err 2 "--threshold" "compare --threshold 5x" compare --threshold 5x a.json
+err 2 "'-o'" "merge -o without a value" merge a.json -o
 
 # The table of exit codes in primcost(1) and the codes primcost.h defines.
 table=$(sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$PC_SRCDIR/man/primcost.1" |

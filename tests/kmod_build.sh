@@ -24,13 +24,7 @@ fi
 
 # kbuild writes next to the sources: build in a copy of the files it needs.
 src=$pc_tmp/src
-mkdir -p "$src/arch/x86_64" "$src/probes"
-cp -R "$PC_SRCDIR/arch/x86" "$src/arch/"
-cp "$PC_SRCDIR/arch/arch.h" "$PC_SRCDIR/arch/checks.h" "$src/arch/"
-cp -R "$PC_SRCDIR/arch/x86_64/ring0" "$PC_SRCDIR/arch/x86_64/kmod" "$src/arch/x86_64/"
-cp "$PC_SRCDIR/arch/x86_64/timer.h" "$src/arch/x86_64/"
-cp "$PC_SRCDIR/probes/probes.h" "$PC_SRCDIR/probes/probes.def" "$src/probes/"
-chmod -R u+w "$src"
+"$PC_SRCDIR/scripts/kmod-tree.sh" "$PC_SRCDIR" "$src"
 # A make of its own, not a sub-make of `make check` (whose jobserver it lacks).
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src/arch/x86_64/kmod" KDIR="$kdir" \
 	>"$pc_tmp/build.log" 2>&1

@@ -82,7 +82,8 @@ for name, d in docs.items():
             ok(run.get("cycles_source") == "published" and
                all(prov.get(k) for k in ("summary", "author", "date", "list", "subject", "what_was_timed", "clock")),
                "%s: every run states its source, author, date, list, what was timed and the clock" % name)
-        ok(all(p["cycles_source"] == "published" and p.get("published") for p in e["probes"].values()),
+        figs = [q for p in e["probes"].values() for q in p.get("points", [p])]
+        ok(all(p["cycles_source"] == "published" and p.get("published") for p in figs),
            "%s: every figure is marked published, with the figure as printed" % name)
 
 def probes(fname):
@@ -97,9 +98,13 @@ ok(abs(it["local_irq_save"]["ticks"]["median"] - 59998 / 20000) < 1e-6 and it["l
 ok(it["local_irq_restore"]["published"]["label"].startswith("enabling interrupts (STI)"),
    "Itanium 2: the 'STI' loop is filed as local_irq_restore")
 k8 = probes("amd-athlon64-x2-3800.json")
-ok(k8["local_irq_restore"]["cycles"]["median"] == 125 and k8["local_irq_save"]["cycles"]["median"] == 102 and
-   k8["local_irq_restore"]["ticks"]["median"] == 125,
-   "K8: 'STI' 125 is local_irq_restore, 'CLI' 102 local_irq_save, TSC ticks = core cycles")
+ok(k8["local_irq_restore.popf"]["cycles"]["median"] == 125 and k8["local_irq_save"]["cycles"]["median"] == 102 and
+   k8["local_irq_restore.popf"]["ticks"]["median"] == 125 and "local_irq_restore" not in k8,
+   "K8: 'STI' 125 is local_irq_restore.popf (push; popf in 2007), 'CLI' 102 local_irq_save, TSC ticks = core cycles")
+p4 = probes("intel-pentium4.json")
+ok(p4["local_irq_restore.popf"]["cycles"]["median"] == 112 and "local_irq_restore" not in p4 and
+   p4["local_irq_restore.popf"]["group"] == "irq",
+   "Pentium 4: 'STI' 112 is local_irq_restore.popf, not today's sti form")
 ok(k8["kmalloc.base.8"]["cycles"]["median"] == 74 and k8["kmalloc.cmpxchg_local.8"]["cycles"]["median"] == 63 and
    k8["kmalloc.base.8"]["group"] == "kmalloc",
    "K8: the kmalloc/kfree table is its own group (kmalloc.base.8 = 74, kmalloc.cmpxchg_local.8 = 63)")

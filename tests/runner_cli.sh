@@ -8,10 +8,10 @@
 . "${PC_SRCDIR}/tests/lib.sh"
 
 if emulated; then
-	# primcost forks the runner; a fork of a program under qemu-user spins
+	# primcost spawns the runner; a child of a program under qemu-user spins
 	# in the emulator's translator (seen with Debian 12's qemu-user 7.2).
 	# The protocol is the same code natively, where this test runs.
-	skip "primcost under an emulator ($TEST_EMULATOR) cannot fork the runner reliably" \
+	skip "primcost under an emulator ($TEST_EMULATOR) cannot spawn the runner reliably" \
 		"the probe runner protocol through the CLI"
 	done_testing
 	exit

@@ -43,19 +43,12 @@ static uint64_t run_empty(uint64_t iters, int hi)
 {
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "", "", (), ());
+	PC_TIMED(t, iters, hi, "", "", "", (), ());
 	return t;
 }
 
 /* Always: in the self-check. */
-static uint64_t run_ud2(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	uint64_t t;
-
-	(void)st;
-	PC_X86_TIMED(t, iters, hi, "", "ud2", "", (), ());
-	return t;
-}
+PC_RUN_NO_OPERAND(run_ud2, "ud2")
 
 static uint64_t run_cli(struct pc_probe_state *st, uint64_t iters, int hi)
 {
@@ -64,7 +57,7 @@ static uint64_t run_cli(struct pc_probe_state *st, uint64_t iters, int hi)
 	(void)st;
 	if (iters <= SELFCHECK_ITERS)
 		return run_empty(iters, hi);
-	PC_X86_TIMED(t, iters, hi, "", "cli", "", (), ());
+	PC_TIMED(t, iters, hi, "", "cli", "", (), ());
 	return t;
 }
 
@@ -81,8 +74,8 @@ static uint64_t run_load(struct pc_probe_state *st, uint64_t iters, int hi)
 
 	if (iters <= SELFCHECK_ITERS)
 		return run_empty(iters, hi);
-	PC_X86_TIMED(t, iters, hi, "", "mov (%[p]), %[v]", "", (, [v] "=&r"(v)),
-		     ([p] "r"(st->reg[1])));
+	PC_TIMED(t, iters, hi, "", "mov (%[p]), %[v]", "", (, [v] "=&r"(v)),
+		 ([p] "r"(st->reg[1])));
 	st->reg[2] = v;
 	return t;
 }
@@ -99,8 +92,8 @@ static uint64_t run_div(struct pc_probe_state *st, uint64_t iters, int hi)
 
 	if (iters <= SELFCHECK_ITERS)
 		return run_empty(iters, hi);
-	PC_X86_TIMED(t, iters, hi, "", "xor %%edx, %%edx\n\tdivl %k[z]", "",
-		     (, "+a"(a), "+d"(d)), ([z] "r"(st->reg[1])));
+	PC_TIMED(t, iters, hi, "", "xor %%edx, %%edx\n\tdivl %k[z]", "",
+		 (, "+a"(a), "+d"(d)), ([z] "r"(st->reg[1])));
 	return t;
 }
 
@@ -128,7 +121,7 @@ static uint64_t run_late_ud2(struct pc_probe_state *st, uint64_t iters, int hi)
 
 	if (++st->reg[3] < LATE_CALL)
 		return run_empty(iters, hi);
-	PC_X86_TIMED(t, iters, hi, "", "ud2", "", (), ());
+	PC_TIMED(t, iters, hi, "", "ud2", "", (), ());
 	return t;
 }
 
@@ -139,7 +132,7 @@ static uint64_t run_hang(struct pc_probe_state *st, uint64_t iters, int hi)
 	(void)st;
 	if (iters <= SELFCHECK_ITERS)
 		return run_empty(iters, hi);
-	PC_X86_TIMED(t, iters, hi, "", "2: jmp 2b", "", (), ());
+	PC_TIMED(t, iters, hi, "", "2: jmp 2b", "", (), ());
 	return t;
 }
 

@@ -296,74 +296,6 @@ static void test_verdict(void)
 	}
 }
 
-/* A scripted sampler: each take returns the next verdict and writes its
- * serial number into the slot. */
-struct script {
-	const char *verdicts;	/* K, D or M per take */
-	unsigned next;
-	int slots[16];
-};
-
-static enum pc_sample_verdict take(void *ctx, unsigned slot)
-{
-	struct script *s = ctx;
-	char v = s->verdicts[s->next];
-
-	s->slots[slot] = (int)s->next++;
-	return v == 'K' ? PC_SAMPLE_KEEP : v == 'D' ? PC_SAMPLE_DISTURBED :
-			  PC_SAMPLE_MULTIPLEXED;
-}
-
-static void test_collect(void)
-{
-	struct pc_reject r;
-	struct script s;
-	unsigned kept;
-
-	memset(&r, 0, sizeof(r));
-	memset(&s, 0, sizeof(s));
-	r.budget = 5;
-	s.verdicts = "KDKMK";
-	kept = pc_collect(&r, 0, 3, take, &s);
-	ok(kept == 3 && s.next == 5, "3 samples wanted, 2 discarded: 3 kept after 5 takes");
-	ok(s.slots[0] == 0 && s.slots[1] == 2 && s.slots[2] == 4,
-	   "a discarded sample is retaken in the same slot (slots hold takes %d %d %d)",
-	   s.slots[0], s.slots[1], s.slots[2]);
-	ok(r.disturbed == 1 && r.multiplexed == 1 && r.short_by == 0 && r.budget == 3,
-	   "discards are counted by cause and charged to the budget");
-
-	/* continuing into later slots, as the rounds do */
-	s.verdicts = "KDKMKK";
-	s.next = 5;
-	kept = pc_collect(&r, 3, 1, take, &s);
-	ok(kept == 1 && s.slots[3] == 5, "a later round fills the next slot");
-
-	memset(&r, 0, sizeof(r));
-	memset(&s, 0, sizeof(s));
-	r.budget = 1;
-	s.verdicts = "DDKD";
-	kept = pc_collect(&r, 0, 3, take, &s);
-	ok(kept == 1 && r.disturbed == 3 && r.short_by == 2 && s.next == 4,
-	   "once the budget is spent a disturbed sample is lost, not kept "
-	   "(kept %u, short by %u)", kept, r.short_by);
-	ok(s.slots[0] == 2, "... and only the quiet sample is in the slots");
-
-	memset(&r, 0, sizeof(r));
-	memset(&s, 0, sizeof(s));
-	r.budget = 2;
-	s.verdicts = "DDDDDD";
-	kept = pc_collect(&r, 0, 4, take, &s);
-	ok(kept == 0 && r.short_by == 4 && s.next == 6,
-	   "a machine that disturbs every sample ends after want + budget takes");
-
-	memset(&r, 0, sizeof(r));
-	memset(&s, 0, sizeof(s));
-	s.verdicts = "KKKK";
-	kept = pc_collect(&r, 0, 4, take, &s);
-	ok(kept == 4 && r.disturbed + r.multiplexed + r.short_by == 0,
-	   "quiet samples are all kept, nothing discarded");
-}
-
 /* ---- explanations ------------------------------------------------------------ */
 
 static void test_explain(void)
@@ -660,7 +592,6 @@ int main(void)
 	skip("no user-mode counter read on this architecture", "the perf mmap-page seqlock");
 #endif
 	test_verdict();
-	test_collect();
 	test_explain();
 	test_json();
 	test_real_group();

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ia64 probes' functional checks (arch/ia64/checks.c), on the host: they
- * are plain C, so any machine can prove that each accepts the state its
- * primitive must leave and rejects a wrong one (a deliberately wrong
+ * The ia64 probes' functional checks on the host: ia64's own
+ * (arch/ia64/checks.c) and the shared ones its rows use (arch/checks.h).
+ * They are plain C, so any machine can prove that each accepts the state
+ * its primitive must leave and rejects a wrong one (a deliberately wrong
  * expected value, a corrupted word, one operation too many). Under Ski the
  * same code decides whether the real instructions did their job.
  */
 #include <string.h>
 
 #include "arch/arch.h"
+#include "arch/checks.h"
 #include "arch/ia64/checks.h"
 #include "tap.h"
 
@@ -28,29 +30,29 @@ int main(void)
 	init(&b, NULL);
 	b.mem[0] = 42;
 	a = b;
-	ok(!pc_ia64_check_unchanged(&b, &a, ops), "unchanged: an untouched state passes");
+	ok(!check_unchanged(&b, &a, ops), "unchanged: an untouched state passes");
 	a.mem[5] ^= 1;
-	ok(pc_ia64_check_unchanged(&b, &a, ops) != NULL, "unchanged: a flipped memory bit fails");
+	ok(check_unchanged(&b, &a, ops) != NULL, "unchanged: a flipped memory bit fails");
 	a = b;
 	a.reg[3] = 7;
-	ok(pc_ia64_check_unchanged(&b, &a, ops) != NULL, "unchanged: a changed register fails");
+	ok(check_unchanged(&b, &a, ops) != NULL, "unchanged: a changed register fails");
 
 	/* add chain: start + ops */
 	init(&b, NULL);
 	b.reg[0] = 10;
 	a = b;
 	a.reg[0] = 10 + ops;
-	ok(!pc_ia64_check_add_chain(&b, &a, ops), "add chain: start + ops passes");
-	ok(pc_ia64_check_add_chain(&b, &a, ops + 1) != NULL,
+	ok(!check_add_chain(&b, &a, ops), "add chain: start + ops passes");
+	ok(check_add_chain(&b, &a, ops + 1) != NULL,
 	   "add chain: expecting one add more fails");
 
 	/* mul chain: start * 3^ops mod 2^64 */
-	init(&b, pc_ia64_init_mul_chain);
+	init(&b, init_mul_chain);
 	a = b;
 	for (i = 0; i < ops; i++)
 		a.reg[0] *= b.reg[1];
-	ok(!pc_ia64_check_mul_chain(&b, &a, ops), "mul chain: start * k^ops passes");
-	ok(pc_ia64_check_mul_chain(&b, &a, ops - 1) != NULL,
+	ok(!check_mul_chain(&b, &a, ops), "mul chain: start * k^ops passes");
+	ok(check_mul_chain(&b, &a, ops - 1) != NULL,
 	   "mul chain: expecting one multiply fewer fails");
 
 	/* get_cycles: ar.itc must advance */
@@ -58,23 +60,25 @@ int main(void)
 	b.reg[0] = 1000;
 	a = b;
 	a.reg[0] = 1500;
-	ok(!pc_ia64_check_get_cycles(&b, &a, ops), "get_cycles: an advancing ar.itc passes");
+	ok(!check_timer_advanced(&b, &a, ops), "get_cycles: an advancing ar.itc passes");
 	a.reg[0] = 1000;
-	ok(pc_ia64_check_get_cycles(&b, &a, ops) != NULL, "get_cycles: a stopped ar.itc fails");
+	ok(check_timer_advanced(&b, &a, ops) != NULL, "get_cycles: a stopped ar.itc fails");
 
 	/* cmpxchg V for V: memory holds new, the result equals ar.ccv */
-	init(&b, pc_ia64_init_cmpxchg);
+	init(&b, init_cmpxchg);
 	a = b;
-	ok(!pc_ia64_check_cmpxchg(&b, &a, ops), "cmpxchg: a successful swap passes");
+	ok(!check_cmpxchg(&b, &a, ops), "cmpxchg: a successful swap passes");
 	a.reg[0] = 0x5a5b;
-	ok(pc_ia64_check_cmpxchg(&b, &a, ops) != NULL,
+	ok(check_cmpxchg(&b, &a, ops) != NULL,
 	   "cmpxchg: a result other than ar.ccv (a failed swap) fails");
 	a = b;
 	a.mem[0] = 0;
-	ok(pc_ia64_check_cmpxchg(&b, &a, ops) != NULL, "cmpxchg: memory without the new value fails");
+	ok(check_cmpxchg(&b, &a, ops) != NULL, "cmpxchg: memory without the new value fails");
 
 	/* add_return: fetchadd8.rel + i, ops times */
-	init(&b, pc_ia64_init_add_return);
+	init(&b, init_add_return);
+	ok(b.reg[1] == PC_IA64_ADD_INC,
+	   "add_return: the initial increment is the one the timed loop adds");
 	a = b;
 	for (i = 0; i < ops; i++) {
 		unsigned long old = a.mem[0];
@@ -82,21 +86,21 @@ int main(void)
 		a.mem[0] = old + b.reg[1];
 		a.reg[0] = old + b.reg[1];
 	}
-	ok(!pc_ia64_check_add_return(&b, &a, ops), "add_return: start + ops * i passes");
-	ok(pc_ia64_check_add_return(&b, &a, ops + 1) != NULL,
+	ok(!check_add_return(&b, &a, ops), "add_return: start + ops * i passes");
+	ok(check_add_return(&b, &a, ops + 1) != NULL,
 	   "add_return: expecting one add more fails");
 	a.reg[0] -= 1;	/* returned the old value, as fetchadd alone does */
-	ok(pc_ia64_check_add_return(&b, &a, ops) != NULL,
+	ok(check_add_return(&b, &a, ops) != NULL,
 	   "add_return: returning the old value instead of the new fails");
 
 	/* xchg8: swapped once per operation */
-	init(&b, pc_ia64_init_xchg);
+	init(&b, init_xchg);
 	a = b;
-	ok(!pc_ia64_check_xchg(&b, &a, 2), "xchg: an even count leaves the values in place");
-	ok(pc_ia64_check_xchg(&b, &a, 3) != NULL, "xchg: an odd count expects them swapped");
+	ok(!check_xchg(&b, &a, 2), "xchg: an even count leaves the values in place");
+	ok(check_xchg(&b, &a, 3) != NULL, "xchg: an odd count expects them swapped");
 	a.mem[0] = b.reg[0];
 	a.reg[0] = b.mem[0];
-	ok(!pc_ia64_check_xchg(&b, &a, 3), "xchg: swapped after an odd count passes");
+	ok(!check_xchg(&b, &a, 3), "xchg: swapped after an odd count passes");
 
 	/* psr.um read and written back */
 	init(&b, NULL);

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* primcost run's option parsing, apart from any measurement. */
+/* primcost run's option parsing, apart from any measurement; the option,
+ * error and CSV functions the subcommands share. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd_run.h"
+#include "commands.h"
 #include "tap.h"
 
 #define ARGV(...) ((char *[]){ "run", __VA_ARGS__, NULL })
@@ -11,6 +15,59 @@
 static int parse(int argc, char **argv, struct pc_run_options *o, char *err)
 {
 	return pc_run_options_parse(argc, argv, o, err, PC_ERRLEN);
+}
+
+/* pc_csv_field(s) as a string (static). */
+static const char *csv(const char *s)
+{
+	static char buf[256];
+	FILE *f;
+
+	memset(buf, 0, sizeof(buf));	/* an empty field writes nothing */
+	f = fmemopen(buf, sizeof(buf), "w");
+	pc_csv_field(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void shared_functions(void)
+{
+	static const char *const words[] = { "table", "csv", "json", NULL };
+	char err[PC_ERRLEN], s[16];
+	double d;
+	long v;
+
+	ok(strcmp(csv("plain"), "plain") == 0 && strcmp(csv(NULL), "") == 0,
+	   "a plain CSV field is left as it is");
+	ok(strcmp(csv("a,\"b\""), "\"a,\"\"b\"\"\"") == 0,
+	   "a CSV field with a comma and a quote is quoted, its quote doubled: %s",
+	   csv("a,\"b\""));
+	ok(strcmp(csv("x\ny"), "\"x\ny\"") == 0 && strcmp(csv(" x"), "\" x\"") == 0,
+	   "a line break or an outer space is quoted");
+	strcpy(s, "a\nb\tc\x1b");
+	pc_escape_controls(s, sizeof(s));
+	ok(strcmp(s, "a\\nb\\tc\\x1b") == 0, "control characters become C escapes: %s", s);
+	strcpy(s, "\n\n\n\n\n\n\n\n\n");
+	pc_escape_controls(s, sizeof(s));
+	ok(strlen(s) == 14 && strchr(s, '\n') == NULL,
+	   "escapes that do not fit are cut whole: %s", s);
+	ok(pc_opt_word("--format", "csv", words, err, sizeof(err)) == 1,
+	   "a word is found by its index");
+	ok(pc_opt_word("--format", "xml", words, err, sizeof(err)) < 0 &&
+	   strcmp(err, "--format: want table, csv or json, got 'xml'") == 0,
+	   "a word not in the list is refused, the list named: %s", err);
+	ok(pc_opt_double("--t", "2.5", 0, 10, "0..10", &d, err, sizeof(err)) == 0 &&
+	   d == 2.5, "a number in range is taken");
+	ok(pc_opt_double("--t", "nan", 0, 10, "0..10", &d, err, sizeof(err)) < 0 &&
+	   pc_opt_double("--t", "11", 0, 10, "0..10", &d, err, sizeof(err)) < 0 &&
+	   pc_opt_double("--t", "1x", 0, 10, "0..10", &d, err, sizeof(err)) < 0 &&
+	   pc_opt_double("--t", "", 0, 10, "0..10", &d, err, sizeof(err)) < 0 &&
+	   strcmp(err, "--t: want 0..10, got ''") == 0,
+	   "nan, out of range, trailing text and empty are refused: %s", err);
+	ok(pc_opt_long("--n", "12", 9, 20, "9..20", &v, err, sizeof(err)) == 0 && v == 12 &&
+	   pc_opt_long("--n", "8", 9, 20, "9..20", &v, err, sizeof(err)) < 0,
+	   "an integer is taken in range only: %s", err);
+	ok(isnan(pc_parse_double("1e400", 0, INFINITY)), "an overflowing number is refused");
 }
 
 int main(void)
@@ -137,5 +194,6 @@ int main(void)
 	ok(parse(7, ARGV("--arch", "ia64", "--runner-output", "f", "--emulator", "e"),
 		 &o, err) < 0, "--runner-output with --emulator is refused: %s", err);
 	ok(parse(3, ARGV("--arch", ""), &o, err) < 0, "an empty --arch is refused");
+	shared_functions();
 	return done_testing();
 }

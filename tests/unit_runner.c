@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The freestanding probe runner's driver (runner/runner.c) and primcost's
- * reading of it (src/runner_host.c), on the host: the driver runs here with
+ * reading of it (src/runner_parse.c), on the host: the driver runs here with
  * this machine's backend and a fake platform that captures its output, so
  * the text format is proven end to end without the cross toolchain or an
  * emulator. Also: a self-check that fails is reported as the probe's
@@ -88,18 +88,12 @@ static size_t readable_pairs(const struct pc_runner_probe *rp)
 	return n;
 }
 
-int main(void)
+/* The runner's own arguments. */
+static void runner_arguments(int argc, char **args)
 {
 	struct pc_runner_config cfg;
-	struct pc_runner_output o;
-	char err[PC_ERRLEN];
-	char *args[] = { "runner", "-n", "12", "-u", "5", "-t", "500", "baseline",
-			 "calib.add_chain", "cmpxchg", "xchg", "local_irq_disable",
-			 "sigprocmask", NULL };
-	int argc = (int)(sizeof(args) / sizeof(args[0])) - 1, id, rc;
-	bool sel[PC_PROBE_COUNT] = { false };
+	int id, rc;
 
-	/* arguments */
 	ok(pc_runner_parse_args(argc, args, 3, &cfg) == 0 && cfg.samples == 12 &&
 	   cfg.sample_us == 5 && cfg.min_ticks == 500 && cfg.selected[PC_PROBE_cmpxchg] &&
 	   !cfg.selected[PC_PROBE_mb], "runner arguments: numbers and exact names");
@@ -124,6 +118,160 @@ int main(void)
 		ok(pc_runner_parse_args(2, bad2, 3, &cfg) < 0 && count_lines("pcr error") == 2,
 		   "an unknown probe is refused with an error record");
 	}
+}
+
+/* A run cut short: the culprit is the probe it was running (sel: the
+ * probes the run was asked for). */
+static void cut_short(const bool *sel)
+{
+	struct pc_runner_output o;
+	char err[PC_ERRLEN], *cut = memmem(out, outlen, "pcr s xchg ", 11);
+	size_t keep = cut ? (size_t)(cut - out) : 0;
+
+	ok(cut && pc_runner_parse(out, keep, &o, err, sizeof(err)) == 0 && !o.ended &&
+	   pc_runner_culprit(&o, sel, 12) == PC_PROBE_xchg,
+	   "output cut before xchg's first sample: xchg is the culprit");
+	pc_runner_output_free(&o);
+	cut = memmem(out, outlen, "pcr probe cmpxchg", 17);
+	keep = cut ? (size_t)(cut - out) : 0;
+	ok(cut && pc_runner_parse(out, keep, &o, err, sizeof(err)) == 0 &&
+	   pc_runner_culprit(&o, sel, 12) == PC_PROBE_cmpxchg,
+	   "output cut while cmpxchg was prepared: cmpxchg is the culprit");
+	pc_runner_output_free(&o);
+}
+
+/* The self-check can fail, and a failure is the probe's status. */
+static void failing_selfcheck(int argc, char **args)
+{
+	struct pc_runner_config cfg;
+	struct pc_arch_probe table[PC_PROBE_COUNT];
+	struct pc_runner_env env = { table, 3, "test", "tsc", pc_arch_env() };
+
+	memcpy(table, pc_arch_probes, sizeof(table));
+	/* The body this CPU runs for cmpxchg (arm64 without LSE: the
+	 * LL/SC fallback), with its check replaced below. */
+	table[PC_PROBE_cmpxchg] = *pc_probe_impl(PC_PROBE_cmpxchg);
+	table[PC_PROBE_cmpxchg].unavailable = NULL;
+	table[PC_PROBE_cmpxchg].fallback = NULL;
+	ok(pc_runner_selfcheck(&table[PC_PROBE_cmpxchg]) == NULL,
+	   "the real cmpxchg passes the runner's self-check");
+	table[PC_PROBE_cmpxchg].check = wrong_check;
+	ok(pc_runner_selfcheck(&table[PC_PROBE_cmpxchg]) != NULL,
+	   "a check with a wrong expected value fails the self-check");
+	outlen = 0;
+	pc_runner_parse_args(argc, args, 3, &cfg);
+	ok(pc_runner_run(&env, &cfg) == 1 &&
+	   count_lines("pcr status cmpxchg failed self-check failed: deliberately") == 1 &&
+	   count_lines("pcr s cmpxchg ") == 0 && count_lines("pcr s xchg ") == 12,
+	   "the failing probe is reported failed and not timed; the others run");
+}
+
+/* ---- primcost's reading of malformed output ------------------------------------------ */
+
+/* Malformed output is refused with the line that is wrong. */
+static void malformed_output(void)
+{
+	struct pc_runner_output o;
+	char err[PC_ERRLEN];
+
+	static const char v2[] = "pcr primcost-runner 2\n";
+	static const char unroll[] = "pcr primcost-runner 1\npcr unroll 8 40\n";
+	static const char unknown[] = "noise from the emulator\npcr primcost-runner 1\n"
+				      "pcr status nosuch skipped why\n";
+	static const char early[] = "pcr primcost-runner 1\npcr probe cmpxchg 4 4\n"
+				    "pcr s cmpxchg 1 2 x 4\n";
+	static const char noise[] = "Ski banner\npcr primcost-runner 1\n"
+				    "program exited with status 0\n";
+
+	ok(pc_runner_parse(v2, sizeof(v2) - 1, &o, err, sizeof(err)) < 0 &&
+	   strstr(err, "line 1"), "another format version is refused: %s", err);
+	ok(pc_runner_parse(unroll, sizeof(unroll) - 1, &o, err, sizeof(err)) < 0 &&
+	   strstr(err, "rebuild"), "another unroll count is refused: %s", err);
+	ok(pc_runner_parse(unknown, sizeof(unknown) - 1, &o, err, sizeof(err)) < 0 &&
+	   strstr(err, "line 3") && strstr(err, "nosuch"),
+	   "an unknown probe is refused: %s", err);
+	ok(pc_runner_parse(early, sizeof(early) - 1, &o, err, sizeof(err)) < 0 &&
+	   strstr(err, "line 3"), "a non-number in a sample is refused: %s", err);
+	ok(pc_runner_parse(noise, sizeof(noise) - 1, &o, err, sizeof(err)) == 0 &&
+	   strcmp(o.last_other, "program exited with status 0") == 0,
+	   "lines that are not records are ignored, the last one kept");
+	pc_runner_output_free(&o);
+}
+
+/* Every record's own error, word for word, with its line number. */
+static void every_record_error(void)
+{
+#define HDR "pcr primcost-runner 1\n"
+	static const struct { const char *text, *error; } cases[] = {
+		{ "pcr primcost-runner\n", "line 1: malformed format line" },
+		{ "pcr primcost-runner one\n", "line 1: malformed format line" },
+		{ "pcr arch ia64\n", "line 1: a record before the format line" },
+		{ "pcr later record\n", "line 1: a record before the format line" },
+		{ HDR "pcr arch\n", "line 2: 'arch' wants one word" },
+		{ HDR "pcr mode user system\n", "line 2: 'mode' wants one word" },
+		{ HDR "pcr timer\n", "line 2: 'timer' wants one word" },
+		{ HDR "pcr unroll 16\n", "line 2: malformed unroll line" },
+		{ HDR "pcr unroll 16 x\n", "line 2: malformed unroll line" },
+		{ HDR "pcr cpu family\n", "line 2: malformed cpu line" },
+		{ HDR "pcr cpu family x\n", "line 2: cpu family: not a number" },
+		{ HDR "pcr cpu model 2147483648\n", "line 2: cpu model: not a number" },
+		{ HDR "pcr clock 1 2 3\n", "line 2: malformed clock line" },
+		{ HDR "pcr clock 1 2 3 -4\n", "line 2: malformed clock line" },
+		{ HDR "pcr target\n", "line 2: malformed target line" },
+		{ HDR "pcr end 0 0\n", "line 2: malformed end line" },
+		{ HDR "pcr error -n: not a number\n",
+		  "line 2: the runner refused its arguments: -n: not a number" },
+		{ HDR "pcr status\n", "line 2: 'status' without a probe name" },
+		{ HDR "pcr probe\n", "line 2: 'probe' without a probe name" },
+		{ HDR "pcr s\n", "line 2: 's' without a probe name" },
+		{ HDR "pcr lin\n", "line 2: 'lin' without a probe name" },
+		{ HDR "pcr probe nosuch 4 4\n", "line 2: unknown probe 'nosuch' (a runner "
+		  "built from another probe table?)" },
+		{ HDR "pcr status cmpxchg\n", "line 2: status without a status" },
+		{ HDR "pcr status cmpxchg fine\n", "line 2: unknown status 'fine'" },
+		{ HDR "pcr probe cmpxchg 4\n", "line 2: malformed probe line" },
+		{ HDR "pcr probe cmpxchg 0 4\n", "line 2: malformed probe line" },
+		{ HDR "pcr lin cmpxchg 1 2\n",
+		  "line 2: a sample of 'cmpxchg' before its probe line" },
+		{ HDR "pcr probe cmpxchg 4 4\r\npcr s cmpxchg 1 2 3\r\n",
+		  "line 3: malformed sample line" },
+		{ HDR "pcr probe cmpxchg 4 4\npcr lin cmpxchg 1\n",
+		  "line 3: malformed lin line" },
+	};
+	struct pc_runner_output o;
+	char err[PC_ERRLEN], want[PC_ERRLEN];
+	size_t i;
+	int good = 0;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(want, sizeof(want), "runner output line %s", cases[i].error + 5);
+		err[0] = 0;
+		if (pc_runner_parse(cases[i].text, strlen(cases[i].text), &o, err,
+				    sizeof(err)) < 0 && strcmp(err, want) == 0)
+			good++;
+		else
+			printf("# %s: got '%s', want '%s'\n", cases[i].text, err, want);
+	}
+	ok(good == (int)i, "%d of %zu malformed records refused with their own error", good, i);
+	ok(pc_runner_parse(HDR "pcr later record\npcr cpu speed 9\n",
+			   sizeof(HDR "pcr later record\npcr cpu speed 9\n") - 1, &o, err,
+			   sizeof(err)) == 0 && o.have_cpu,
+	   "a record of a later format and an unknown cpu fact are ignored");
+	pc_runner_output_free(&o);
+#undef HDR
+}
+
+int main(void)
+{
+	struct pc_runner_output o;
+	char err[PC_ERRLEN];
+	char *args[] = { "runner", "-n", "12", "-u", "5", "-t", "500", "baseline",
+			 "calib.add_chain", "cmpxchg", "xchg", "local_irq_disable",
+			 "sigprocmask", NULL };
+	int argc = (int)(sizeof(args) / sizeof(args[0])) - 1, rc;
+	bool sel[PC_PROBE_COUNT] = { false };
+
+	runner_arguments(argc, args);
 
 	/* the whole program, then primcost's reading of its output */
 	outlen = 0;
@@ -187,71 +335,10 @@ int main(void)
 	}
 	pc_runner_output_free(&o);
 
-	/* A run cut short: the culprit is the probe it was running. */
-	{
-		char *cut = memmem(out, outlen, "pcr s xchg ", 11);
-		size_t keep = cut ? (size_t)(cut - out) : 0;
+	cut_short(sel);
 
-		ok(cut && pc_runner_parse(out, keep, &o, err, sizeof(err)) == 0 && !o.ended &&
-		   pc_runner_culprit(&o, sel, 12) == PC_PROBE_xchg,
-		   "output cut before xchg's first sample: xchg is the culprit");
-		pc_runner_output_free(&o);
-		cut = memmem(out, outlen, "pcr probe cmpxchg", 17);
-		keep = cut ? (size_t)(cut - out) : 0;
-		ok(cut && pc_runner_parse(out, keep, &o, err, sizeof(err)) == 0 &&
-		   pc_runner_culprit(&o, sel, 12) == PC_PROBE_cmpxchg,
-		   "output cut while cmpxchg was prepared: cmpxchg is the culprit");
-		pc_runner_output_free(&o);
-	}
-
-	/* The self-check can fail, and a failure is the probe's status. */
-	{
-		struct pc_arch_probe table[PC_PROBE_COUNT];
-		struct pc_runner_env env = { table, 3, "test", "tsc", pc_arch_env() };
-
-		memcpy(table, pc_arch_probes, sizeof(table));
-		/* The body this CPU runs for cmpxchg (arm64 without LSE: the
-		 * LL/SC fallback), with its check replaced below. */
-		table[PC_PROBE_cmpxchg] = *pc_probe_impl(PC_PROBE_cmpxchg);
-		table[PC_PROBE_cmpxchg].unavailable = NULL;
-		table[PC_PROBE_cmpxchg].fallback = NULL;
-		ok(pc_runner_selfcheck(&table[PC_PROBE_cmpxchg]) == NULL,
-		   "the real cmpxchg passes the runner's self-check");
-		table[PC_PROBE_cmpxchg].check = wrong_check;
-		ok(pc_runner_selfcheck(&table[PC_PROBE_cmpxchg]) != NULL,
-		   "a check with a wrong expected value fails the self-check");
-		outlen = 0;
-		pc_runner_parse_args(argc, args, 3, &cfg);
-		ok(pc_runner_run(&env, &cfg) == 1 &&
-		   count_lines("pcr status cmpxchg failed self-check failed: deliberately") == 1 &&
-		   count_lines("pcr s cmpxchg ") == 0 && count_lines("pcr s xchg ") == 12,
-		   "the failing probe is reported failed and not timed; the others run");
-	}
-
-	/* Malformed output is refused with the line that is wrong. */
-	{
-		static const char v2[] = "pcr primcost-runner 2\n";
-		static const char unroll[] = "pcr primcost-runner 1\npcr unroll 8 40\n";
-		static const char unknown[] = "noise from the emulator\npcr primcost-runner 1\n"
-					      "pcr status nosuch skipped why\n";
-		static const char early[] = "pcr primcost-runner 1\npcr probe cmpxchg 4 4\n"
-					    "pcr s cmpxchg 1 2 x 4\n";
-		static const char noise[] = "Ski banner\npcr primcost-runner 1\n"
-					    "program exited with status 0\n";
-
-		ok(pc_runner_parse(v2, sizeof(v2) - 1, &o, err, sizeof(err)) < 0 &&
-		   strstr(err, "line 1"), "another format version is refused: %s", err);
-		ok(pc_runner_parse(unroll, sizeof(unroll) - 1, &o, err, sizeof(err)) < 0 &&
-		   strstr(err, "rebuild"), "another unroll count is refused: %s", err);
-		ok(pc_runner_parse(unknown, sizeof(unknown) - 1, &o, err, sizeof(err)) < 0 &&
-		   strstr(err, "line 3") && strstr(err, "nosuch"),
-		   "an unknown probe is refused: %s", err);
-		ok(pc_runner_parse(early, sizeof(early) - 1, &o, err, sizeof(err)) < 0 &&
-		   strstr(err, "line 3"), "a non-number in a sample is refused: %s", err);
-		ok(pc_runner_parse(noise, sizeof(noise) - 1, &o, err, sizeof(err)) == 0 &&
-		   strcmp(o.last_other, "program exited with status 0") == 0,
-		   "lines that are not records are ignored, the last one kept");
-		pc_runner_output_free(&o);
-	}
+	failing_selfcheck(argc, args);
+	malformed_output();
+	every_record_error();
 	return done_testing();
 }

@@ -24,75 +24,16 @@ static const char *need_lse(const struct pc_arch_env *env)
 		"the kernel's LL/SC fallback, as the .llsc row";
 }
 
-
-
 /* ---- baseline and calibration ---------------------------------------- */
 
-static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	uint64_t t;
-
-	(void)st;
-	PC_ARM64_TIMED(t, iters, hi, "", "", "", (), ());
-	return t;
-}
-
-static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_ARM64_TIMED(t, iters, hi, "", "add %x[a], %x[a], #1", "",
-		       (, [a] "+r"(a)), ());
-	st->reg[0] = a;
-	return t;
-}
-
+PC_RUN_NO_OPERAND(run_baseline, "")
+PC_RUN_REG(run_add_chain, "", "add %x[r], %x[r], #1", "", ())
+PC_RUN_REG(run_mul_chain, "", "mul %x[r], %x[r], %x[k]", "", ([k] "r"(st->reg[1])))
 
 /* Four independent adds: throughput-bound (the contention canary). */
-static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2], d = st->reg[3];
-	uint64_t t;
-
-	PC_ARM64_TIMED(t, iters, hi, "",
-		       "add %x[a], %x[a], #1\n\tadd %x[b], %x[b], #1\n\t"
-		       "add %x[c], %x[c], #1\n\tadd %x[d], %x[d], #1", "",
-		       (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
-	st->reg[0] = a;
-	st->reg[1] = b;
-	st->reg[2] = c;
-	st->reg[3] = d;
-	return t;
-}
-
-
-static void init_mul_chain(struct pc_probe_state *st)
-{
-	st->reg[0] = 1;
-	st->reg[1] = 3;		/* multiplier: the product changes every step */
-}
-
-static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_ARM64_TIMED(t, iters, hi, "", "mul %x[a], %x[a], %x[k]", "",
-		       (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
-	st->reg[0] = a;
-	return t;
-}
-
-
-static const char *check_mul_chain(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	if (after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops))
-		return "product is not start * k^ops (mod 2^64)";
-	return 0;
-}
+PC_RUN_REG4(run_add_throughput,
+	    "add %x[a], %x[a], #1\n\tadd %x[b], %x[b], #1\n\t"
+	    "add %x[c], %x[c], #1\n\tadd %x[d], %x[d], #1")
 
 /* ---- timer ------------------------------------------------------------ */
 
@@ -111,33 +52,16 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long c = st->reg[0], u;
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "",
-		       "isb\n\tmrs %x[c], cntvct_el0\n\t"
-		       "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
-		       "ldr xzr, [%x[u]]", "",
-		       (, [c] "+r"(c), [u] "=&r"(u)), ());
+	PC_TIMED(t, iters, hi, "",
+		 "isb\n\tmrs %x[c], cntvct_el0\n\t"
+		 "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
+		 "ldr xzr, [%x[u]]", "",
+		 (, [c] "+r"(c), [u] "=&r"(u)), ());
 	st->reg[0] = c;
 	return t;
 }
 
-static const char *check_get_cycles(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[0] <= before->reg[0])
-		return "the virtual counter did not advance";
-	return 0;
-}
-
 /* ---- cmpxchg: cmpxchg(&v, V, V) back to back, always succeeding --------- */
-
-static void init_cmpxchg(struct pc_probe_state *st)
-{
-	st->mem[0] = 0x5a5aUL;
-	st->reg[0] = 0x5a5aUL;	/* expected; the value found comes back here */
-	st->reg[1] = 0x5a5aUL;	/* new */
-}
 
 #define ARM64_RUN_LSE_CAS(fn, seq)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -145,9 +69,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long o = st->reg[0];					\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
-		       (, [o] "+r"(o), [m] "+Q"(st->mem[0])),		\
-		       ([d] "r"(st->reg[1])));				\
+	PC_TIMED(t, iters, hi, "", seq, "",				\
+		 (, [o] "+r"(o), [m] "+Q"(st->mem[0])),			\
+		 ([d] "r"(st->reg[1])));				\
 	st->reg[0] = o;							\
 	return t;							\
 }
@@ -158,10 +82,10 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long found = st->reg[0], u;				\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
-		       (, [t] "=&r"(found), [u] "=&r"(u),		\
-			[m] "+Q"(st->mem[0])),				\
-		       ([o] "r"(st->reg[0]), [d] "r"(st->reg[1])));	\
+	PC_TIMED(t, iters, hi, "", seq, "",				\
+		 (, [t] "=&r"(found), [u] "=&r"(u),			\
+		  [m] "+Q"(st->mem[0])),				\
+		 ([o] "r"(st->reg[0]), [d] "r"(st->reg[1])));		\
 	st->reg[0] = found;						\
 	return t;							\
 }
@@ -171,7 +95,6 @@ ARM64_RUN_LSE_CAS(run_cmpxchg_local_lse, ARM64_LSE_CAS)
 ARM64_RUN_LLSC_CAS(run_cmpxchg_llsc, ARM64_LLSC_CAS_MB)
 ARM64_RUN_LLSC_CAS(run_cmpxchg_local_llsc, ARM64_LLSC_CAS)
 
-
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_lse, pc_arm64_lse_cas_mb)
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_lse, pc_arm64_lse_cas)
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_llsc, pc_arm64_llsc_cas_mb)
@@ -179,16 +102,15 @@ PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local_llsc, pc_arm64_llsc_cas)
 
 /* ---- add_return -------------------------------------------------------- */
 
-
 #define ARM64_RUN_ADD_RETURN(fn, seq)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 {									\
 	unsigned long r = st->reg[0], u = 0;				\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
-		       (, [r] "+r"(r), [u] "+r"(u), [m] "+Q"(st->mem[0])), \
-		       ([i] "r"(st->reg[1])));				\
+	PC_TIMED(t, iters, hi, "", seq, "",				\
+		 (, [r] "+r"(r), [u] "+r"(u), [m] "+Q"(st->mem[0])), \
+		 ([i] "r"(st->reg[1])));				\
 	(void)u;							\
 	st->reg[0] = r;							\
 	return t;							\
@@ -197,14 +119,7 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 ARM64_RUN_ADD_RETURN(run_add_return_lse, ARM64_LSE_ADD_RETURN_MB)
 ARM64_RUN_ADD_RETURN(run_add_return_llsc, ARM64_LLSC_ADD_RETURN_MB)
 
-
 /* ---- x = xchg(&v, x): register and memory swap every operation ---------- */
-
-static void init_xchg(struct pc_probe_state *st)
-{
-	st->mem[0] = 0x1111;
-	st->reg[0] = 0x2222;
-}
 
 #define ARM64_RUN_XCHG(fn, seq)						\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -212,9 +127,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long r = st->reg[0], old, u = 0;			\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", seq, "",			\
-		       (, [r] "+r"(r), [t] "=&r"(old), [u] "+r"(u),	\
-			[m] "+Q"(st->mem[0])), ());			\
+	PC_TIMED(t, iters, hi, "", seq, "",				\
+		 (, [r] "+r"(r), [t] "=&r"(old), [u] "+r"(u),		\
+		  [m] "+Q"(st->mem[0])), ());				\
 	(void)old;							\
 	(void)u;							\
 	st->reg[0] = r;							\
@@ -224,7 +139,6 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 ARM64_RUN_XCHG(run_xchg_lse, ARM64_LSE_XCHG_MB)
 ARM64_RUN_XCHG(run_xchg_llsc, ARM64_LLSC_XCHG_MB)
 
-
 /* ---- barriers (arch/arm64/include/asm/barrier.h) ------------------------ */
 
 #define ARM64_RUN_BARE(fn, insn)					\
@@ -232,8 +146,8 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 {									\
 	uint64_t t;							\
 									\
-	PC_ARM64_TIMED(t, iters, hi, "", insn, "",			\
-		       (, [m] "+Q"(st->mem[0])), ());			\
+	PC_TIMED(t, iters, hi, "", insn, "",				\
+		 (, [m] "+Q"(st->mem[0])), ());				\
 	return t;							\
 }
 
@@ -266,8 +180,8 @@ static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long f = 0;
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "mrs %x[f], nzcv", "",
-		       (, [f] "+r"(f)), ([k] "r"(st->reg[0])));
+	PC_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "mrs %x[f], nzcv", "",
+		 (, [f] "+r"(f)), ([k] "r"(st->reg[0])));
 	st->reg[0] = f;
 	return t;
 }
@@ -290,9 +204,9 @@ static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int
 	unsigned long g = st->reg[1];
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "msr nzcv, %x[f]",
-		       "mrs %x[g], nzcv", (, [g] "+r"(g)),
-		       ([f] "r"(st->reg[0]), [k] "r"(st->reg[2])));
+	PC_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "msr nzcv, %x[f]",
+		 "mrs %x[g], nzcv", (, [g] "+r"(g)),
+		 ([f] "r"(st->reg[0]), [k] "r"(st->reg[2])));
 	st->reg[1] = g;
 	return t;
 }
@@ -303,9 +217,9 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st,
 	unsigned long g = st->reg[1], f = 0;
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t",
-		       "mrs %x[f], nzcv\n\tmsr nzcv, %x[f]", "mrs %x[g], nzcv",
-		       (, [g] "+r"(g), [f] "+r"(f)), ([k] "r"(st->reg[0])));
+	PC_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t",
+		 "mrs %x[f], nzcv\n\tmsr nzcv, %x[f]", "mrs %x[g], nzcv",
+		 (, [g] "+r"(g), [f] "+r"(f)), ([k] "r"(st->reg[0])));
 	st->reg[1] = g;
 	return t;
 }
@@ -347,16 +261,15 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long taken = st->reg[0], c;
 	uint64_t t;
 
-	PC_ARM64_TIMED(t, iters, hi, "",
-		       "ldr %w[c], %[m]\n\tadd %w[c], %w[c], #1\n\tstr %w[c], %[m]\n\t"
-		       "ldr %x[c], %[m]\n\tsub %x[c], %x[c], #1\n\tstr %w[c], %[m]\n\t"
-		       "cbz %x[c], 9f\n\tldr %x[c], %[m]\n\tcbz %x[c], 9f",
-		       "b 8f\n9:\n\tmov %x[taken], #1\n8:\n\t",
-		       (, [m] "+Q"(st->mem[0]), [taken] "+r"(taken), [c] "=&r"(c)), ());
+	PC_TIMED(t, iters, hi, "",
+		 "ldr %w[c], %[m]\n\tadd %w[c], %w[c], #1\n\tstr %w[c], %[m]\n\t"
+		 "ldr %x[c], %[m]\n\tsub %x[c], %x[c], #1\n\tstr %w[c], %[m]\n\t"
+		 "cbz %x[c], 9f\n\tldr %x[c], %[m]\n\tcbz %x[c], 9f",
+		 "b 8f\n9:\n\tmov %x[taken], #1\n8:\n\t",
+		 (, [m] "+Q"(st->mem[0]), [taken] "+r"(taken), [c] "=&r"(c)), ());
 	st->reg[0] = taken;
 	return t;
 }
-
 
 /* ---- the table ---------------------------------------------------------- */
 
@@ -381,7 +294,7 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
 		check_mul_chain, 0, "mul %x, %x, %k"),
 	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
-		check_get_cycles, 0, "isb; mrs %c, cntvct_el0; eor %u, %c, %c; "
+		check_timer_advanced, 0, "isb; mrs %c, cntvct_el0; eor %u, %c, %c; "
 		"add %u, sp, %u; ldr xzr, [%u]"),
 	[PC_PROBE_cmpxchg] = PC_ROW_ALT(run_cmpxchg_lse, init_cmpxchg, check_cmpxchg,
 		semantics_cmpxchg_lse, "casal %old, %new, (v)   [LSE; succeeds]",

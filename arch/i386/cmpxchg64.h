@@ -52,9 +52,9 @@ static uint64_t run_cmpxchg64(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long a = st->reg[0], d = st->reg[1];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", PC_I386_CMPXCHG64, "",
-		     (, "+a"(a), "+d"(d), [m] "+m"(*word64(st))),
-		     ("b"(st->reg[2]), "c"(st->reg[3])));
+	PC_TIMED(t, iters, hi, "", PC_I386_CMPXCHG64, "",
+		 (, "+a"(a), "+d"(d), [m] "+m"(*word64(st))),
+		 ("b"(st->reg[2]), "c"(st->reg[3])));
 	st->reg[0] = a;
 	st->reg[1] = d;
 	return t;

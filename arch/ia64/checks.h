@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * checks.h - what the ia64 probes must leave behind, as plain C on
- * struct pc_probe_state: no instruction in here, so the host's own compiler
- * builds it too and the unit tests prove on any machine that every check
- * accepts the right state and rejects a wrong one.
+ * checks.h - what the ia64 probes must leave behind where that is ia64's
+ * own (the rest is arch/checks.h), as plain C on struct pc_probe_state: no
+ * instruction in here, so the host's own compiler builds it too and the
+ * unit tests prove on any machine that every check accepts the right state
+ * and rejects a wrong one.
  */
 #ifndef PC_IA64_CHECKS_H
 #define PC_IA64_CHECKS_H
@@ -19,30 +20,21 @@ struct pc_probe_state;
  * for these and a cmpxchg loop for any other. */
 #define PC_IA64_FETCHADD_OK(i)	((i) == 1 || (i) == 4 || (i) == 8 || (i) == 16 || \
 				 (i) == -1 || (i) == -4 || (i) == -8 || (i) == -16)
-/* The timed loops of atomic_add_return/local_add_return add 1. */
+/* The timed loops of atomic_add_return/local_add_return add 1: the
+ * increment init_add_return() (arch/checks.h) puts in reg[1]. */
 #define PC_IA64_ADD_INC		1
 /* Where the generic preempt_enable() looks for TIF_NEED_RESCHED (bit 2 of
  * thread_info.flags on ia64): mem[1] of the state. */
 #define PC_IA64_TIF_NEED_RESCHED 2
 
-/* Initial states that need no instruction. */
-void pc_ia64_init_mul_chain(struct pc_probe_state *st);
-void pc_ia64_init_cmpxchg(struct pc_probe_state *st);
-void pc_ia64_init_add_return(struct pc_probe_state *st);
-void pc_ia64_init_xchg(struct pc_probe_state *st);
+/* The initial state and the checks of the rows that are ia64's own (the
+ * others use arch/checks.h). */
 void pc_ia64_init_preempt(struct pc_probe_state *st);
 
 typedef const char *pc_ia64_check_fn(const struct pc_probe_state *before,
 				     const struct pc_probe_state *after,
 				     uint64_t ops);
 
-pc_ia64_check_fn pc_ia64_check_unchanged;
-pc_ia64_check_fn pc_ia64_check_add_chain;
-pc_ia64_check_fn pc_ia64_check_mul_chain;
-pc_ia64_check_fn pc_ia64_check_get_cycles;
-pc_ia64_check_fn pc_ia64_check_cmpxchg;
-pc_ia64_check_fn pc_ia64_check_add_return;
-pc_ia64_check_fn pc_ia64_check_xchg;
 pc_ia64_check_fn pc_ia64_check_flags_save;
 pc_ia64_check_fn pc_ia64_check_flags_kept;
 pc_ia64_check_fn pc_ia64_check_preempt;

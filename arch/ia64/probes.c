@@ -8,50 +8,26 @@
  * needs; the assembler bundles the instructions.
  *
  * Freestanding: no libc, no globals but the const table at the end. The
- * checks and the initial states that need no instruction are in checks.c.
+ * checks and the initial states that need no instruction are plain C:
+ * arch/checks.h where every machine agrees, checks.c where ia64 differs.
  */
 #include "arch/arch.h"
+#include "arch/checks.h"
 #include "checks.h"
 #include "ia64.h"
 
 /* ---- baseline and calibration -------------------------------------------- */
 
-static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	uint64_t t;
-
-	(void)st;
-	PC_IA64_TIMED(t, iters, hi, "", "", "", (), ());
-	return t;
-}
+PC_RUN_NO_OPERAND(run_baseline, "")
 
 /* Each add reads the previous one's result: one group per add. */
-static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_IA64_TIMED(t, iters, hi, "", "adds %[a]=1,%[a]\n\t;;", "",
-		      (, [a] "+r"(a)), ());
-	st->reg[0] = a;
-	return t;
-}
+PC_RUN_REG(run_add_chain, "", "adds %[r]=1,%[r]\n\t;;", "", ())
 
 /* ia64 multiplies integers in the floating-point unit: xmpy.l on the
  * significands (setf.sig/getf.sig move them in and out, once). */
-static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_IA64_TIMED(t, iters, hi,
-		      "setf.sig f6=%[a]\n\tsetf.sig f7=%[k]\n\t;;\n",
-		      "xmpy.l f6=f6,f7\n\t;;",
-		      "getf.sig %[a]=f6\n\t;;\n\t",
-		      (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
-	st->reg[0] = a;
-	return t;
-}
+PC_RUN_REG(run_mul_chain, "setf.sig f6=%[r]\n\tsetf.sig f7=%[k]\n\t;;\n",
+	   "xmpy.l f6=f6,f7\n\t;;", "getf.sig %[r]=f6\n\t;;\n\t",
+	   ([k] "r"(st->reg[1])))
 
 /* ---- timer ------------------------------------------------------------------- */
 
@@ -61,45 +37,14 @@ static void init_get_cycles(struct pc_probe_state *st)
 }
 
 /* get_cycles() is a bare mov from ar.itc (asm/timex.h). */
-static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long c = st->reg[0];
-	uint64_t t;
-
-	PC_IA64_TIMED(t, iters, hi, "", "mov %[c]=ar.itc\n\t;;", "",
-		      (, [c] "+r"(c)), ());
-	st->reg[0] = c;
-	return t;
-}
+PC_RUN_REG(run_get_cycles, "", "mov %[r]=ar.itc\n\t;;", "", ())
 
 /* ---- cmpxchg: mov ar.ccv=old;; cmpxchg8.acq ------------------------------------- */
 
-static uint64_t run_cmpxchg(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long r = st->reg[0];
-	uint64_t t;
+PC_RUN_REG(run_cmpxchg, "", PC_IA64_CMPXCHG, "",
+	   ([p] "r"(&st->mem[0]), [o] "r"(st->reg[0]), [nv] "r"(st->reg[1])))
 
-	PC_IA64_TIMED(t, iters, hi, "", PC_IA64_CMPXCHG, "",
-		      (, [r] "+r"(r)),
-		      ([p] "r"(&st->mem[0]), [o] "r"(st->reg[0]), [nv] "r"(st->reg[1])));
-	st->reg[0] = r;
-	return t;
-}
-
-static const char *semantics_cmpxchg(struct pc_probe_state *s)
-{
-	unsigned long i;
-
-	s->mem[0] = 0;
-	for (i = 0; i < 100; i++)
-		if (pc_ia64_cmpxchg(&s->mem[0], i, i + 1) != i)
-			return "cmpxchg(v, old, new) did not return old";
-	if (s->mem[0] != 100)
-		return "100 successful cmpxchg did not leave 100";
-	if (pc_ia64_cmpxchg(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)
-		return "a failing cmpxchg wrote memory or hid the value";
-	return 0;
-}
+PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_ia64_cmpxchg)
 
 /* ---- add_return: fetchadd8.rel [v],1;; then + 1 ---------------------------------- */
 
@@ -109,18 +54,11 @@ static const char *semantics_cmpxchg(struct pc_probe_state *s)
  * increment fetchadd encodes, so the kernel's macro picks
  * ia64_fetch_and_add(): fetchadd8.rel, then adds i to the old value.
  */
-static uint64_t run_add_return(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long r = st->reg[0];
-	uint64_t t;
+_Static_assert(PC_IA64_ADD_INC == 1, "init_add_return() starts the increment at 1");
 
-	PC_IA64_TIMED(t, iters, hi, "",
-		      "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;",
-		      "", (, [r] "+r"(r)),
-		      ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)));
-	st->reg[0] = r;
-	return t;
-}
+PC_RUN_REG(run_add_return, "",
+	   "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;", "",
+	   ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)))
 
 /* Every increment fetchadd encodes, then two it does not (the cmpxchg loop):
  * the values returned and left must be those of an atomic add. */
@@ -152,16 +90,7 @@ static const char *semantics_add_return(struct pc_probe_state *s)
 
 /* xchg() is xchg8: always acquire semantics, no ar.ccv. The same register
  * is source and destination, so consecutive exchanges need a stop. */
-static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long r = st->reg[0];
-	uint64_t t;
-
-	PC_IA64_TIMED(t, iters, hi, "", "xchg8 %[r]=[%[p]],%[r]\n\t;;", "",
-		      (, [r] "+r"(r)), ([p] "r"(&st->mem[0])));
-	st->reg[0] = r;
-	return t;
-}
+PC_RUN_REG(run_xchg, "", "xchg8 %[r]=[%[p]],%[r]\n\t;;", "", ([p] "r"(&st->mem[0])))
 
 /* ---- barriers: all six are mf on ia64 (asm/barrier.h, SMP) ---------------------- */
 
@@ -170,7 +99,7 @@ static uint64_t run_mf(struct pc_probe_state *st, uint64_t iters, int hi)
 {
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", "mf", "", (), ([p] "r"(&st->mem[0])));
+	PC_TIMED(t, iters, hi, "", "mf", "", (), ([p] "r"(&st->mem[0])));
 	return t;
 }
 
@@ -183,16 +112,7 @@ static void init_flags(struct pc_probe_state *st)
 	st->reg[2] = st->reg[0];	/* psr.um as it was at the start */
 }
 
-static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long f = st->reg[0];
-	uint64_t t;
-
-	PC_IA64_TIMED(t, iters, hi, "", "mov %[f]=psr.um\n\t;;", "",
-		      (, [f] "+r"(f)), ());
-	st->reg[0] = f;
-	return t;
-}
+PC_RUN_REG(run_flags_save, "", "mov %[r]=psr.um\n\t;;", "", ())
 
 #define IA64_UM_READBACK "mov %[g]=psr.um\n\t;;\n\t"
 
@@ -201,8 +121,8 @@ static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int
 	unsigned long g = st->reg[1];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "", "mov psr.um=%[f]\n\t;;", IA64_UM_READBACK,
-		      (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
+	PC_TIMED(t, iters, hi, "", "mov psr.um=%[f]\n\t;;", IA64_UM_READBACK,
+		 (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
 	st->reg[1] = g;
 	return t;
 }
@@ -213,9 +133,9 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st, uint64_t iters
 	unsigned long f = st->reg[0], g = st->reg[1];
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "",
-		      "mov %[f]=psr.um\n\t;;\n\tmov psr.um=%[f]\n\t;;",
-		      IA64_UM_READBACK, (, [f] "+r"(f), [g] "+r"(g)), ());
+	PC_TIMED(t, iters, hi, "",
+		 "mov %[f]=psr.um\n\t;;\n\tmov psr.um=%[f]\n\t;;",
+		 IA64_UM_READBACK, (, [f] "+r"(f), [g] "+r"(g)), ());
 	st->reg[0] = f;
 	st->reg[1] = g;
 	return t;
@@ -235,22 +155,22 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long taken = st->reg[0], c = 0, fl = 0;
 	uint64_t t;
 
-	PC_IA64_TIMED(t, iters, hi, "",
-		      "ld4 %[c]=[%[p]]\n\t;;\n\t"
-		      "adds %[c]=1,%[c]\n\t;;\n\t"
-		      "st4 [%[p]]=%[c]\n\t;;\n\t"
-		      "ld4 %[c]=[%[p]]\n\t;;\n\t"
-		      "adds %[c]=-1,%[c]\n\t;;\n\t"
-		      "st4 [%[p]]=%[c]\n\t"
-		      "cmp4.eq p6,p0=0,%[c]\n\t;;\n\t"
-		      "(p6) ld8 %[fl]=[%[q]]\n\t;;\n\t"
-		      "(p6) tbit.nz p6,p0=%[fl]," PC_STR(PC_IA64_TIF_NEED_RESCHED) "\n\t;;\n\t"
-		      "(p6) br.cond.dpnt.few 9f\n\t;;",
-		      "br.cond.sptk.few 8f\n\t;;\n"
-		      "9:\n\tmov %[taken]=1\n\t;;\n"
-		      "8:\n\t",
-		      (, [taken] "+r"(taken), [c] "+r"(c), [fl] "+r"(fl)),
-		      ([p] "r"(&st->mem[0]), [q] "r"(&st->mem[1])));
+	PC_TIMED(t, iters, hi, "",
+		 "ld4 %[c]=[%[p]]\n\t;;\n\t"
+		 "adds %[c]=1,%[c]\n\t;;\n\t"
+		 "st4 [%[p]]=%[c]\n\t;;\n\t"
+		 "ld4 %[c]=[%[p]]\n\t;;\n\t"
+		 "adds %[c]=-1,%[c]\n\t;;\n\t"
+		 "st4 [%[p]]=%[c]\n\t"
+		 "cmp4.eq p6,p0=0,%[c]\n\t;;\n\t"
+		 "(p6) ld8 %[fl]=[%[q]]\n\t;;\n\t"
+		 "(p6) tbit.nz p6,p0=%[fl]," PC_STR(PC_IA64_TIF_NEED_RESCHED) "\n\t;;\n\t"
+		 "(p6) br.cond.dpnt.few 9f\n\t;;",
+		 "br.cond.sptk.few 8f\n\t;;\n"
+		 "9:\n\tmov %[taken]=1\n\t;;\n"
+		 "8:\n\t",
+		 (, [taken] "+r"(taken), [c] "+r"(c), [fl] "+r"(fl)),
+		 ([p] "r"(&st->mem[0]), [q] "r"(&st->mem[1])));
 	st->reg[0] = taken;
 	return t;
 }
@@ -289,9 +209,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long f = st->reg[0], g = st->reg[1], x = 0;		\
 	uint64_t t;							\
 									\
-	PC_IA64_TIMED(t, iters, hi, "", body, IA64_IRQ_READBACK,	\
-		      (, [f] "+r"(f), [g] "+r"(g), [x] "+r"(x)),	\
-		      ([s] "r"(st->reg[2]), [m] "r"(st->reg[3])));	\
+	PC_TIMED(t, iters, hi, "", body, IA64_IRQ_READBACK,		\
+		 (, [f] "+r"(f), [g] "+r"(g), [x] "+r"(x)),		\
+		 ([s] "r"(st->reg[2]), [m] "r"(st->reg[3])));		\
 	st->reg[0] = f;							\
 	st->reg[1] = g;							\
 	return t;							\
@@ -329,32 +249,32 @@ IA64_RUN_IRQ(run_irq_save_restore, IA64_IRQ_SAVE "\n\t" IA64_IRQ_RESTORE)
 		"conditional: its atomics are cmpxchg, fetchadd and xchg" }
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
-	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, pc_ia64_check_unchanged, 0,
+	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0,
 		"(empty)"),
-	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0, pc_ia64_check_add_chain, 0,
+	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0, check_add_chain, 0,
 		"adds r=1,r;;"),
-	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, pc_ia64_init_mul_chain,
-		pc_ia64_check_mul_chain, 0, "xmpy.l f6=f6,f7;;   [integer multiply in the FPU]"),
+	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
+		check_mul_chain, 0, "xmpy.l f6=f6,f7;;   [integer multiply in the FPU]"),
 	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
-		pc_ia64_check_get_cycles, 0, "mov r=ar.itc;;"),
-	[PC_PROBE_cmpxchg] = PC_ROW(run_cmpxchg, pc_ia64_init_cmpxchg,
-		pc_ia64_check_cmpxchg, semantics_cmpxchg, SEQ_CMPXCHG),
-	[PC_PROBE_cmpxchg_local] = PC_ROW(run_cmpxchg, pc_ia64_init_cmpxchg,
-		pc_ia64_check_cmpxchg, semantics_cmpxchg,
+		check_timer_advanced, 0, "mov r=ar.itc;;"),
+	[PC_PROBE_cmpxchg] = PC_ROW(run_cmpxchg, init_cmpxchg,
+		check_cmpxchg, semantics_cmpxchg, SEQ_CMPXCHG),
+	[PC_PROBE_cmpxchg_local] = PC_ROW(run_cmpxchg, init_cmpxchg,
+		check_cmpxchg, semantics_cmpxchg,
 		SEQ_CMPXCHG "   [cmpxchg_local is cmpxchg on ia64]"),
-	[PC_PROBE_atomic_add_return] = PC_ROW(run_add_return, pc_ia64_init_add_return,
-		pc_ia64_check_add_return, semantics_add_return, SEQ_ADD_RETURN),
-	[PC_PROBE_local_add_return] = PC_ROW(run_add_return, pc_ia64_init_add_return,
-		pc_ia64_check_add_return, semantics_add_return,
+	[PC_PROBE_atomic_add_return] = PC_ROW(run_add_return, init_add_return,
+		check_add_return, semantics_add_return, SEQ_ADD_RETURN),
+	[PC_PROBE_local_add_return] = PC_ROW(run_add_return, init_add_return,
+		check_add_return, semantics_add_return,
 		SEQ_ADD_RETURN "   [local_t is atomic_long_t on ia64]"),
-	[PC_PROBE_xchg] = PC_ROW(run_xchg, pc_ia64_init_xchg, pc_ia64_check_xchg, 0,
+	[PC_PROBE_xchg] = PC_ROW(run_xchg, init_xchg, check_xchg, 0,
 		"xchg8 r=[v],r;;   [acquire semantics]"),
-	[PC_PROBE_mb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_rmb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_wmb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_mb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_rmb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_wmb] = PC_ROW(run_mf, 0, pc_ia64_check_unchanged, 0, "mf"),
+	[PC_PROBE_mb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_rmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_wmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_smp_mb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_smp_rmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
+	[PC_PROBE_smp_wmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
 	[PC_PROBE_flags_save] = PC_ROW(run_flags_save, init_flags,
 		pc_ia64_check_flags_save, 0, "mov r=psr.um;;   [user mask: mov r=psr is privileged]"),
 	[PC_PROBE_flags_restore] = PC_ROW(run_flags_restore, init_flags,

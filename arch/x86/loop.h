@@ -1,21 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86 timed loop: the primitive unrolled with .rept between two timer reads.
- *
- * PC_X86_TIMED(ticks, st-less args...) expands to both unroll counts; the
- * caller picks one with `hi` at run time. Operands: outs and ins are
- * parenthesised operand lists; outs starts with a comma because the loop
- * counter is always the first output. `pre`/`post` run once around the loop
- * (inside the timed region, so they cancel in the difference).
+ * x86 timed loop: the shared skeleton (arch/loop.h, PC_TIMED) with the
+ * counter stepped by dec + jnz, and the stack pieces bodies that push need.
  */
 #ifndef PC_X86_LOOP_H
 #define PC_X86_LOOP_H
-
-#include "timer.h"
-
-#define PC_STR_(x) #x
-#define PC_STR(x) PC_STR_(x)
-#define PC_UNPAREN(...) __VA_ARGS__
 
 #ifdef __x86_64__
 #define PC_X86_SP "%%rsp"
@@ -29,35 +18,11 @@
 #define PC_X86_STACK_LEAVE ""
 #endif
 
-#define PC_X86_LOOP_ASM(reps, pre, body, post, outs, ins)		\
-	__asm__ volatile(pre						\
-			 ".p2align 6\n"					\
-			 "1:\n\t"					\
-			 ".rept " reps "\n\t"				\
-			 body "\n\t"					\
-			 ".endr\n\t"					\
-			 "dec %[pc_n]\n\t"				\
-			 "jnz 1b\n\t"					\
-			 post						\
-			 : [pc_n] "+r"(pc_n) PC_UNPAREN outs		\
-			 : PC_UNPAREN ins				\
-			 : "cc", "memory")
+/* The loop starts on a cache line; dec writes the flags: "cc". */
+#define PC_LOOP_HEAD ".p2align 6\n1:\n\t"
+#define PC_LOOP_TAIL "dec %[pc_n]\n\tjnz 1b\n\t"
+#define PC_LOOP_CLOBBERS "cc", "memory"
 
-#define PC_X86_TIMED(ticks, iters, hi, pre, body, post, outs, ins)	\
-	do {								\
-		unsigned long pc_n = (unsigned long)(iters);		\
-		uint64_t pc_t0;						\
-		if (hi) {						\
-			pc_t0 = pc_timer_read();			\
-			PC_X86_LOOP_ASM(PC_STR(PC_UNROLL_HI), pre, body, \
-					post, outs, ins);		\
-			(ticks) = pc_timer_read() - pc_t0;		\
-		} else {						\
-			pc_t0 = pc_timer_read();			\
-			PC_X86_LOOP_ASM(PC_STR(PC_UNROLL_LO), pre, body, \
-					post, outs, ins);		\
-			(ticks) = pc_timer_read() - pc_t0;		\
-		}							\
-	} while (0)
+#include "arch/loop.h"
 
 #endif

@@ -24,56 +24,11 @@
  * bit set means "no reschedule needed", so the count never decrements to 0. */
 #define X86_PREEMPT_ENABLED 0x80000000UL
 
-
-
 /* ---- baseline and calibration ---------------------------------------- */
 
-static uint64_t run_baseline(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	uint64_t t;
-
-	(void)st;
-	PC_X86_TIMED(t, iters, hi, "", "", "", (), ());
-	return t;
-}
-
-static uint64_t run_add_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_X86_TIMED(t, iters, hi, "", "add $1, %[a]", "", (, [a] "+r"(a)), ());
-	st->reg[0] = a;
-	return t;
-}
-
-
-static void init_mul_chain(struct pc_probe_state *st)
-{
-	st->reg[0] = 1;
-	st->reg[1] = 3;		/* multiplier: the product changes every step */
-}
-
-static uint64_t run_mul_chain(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0];
-	uint64_t t;
-
-	PC_X86_TIMED(t, iters, hi, "", "imul %[k], %[a]", "",
-		     (, [a] "+r"(a)), ([k] "r"(st->reg[1])));
-	st->reg[0] = a;
-	return t;
-}
-
-
-static const char *check_mul_chain(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	if (after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops))
-		return "product is not start * k^ops (mod word size)";
-	return 0;
-}
+PC_RUN_NO_OPERAND(run_baseline, "")
+PC_RUN_REG(run_add_chain, "", "add $1, %[r]", "", ())
+PC_RUN_REG(run_mul_chain, "", "imul %[k], %[r]", "", ([k] "r"(st->reg[1])))
 
 /*
  * Four independent adds per operation: as many per cycle as the core has
@@ -82,21 +37,8 @@ static const char *check_mul_chain(const struct pc_probe_state *before,
  * shares the core, while the dependent add chain does not: the harness
  * uses it as its contention canary.
  */
-static uint64_t run_add_throughput(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long a = st->reg[0], b = st->reg[1], c = st->reg[2], d = st->reg[3];
-	uint64_t t;
-
-	PC_X86_TIMED(t, iters, hi, "",
-		     "add $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]", "",
-		     (, [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d)), ());
-	st->reg[0] = a;
-	st->reg[1] = b;
-	st->reg[2] = c;
-	st->reg[3] = d;
-	return t;
-}
-
+PC_RUN_REG4(run_add_throughput,
+	    "add $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]")
 
 /* ---- timer ------------------------------------------------------------ */
 
@@ -114,7 +56,7 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	unsigned long lo = st->reg[0], hi32 = st->reg[1];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "rdtsc", "", (, "+a"(lo), "+d"(hi32)), ());
+	PC_TIMED(t, iters, hi, "", "rdtsc", "", (, "+a"(lo), "+d"(hi32)), ());
 	st->reg[0] = lo;
 	st->reg[1] = hi32;
 	return t;
@@ -136,16 +78,10 @@ static const char *check_get_cycles(const struct pc_probe_state *before,
 /* ---- cmpxchg ---------------------------------------------------------- */
 
 /*
- * The timed loop repeats cmpxchg(&v, V, V): it always succeeds and leaves V,
- * as in the 2007 measurements, so the loop needs no extra instructions.
- * semantics_cmpxchg*() runs the very same instruction with old != new.
+ * The timed loop repeats cmpxchg(&v, V, V) (init_cmpxchg: the expected
+ * value in rax), as in the 2007 measurements. semantics_cmpxchg*() runs the
+ * very same instruction with old != new.
  */
-static void init_cmpxchg(struct pc_probe_state *st)
-{
-	st->mem[0] = 0x5a5aUL;
-	st->reg[0] = 0x5a5aUL;	/* expected (rax) */
-	st->reg[1] = 0x5a5aUL;	/* new */
-}
 
 #define X86_RUN_CMPXCHG(fn, insn)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -153,8 +89,8 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long a = st->reg[0];					\
 	uint64_t t;							\
 									\
-	PC_X86_TIMED(t, iters, hi, "", insn, "",			\
-		     (, "+a"(a), [m] "+m"(st->mem[0])), ([d] "r"(st->reg[1]))); \
+	PC_TIMED(t, iters, hi, "", insn, "",				\
+		 (, "+a"(a), [m] "+m"(st->mem[0])), ([d] "r"(st->reg[1]))); \
 	st->reg[0] = a;							\
 	return t;							\
 }
@@ -162,12 +98,10 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 X86_RUN_CMPXCHG(run_cmpxchg, PC_X86_CMPXCHG)
 X86_RUN_CMPXCHG(run_cmpxchg_local, PC_X86_CMPXCHG_LOCAL)
 
-
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_x86_cmpxchg)
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local, pc_x86_cmpxchg_local)
 
 /* ---- add_return: i + xadd(&v, i), as arch_atomic_add_return() ---------- */
-
 
 #define X86_RUN_ADD_RETURN(fn, xadd)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -175,10 +109,10 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long r = st->reg[0];					\
 	uint64_t t;							\
 									\
-	PC_X86_TIMED(t, iters, hi, "",					\
-		     "mov %[i], %[r]\n\t" xadd " %[r], %[m]\n\tadd %[i], %[r]", \
-		     "", (, [r] "+r"(r), [m] "+m"(st->mem[0])),		\
-		     ([i] "r"(st->reg[1])));				\
+	PC_TIMED(t, iters, hi, "",					\
+		 "mov %[i], %[r]\n\t" xadd " %[r], %[m]\n\tadd %[i], %[r]", \
+		 "", (, [r] "+r"(r), [m] "+m"(st->mem[0])),		\
+		 ([i] "r"(st->reg[1])));				\
 	st->reg[0] = r;							\
 	return t;							\
 }
@@ -186,26 +120,18 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd")
 X86_RUN_ADD_RETURN(run_local_add_return, "xadd")
 
-
 /* ---- xchg: implicitly locked ------------------------------------------ */
-
-static void init_xchg(struct pc_probe_state *st)
-{
-	st->mem[0] = 0x1111;
-	st->reg[0] = 0x2222;
-}
 
 static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
 {
 	unsigned long r = st->reg[0];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "xchg %[r], %[m]", "",
-		     (, [r] "+r"(r), [m] "+m"(st->mem[0])), ());
+	PC_TIMED(t, iters, hi, "", "xchg %[r], %[m]", "",
+		 (, [r] "+r"(r), [m] "+m"(st->mem[0])), ());
 	st->reg[0] = r;
 	return t;
 }
-
 
 /* ---- barriers --------------------------------------------------------- */
 
@@ -214,7 +140,7 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 {									\
 	uint64_t t;							\
 									\
-	PC_X86_TIMED(t, iters, hi, "", insn, "", (, [m] "+m"(st->mem[0])), ()); \
+	PC_TIMED(t, iters, hi, "", insn, "", (, [m] "+m"(st->mem[0])), ()); \
 	return t;							\
 }
 
@@ -236,16 +162,8 @@ static void init_flags(struct pc_probe_state *st)
 	st->reg[2] = st->reg[0];	/* flags as they were at the start */
 }
 
-static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long f = st->reg[0];
-	uint64_t t;
-
-	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpop %[f]",
-		     PC_X86_STACK_LEAVE, (, [f] "+r"(f)), ());
-	st->reg[0] = f;
-	return t;
-}
+PC_RUN_REG(run_flags_save, PC_X86_STACK_ENTER, "pushf\n\tpop %[r]",
+	   PC_X86_STACK_LEAVE, ())
 
 static const char *check_flags_save(const struct pc_probe_state *before,
 				    const struct pc_probe_state *after,
@@ -264,9 +182,9 @@ static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int
 	unsigned long g = st->reg[1];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "push %[f]\n\tpopf",
-		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE,
-		     (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
+	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "push %[f]\n\tpopf",
+		 X86_FLAGS_READBACK PC_X86_STACK_LEAVE,
+		 (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
 	st->reg[1] = g;
 	return t;
 }
@@ -277,8 +195,8 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st,
 	unsigned long g = st->reg[1];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpopf",
-		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE, (, [g] "+r"(g)), ());
+	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpopf",
+		 X86_FLAGS_READBACK PC_X86_STACK_LEAVE, (, [g] "+r"(g)), ());
 	st->reg[1] = g;
 	return t;
 }
@@ -312,13 +230,12 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	unsigned long taken = st->reg[0];
 	uint64_t t;
 
-	PC_X86_TIMED(t, iters, hi, "", "incl %[m]\n\tdecl %[m]\n\tjz 9f",
-		     "jmp 8f\n9:\n\tmov $1, %[taken]\n8:\n\t",
-		     (, [m] "+m"(st->mem[0]), [taken] "+r"(taken)), ());
+	PC_TIMED(t, iters, hi, "", "incl %[m]\n\tdecl %[m]\n\tjz 9f",
+		 "jmp 8f\n9:\n\tmov $1, %[taken]\n8:\n\t",
+		 (, [m] "+m"(st->mem[0]), [taken] "+r"(taken)), ());
 	st->reg[0] = taken;
 	return t;
 }
-
 
 /* ---- interrupt flag: ring 0 only (cli/sti fault in user mode) ---------- */
 
@@ -337,9 +254,9 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	unsigned long f = st->reg[0], g = st->reg[1];			\
 	uint64_t t;							\
 									\
-	PC_X86_TIMED(t, iters, hi, PC_X86_STACK_ENTER, body,		\
-		     X86_FLAGS_READBACK PC_X86_STACK_LEAVE,		\
-		     (, [f] "+r"(f), [g] "+r"(g)), ());			\
+	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, body,		\
+		 X86_FLAGS_READBACK PC_X86_STACK_LEAVE,			\
+		 (, [f] "+r"(f), [g] "+r"(g)), ());			\
 	st->reg[0] = f;							\
 	st->reg[1] = g;							\
 	return t;							\

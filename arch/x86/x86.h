@@ -10,26 +10,19 @@
 #define PC_X86_CMPXCHG		"lock cmpxchg %[d], %[m]"
 #define PC_X86_CMPXCHG_LOCAL	"cmpxchg %[d], %[m]"
 
-static inline unsigned long pc_x86_cmpxchg(unsigned long *p, unsigned long old,
-					   unsigned long new_val)
-{
-	__asm__ volatile(PC_X86_CMPXCHG
-			 : "+a"(old), [m] "+m"(*p)
-			 : [d] "r"(new_val)
-			 : "cc", "memory");
-	return old;
+#define PC_X86_CAS_FN(name, insn)					\
+static inline unsigned long name(unsigned long *p, unsigned long old,	\
+				 unsigned long new_val)			\
+{									\
+	__asm__ volatile(insn						\
+			 : "+a"(old), [m] "+m"(*p)			\
+			 : [d] "r"(new_val)				\
+			 : "cc", "memory");				\
+	return old;							\
 }
 
-static inline unsigned long pc_x86_cmpxchg_local(unsigned long *p,
-						 unsigned long old,
-						 unsigned long new_val)
-{
-	__asm__ volatile(PC_X86_CMPXCHG_LOCAL
-			 : "+a"(old), [m] "+m"(*p)
-			 : [d] "r"(new_val)
-			 : "cc", "memory");
-	return old;
-}
+PC_X86_CAS_FN(pc_x86_cmpxchg, PC_X86_CMPXCHG)
+PC_X86_CAS_FN(pc_x86_cmpxchg_local, PC_X86_CMPXCHG_LOCAL)
 
 static inline unsigned long pc_x86_flags(void)
 {

@@ -12,5 +12,9 @@
 #define PC_KMOD_NAME	"primcost_ring0"
 #define PC_KMOD_DEVICE	"/dev/primcost_ring0"
 #define PC_KMOD_IOC_EXEC _IOWR('p', 0x30, struct pc_ring0_cmd)
+/* Test only (module parameter test_entries=1): an entry that executes ud2
+ * in ring 0 under an exception-table fixup; the micro-guest's ud2 entry
+ * (PC_RING0_TEST_UD2) has the same number. */
+#define PC_KMOD_TEST_FAULT	PC_PROBE_COUNT
 
 #endif

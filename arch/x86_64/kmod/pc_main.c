@@ -13,6 +13,10 @@
  * The probes execute raw cli/sti/popf, as arch_local_irq_*() do, so the
  * irq-flags tracing of a lockdep kernel does not see the changes between
  * the save and the restore below.
+ *
+ * Test only: loaded with test_entries=1, the module also accepts entry
+ * PC_KMOD_TEST_FAULT, a ud2 in ring 0 that the kernel's exception table
+ * catches (see pc_test_fault). Without it, such entries are refused.
  */
 #include <linux/fs.h>
 #include <linux/irqflags.h>
@@ -21,9 +25,35 @@
 #include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <asm/asm.h>
 
 #include "arch/x86_64/ring0/abi.h"
 #include "pc_kmod.h"
+
+static bool test_entries;
+module_param(test_entries, bool, 0444);
+MODULE_PARM_DESC(test_entries, "test only: accept the entry that faults in ring 0");
+
+/*
+ * The test entry executes ud2, as the micro-guest's does, but under an
+ * exception-table fixup: the kernel's #UD handler finds the entry, puts the
+ * vector in %eax and resumes after the ud2, and the command reports a
+ * failed self-check or run. It proves the way from a ring-0 fault to a
+ * failed row; a fault in a probe body has no fixup and is a kernel oops.
+ */
+static void pc_test_fault(struct pc_ring0_cmd *c)
+{
+	int vector = -1;
+
+	asm volatile("1: ud2\n"
+		     "2:\n"
+		     _ASM_EXTABLE_FAULT(1b, 2b)
+		     : "+a" (vector) : : "memory");
+	c->status = PC_RING0_CHECK_FAILED;
+	c->ops = 0;
+	snprintf(c->reason, sizeof(c->reason), "trap: vector %d in ring 0 (ud2 of "
+		 "the test entry, caught by the module's exception table)", vector);
+}
 
 static long pc_ring0_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
@@ -41,14 +71,18 @@ static long pc_ring0_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 		goto out;
 	}
 	/* Probe rows only: the guest's test entries (ud2, a spin) are not
-	 * for a kernel. */
-	if (c->probe >= PC_PROBE_COUNT) {
+	 * for a kernel, but for the one test entry the module catches. */
+	if (c->probe >= PC_PROBE_COUNT &&
+	    !(test_entries && c->probe == PC_KMOD_TEST_FAULT)) {
 		rc = -EINVAL;
 		goto out;
 	}
 	preempt_disable();
 	local_irq_save(flags);
-	pc_ring0_exec(c, NULL, 0);
+	if (c->probe == PC_KMOD_TEST_FAULT)
+		pc_test_fault(c);
+	else
+		pc_ring0_exec(c, NULL, 0);
 	local_irq_restore(flags);
 	preempt_enable();
 	if (copy_to_user((void __user *)arg, c, sizeof(*c)))

@@ -7,6 +7,7 @@
  * Freestanding: no libc, no globals but const tables.
  */
 #include "abi.h"
+#include "engine/engine.h"
 
 static void set_if(int on)
 {
@@ -35,50 +36,33 @@ static void copy_reason(char *dst, unsigned long len, const char *src)
 	dst[i] = 0;
 }
 
+/* Before each run of the self-check, IF as the pass wants it; after, off. */
+static void if_around(void *ctx, int entering)
+{
+	set_if(entering ? *(const int *)ctx : 0);
+}
+
 /*
- * The functional self-check of primcost's measure.c, in ring 0, run twice:
+ * The engine's self-check (engine/selfcheck.c), in ring 0, run twice:
  * once entered with interrupts off and once with them on, so that each
  * IF check (what pushf reads back after the sequence) sees the sequence
  * change the flag rather than find it already as promised.
  */
 static void selfcheck(const struct pc_arch_probe *p, struct pc_ring0_cmd *c)
 {
-	static const uint64_t iters_list[] = { 1, 3 };
-	struct pc_probe_state before, st;
 	const char *why;
-	unsigned int i;
-	int if_on, hi;
+	uint64_t ops;
+	int if_on;
 
 	for (if_on = 0; if_on <= 1; if_on++) {
-		for (hi = 0; hi <= 1; hi++) {
-			for (i = 0; i < 2; i++) {
-				uint64_t ops = iters_list[i] *
-					(uint64_t)(hi ? PC_UNROLL_HI : PC_UNROLL_LO);
-
-				set_if(if_on);
-				zero_state(&st);
-				if (p->init)
-					p->init(&st);
-				before = st;
-				p->run(&st, iters_list[i], hi);
-				why = p->check(&before, &st, ops);
-				set_if(0);
-				if (why) {
-					c->status = PC_RING0_CHECK_FAILED;
-					c->ops = ops;
-					c->if_start = (uint32_t)if_on;
-					copy_reason(c->reason, sizeof(c->reason), why);
-					return;
-				}
-			}
-		}
-	}
-	if (p->semantics) {
-		zero_state(&st);
-		why = p->semantics(&st);
+		why = pc_engine_selfcheck(p, if_around, &if_on, &ops);
+		set_if(0);
 		if (why) {
 			c->status = PC_RING0_CHECK_FAILED;
+			c->ops = ops;
+			c->if_start = (uint32_t)if_on;
 			copy_reason(c->reason, sizeof(c->reason), why);
+			return;
 		}
 	}
 }

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * method.h - every threshold of the measurement method, named once.
+ *
+ * Freestanding (macros only): the engine (engine.c) builds into primcost,
+ * the freestanding runner and the ring-0 executors; the host's finishing
+ * (src/samples.c), the option parsers and the ring-0 gate read the same
+ * names. docs/design.md says where each number comes from.
+ */
+#ifndef PC_METHOD_H
+#define PC_METHOD_H
+
+/* ---- sizing ---------------------------------------------------------------- */
+/* A timed hi loop lasts at least this many timer steps: a sample is the
+ * difference of two intervals each read within one step, and 1000 steps
+ * keep that error under 0.3 % of the difference. */
+#define PC_MIN_SAMPLE_STEPS	1000
+/* Sizing stops at this fraction of the target (tenths). */
+#define PC_SIZE_STOP_TENTHS	9
+/* The most iterations one loop is sized to. */
+#define PC_MAX_ITERS		(1ULL << 32)
+/* A timer that has not moved after this many iterations does not count. */
+#define PC_TIMER_STUCK_ITERS	(1ULL << 16)
+
+/* ---- warm-up ------------------------------------------------------------- */
+/* Batches of pairs until two consecutive batch medians agree within 1 %
+ * plus 0.005 ticks per operation, at most PC_WARMUP_MAX_BATCHES. */
+#define PC_WARMUP_BATCH		15
+#define PC_WARMUP_MAX_BATCHES	20
+
+/* ---- sampling -------------------------------------------------------------- */
+#define PC_ROUNDS		10	/* rounds the samples are spread over */
+#define PC_SAMPLES_DEFAULT	101
+#define PC_SAMPLES_MIN		9	/* fewer cannot be judged */
+#define PC_SAMPLES_MAX		1000000
+
+/* ---- linearity ------------------------------------------------------------- */
+/* D(2N)/D(N), medians of PC_LINEARITY_PAIRS pairs each, must be 2 within
+ * 10 %; below PC_LINEARITY_FLOOR_TICKS per operation D(N) is timer noise
+ * and the check says nothing. */
+#define PC_LINEARITY_PAIRS	31
+#define PC_LINEARITY_TOLERANCE	0.10
+#define PC_LINEARITY_FLOOR_TICKS 0.05
+
+/* ---- the contention canary ------------------------------------------------ */
+/* A sample whose canary ran more than 10 % above the run's first quartile
+ * is dropped, unless fewer than PC_SAMPLES_MIN or a quarter would stay. */
+#define PC_CONTENTION_TOLERANCE	0.10
+
+/* ---- calibration sanity ---------------------------------------------------- */
+/* A calibrated core clock outside 200 MHz .. 10 GHz, or moving more than
+ * 10 % within a run, makes the run unreliable. */
+#define PC_CORE_HZ_MIN		2e8
+#define PC_CORE_HZ_MAX		1e10
+#define PC_CALIB_DRIFT_MAX	0.10
+/* With PMU cycles, the dependent add chain must read 1 cycle within 10 %. */
+#define PC_PMU_ADD_TOLERANCE	0.10
+
+/* ---- the ring-0 gate ------------------------------------------------------ */
+/* Before a ring-0 figure is published, the ring-0 add chain must read 1
+ * cycle of the host's within 5 % and ring-0 cmpxchg match the host's
+ * ring-3 cmpxchg within 10 %, each the median of 51 interleaved samples;
+ * an add of 10 cycles or more in ring 0 is not executed natively. */
+#define PC_RING0_GATE_ADD_TOLERANCE	0.05
+#define PC_RING0_GATE_CMPXCHG_TOLERANCE	0.10
+#define PC_RING0_GATE_SAMPLES		51
+#define PC_RING0_EMULATED_CYCLES	10.0
+
+/* ---- CPUs ------------------------------------------------------------------ */
+/* --cpu takes 0 .. PC_CPU_MAX; glibc's cpu_set_t (CPU_SETSIZE, 1024) is
+ * not the limit: pinning uses a dynamically sized set. */
+#define PC_CPU_MAX		4095
+
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * alloc.h - the allocator group: malloc and free fast paths by size, for
+ * the C library's allocator and for others loaded by name (alloc.c), timed
+ * by the engine (engine/engine.h) like every other row, and their results
+ * as points of three probes (alloc_json.c).
+ */
+#ifndef PC_ALLOC_H
+#define PC_ALLOC_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "events.h"
+#include "primcost.h"
+
+/* The three rows: N calls timed, then their N frees; or the reverse; or a
+ * malloc immediately freed. */
+enum pc_alloc_pattern { PC_ALLOC_MALLOC, PC_ALLOC_FREE, PC_ALLOC_PAIR, PC_ALLOC_PATTERNS };
+extern const char *const pc_alloc_rows[PC_ALLOC_PATTERNS];
+
+/* Sizes 8, 16, ... 16384 bytes (as the kernel's kmalloc caches of 2007). */
+#define PC_ALLOC_SIZE_MIN	8
+#define PC_ALLOC_NSIZES		12
+#define PC_ALLOCATORS_MAX	4
+
+/* One allocator, loaded (dlopen) and reached through its own symbols. */
+struct pc_allocator {
+	const char *name;		/* "glibc", "jemalloc", ... */
+	const char *package;		/* the Debian package that ships it */
+	void *handle;
+	void *(*malloc)(size_t);
+	void (*free)(void *);
+	size_t (*usable_size)(void *);
+	/* The allocator's own count of bytes in use, where it keeps one
+	 * (NULL: none); -1 when it cannot tell. */
+	long long (*in_use)(const struct pc_allocator *a);
+	char version[64];
+	char library[256];		/* the file its malloc lives in */
+};
+
+struct pc_alloc_options {
+	bool on;			/* measure the allocator group */
+	bool rows[PC_ALLOC_PATTERNS];	/* -p among the three rows */
+	const char *allocators;		/* --allocator LIST, or NULL: glibc */
+	bool touch;			/* --touch: write the first byte */
+	char **argv;			/* the run command's, to run it again */
+};
+
+/* The allocator names, comma-separated ("glibc, jemalloc, ..."). */
+const char *pc_allocator_names(void);
+/* Marks rows[] from -p globs; -1 (err) when a token matches no row. */
+int pc_alloc_select(const char *list, bool *rows, char *err, size_t errlen);
+/* Do all tokens of a -p list name allocator rows ("alloc." ...)? */
+bool pc_alloc_list_only(const char *list);
+/* Checks a --allocator list: known names, no repeats, at most
+ * PC_ALLOCATORS_MAX. -1 with err otherwise. */
+int pc_allocator_list_check(const char *list, char *err, size_t errlen);
+
+/* Loads allocator `name`; -1 with err when the name is unknown or its
+ * library is not installed (err then names the Debian package);
+ * PC_ALLOC_NEEDS_TLS when the library's thread-local storage found no room
+ * (its initial-exec TLS must fit glibc's static TLS surplus). */
+#define PC_ALLOC_NEEDS_TLS	(-3)
+int pc_allocator_open(const char *name, struct pc_allocator *a, char *err,
+		      size_t errlen);
+void pc_allocator_close(struct pc_allocator *a);
+
+/*
+ * Does memory freed go back to the allocator? PC_RETURN_ROUNDS rounds of n
+ * blocks of size bytes, each with at least size usable bytes, allocated
+ * and then freed: they must use at most PC_RETURN_REUSE * n distinct
+ * addresses (a leak uses PC_RETURN_ROUNDS * n), and where the allocator
+ * counts the bytes in use, that count must come back to where it was.
+ * NULL when it does, else why not (in why).
+ */
+#define PC_RETURN_ROUNDS	16
+#define PC_RETURN_REUSE		4
+const char *pc_allocator_returns(const struct pc_allocator *a, size_t size,
+				 unsigned n, char *why, size_t len);
+
+/* One point of the group: a row at one size on one allocator. */
+struct pc_alloc_point {
+	enum pc_alloc_pattern pattern;
+	size_t size;
+	unsigned allocator;		/* index into the run's allocators */
+};
+
+struct pc_alloc_run {
+	struct pc_allocator alloc[PC_ALLOCATORS_MAX];
+	unsigned nalloc;
+	struct pc_alloc_point *points;	/* [prof.nprobes] */
+	bool touch;
+};
+
+/* Runs primcost again (argv: the run command's, from "run") with glibc's
+ * static TLS surplus raised to PC_ALLOC_TLS_BYTES; returns only on error. */
+#define PC_ALLOC_TLS_TUNABLE	"glibc.rtld.optional_static_tls"
+#define PC_ALLOC_TLS_BYTES	65536
+int pc_alloc_reexec(char **argv, char *err, size_t errlen);
+
+/* Opens the allocators of o (glibc when none given); -1 with err. */
+int pc_alloc_open(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
+		  char *err, size_t errlen);
+void pc_alloc_close(struct pc_alloc_run *ar);
+
+/* Measures the selected rows of o at every size on every allocator of ar:
+ * prof->probes[i] is the result of ar->points[i]. */
+int pc_alloc_measure(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
+		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		     struct pc_profile *prof, char *err, size_t errlen);
+
+/* ---- alloc_json.c: results and views ----------------------------------------- */
+
+/* The probes object of the run: a probe per row, its points[] by size and
+ * allocator. */
+json_t *pc_alloc_json_probes(const struct pc_alloc_run *ar, const struct pc_profile *prof);
+/* The run's "allocators": name, version, library of each. */
+json_t *pc_alloc_json_allocators(const struct pc_alloc_run *ar, bool touch);
+/* Is p a probe with points[] (the allocator group, or a table like it)? */
+bool pc_alloc_has_points(json_t *p);
+/* The seed's shape: rows = sizes, columns = malloc / free / pair per
+ * allocator, cycles per call (median). Every CPU of doc. */
+int pc_alloc_report(FILE *f, json_t *doc);
+/* The same as CSV (one line per point) or a markdown table. */
+int pc_alloc_report_as(FILE *f, json_t *doc, bool csv);
+/* compare --by allocator: allocators side by side, each against the first
+ * (base), for every CPU of the documents, within 80 columns. */
+int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
+		     unsigned ndocs, const char *base, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* answers.c - the seeds' questions answered (answers.h). */
+#include <math.h>
+#include <string.h>
+
+#include "answers.h"
+
+const struct pc_answer_def pc_answer_defs[] = {
+#define PC_ANSWER(a, b, asked) { a, b, asked },
+#define PC_ANALOG(probe, analog, how)
+#include "probes/answers.def"
+#undef PC_ANSWER
+#undef PC_ANALOG
+};
+const size_t pc_answer_count = sizeof(pc_answer_defs) / sizeof(pc_answer_defs[0]);
+
+const struct pc_analog_def pc_analog_defs[] = {
+#define PC_ANSWER(a, b, asked)
+#define PC_ANALOG(probe, analog, how) { probe, analog, how },
+#include "probes/answers.def"
+#undef PC_ANSWER
+#undef PC_ANALOG
+};
+const size_t pc_analog_count = sizeof(pc_analog_defs) / sizeof(pc_analog_defs[0]);
+
+/* Figures below this (cycles or ns) are within the method's resolution: a
+ * ratio to them would mean nothing (as compare's floor). */
+#define ANSWER_FLOOR 0.05
+
+double pc_probe_median(json_t *entry, const char *probe, const char *unit)
+{
+	json_t *p = json_object_get(json_object_get(entry, "probes"), probe);
+	json_t *m = json_object_get(json_object_get(p, unit), "median");
+
+	if (!p || strcmp(json_string_value(json_object_get(p, "status")) ?
+			 json_string_value(json_object_get(p, "status")) : "", "ok") != 0)
+		return NAN;
+	return json_is_number(m) ? json_number_value(m) : NAN;
+}
+
+static int run_unreliable(json_t *entry)
+{
+	json_t *runs = json_object_get(entry, "runs");
+	size_t n = json_array_size(runs);
+
+	return n && json_is_true(json_object_get(json_array_get(runs, n - 1),
+						 "unreliable"));
+}
+
+size_t pc_answers(json_t *entry, struct pc_answer *out)
+{
+	static const char *const units[] = { "cycles", "ns" };
+	size_t i, u, n = 0;
+
+	if (run_unreliable(entry))
+		return 0;
+	for (i = 0; i < pc_answer_count; i++) {
+		for (u = 0; u < 2; u++) {
+			double a = pc_probe_median(entry, pc_answer_defs[i].a, units[u]);
+			double b = pc_probe_median(entry, pc_answer_defs[i].b, units[u]);
+
+			if (!(a >= ANSWER_FLOOR && b >= ANSWER_FLOOR))
+				continue;
+			out[n].def = &pc_answer_defs[i];
+			out[n].a = a;
+			out[n].b = b;
+			out[n].unit = units[u];
+			out[n].ratio = b / a;
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
+/* Ratios within this factor of 1 read "about the same": one decimal would
+ * print "1.0 times cheaper". */
+#define ANSWER_SAME 1.05
+
+void pc_answer_line(const struct pc_answer *a, char *buf, size_t len)
+{
+	double r = a->ratio >= 1 ? a->ratio : 1 / a->ratio;
+
+	if (r < ANSWER_SAME) {
+		snprintf(buf, len, "%s costs about the same as %s here (%.2f times): "
+			 "%.2f vs %.2f %s", a->def->a, a->def->b, a->ratio, a->a, a->b,
+			 a->unit);
+		return;
+	}
+	snprintf(buf, len, "%s is %.1f times %s than %s here: %.2f vs %.2f %s",
+		 a->def->a, r, a->ratio >= 1 ? "cheaper" : "dearer", a->def->b,
+		 a->a, a->b, a->unit);
+}
+
+void pc_answers_print(FILE *f, json_t *entry, const char *prefix)
+{
+	struct pc_answer ans[sizeof(pc_answer_defs) / sizeof(pc_answer_defs[0])];
+	size_t n = pc_answers(entry, ans), i;
+	char line[512];
+
+	if (!n)
+		return;
+	fprintf(f, "\n%sanswers (the seeds' questions, from the figures above):\n",
+		prefix);
+	for (i = 0; i < n; i++) {
+		pc_answer_line(&ans[i], line, sizeof(line));
+		fprintf(f, "%s  %s\n", prefix, line);
+	}
+}

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_report.c - primcost report: result files as one HTML page. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd_compare.h"
+#include "commands.h"
+#include "config.h"
+#include "report_html.h"
+
+static const char usage_text[] =
+	"usage: primcost report [OPTIONS] -o OUT FILE [FILE...]\n"
+	"\n"
+	"Write the CPUs of result files as one self-contained HTML page: a bar\n"
+	"chart per probe group (median, interquartile range), each CPU's\n"
+	"identity and run context, the answers to the seeds' questions, a\n"
+	"footnote per reason and, with two files or --baseline, the comparison\n"
+	"against the first. FILE may be - (standard input) or a reference\n"
+	"table's name, and may end in @N, @latest or @YYYY-MM-DD.\n"
+	"\n"
+	"  -o, --output OUT      the page (- for standard output)\n"
+	"  -b, --baseline FILE   compare every other CPU against this file's\n"
+	"  -f, --format FMT      html, or text: the probe x CPU matrix (default html)\n"
+	"  -c, --cpu GLOB        only CPUs whose model key matches (repeatable)\n"
+	"  -m, --metric UNIT     cycles, ns or ticks (default cycles)\n"
+	"  -t, --threshold PCT   smallest difference that is a verdict (default 3)\n"
+	"      --alpha P         significance level of the U test (default 0.05)\n"
+	"  -h, --help            this help\n";
+
+enum { OPT_ALPHA = 256 };
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "baseline", required_argument, NULL, 'b' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "metric", required_argument, NULL, 'm' },
+	{ "threshold", required_argument, NULL, 't' },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct report_options {
+	const char *out;
+	const char *baseline;
+	bool text;
+	struct pc_compare_config cfg;
+	const char *globs[PC_COMPARE_MAX_GLOBS + 1];
+	size_t nglobs;
+	const char *files[PC_COMPARE_MAX_FILES];
+	size_t nfiles;
+};
+
+static int option(int c, struct report_options *o, char *err, size_t errlen)
+{
+	switch (c) {
+	case 'o': o->out = optarg; return 0;
+	case 'b': o->baseline = optarg; return 0;
+	case 'f':
+		if (strcmp(optarg, "html") != 0 && strcmp(optarg, "text") != 0)
+			break;
+		o->text = strcmp(optarg, "text") == 0;
+		return 0;
+	case 'c':
+		if (o->nglobs == PC_COMPARE_MAX_GLOBS || !*optarg)
+			break;
+		o->globs[o->nglobs++] = optarg;
+		return 0;
+	case 'm':
+		if (pc_metric_parse(optarg, &o->cfg.metric) < 0)
+			break;
+		return 0;
+	case 't':
+		o->cfg.threshold_pct = pc_parse_double(optarg, 0, 1000);
+		if (isnan(o->cfg.threshold_pct))
+			break;
+		return 0;
+	case OPT_ALPHA:
+		o->cfg.alpha = pc_parse_double(optarg, 1e-12, 0.5);
+		if (isnan(o->cfg.alpha))
+			break;
+		return 0;
+	}
+	snprintf(err, errlen, "--%s: bad value '%s' (see primcost report --help)",
+		 c == 'o' ? "output" : c == 'b' ? "baseline" : c == 'f' ? "format" :
+		 c == 'c' ? "cpu" : c == 'm' ? "metric" : c == 't' ? "threshold" :
+		 "alpha", optarg);
+	return -1;
+}
+
+/* 0: write; 1: --help; -1: error in err. */
+static int parse(int argc, char **argv, struct report_options *o, char *err,
+		 size_t errlen)
+{
+	char bad[64];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->cfg.metric = PC_METRIC_CYCLES;
+	o->cfg.threshold_pct = 3;
+	o->cfg.alpha = 0.05;
+	o->cfg.one_cpu_ok = true;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:b:f:c:m:t:h", long_options, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == '?' || c == ':') {
+			snprintf(err, errlen, "%s '%s'", c == ':' ? "option needs a value:" :
+				 "unknown option", pc_bad_option(argv, c, bad, sizeof(bad)));
+			return -1;
+		}
+		if (option(c, o, err, errlen) < 0)
+			return -1;
+	}
+	if (o->baseline)
+		o->files[o->nfiles++] = o->baseline;
+	for (; optind < argc; optind++) {
+		if (pc_stdin_twice(o->files, o->nfiles, argv[optind], err, errlen))
+			return -1;
+		if (o->nfiles == PC_COMPARE_MAX_FILES) {
+			snprintf(err, errlen, "at most %d files", PC_COMPARE_MAX_FILES);
+			return -1;
+		}
+		o->files[o->nfiles++] = argv[optind];
+	}
+	if (!o->nfiles || (o->baseline && o->nfiles < 2)) {
+		snprintf(err, errlen, "no file to report (see primcost report --help)");
+		return -1;
+	}
+	if (!o->out) {
+		snprintf(err, errlen, "no output: give -o FILE, or -o - for standard output");
+		return -1;
+	}
+	o->globs[o->nglobs] = NULL;
+	o->cfg.cpu_globs = o->nglobs ? o->globs : NULL;
+	return 0;
+}
+
+/* Writes the page to o->out: through a temporary file renamed into place,
+ * so that a failed write never leaves half a page. */
+static int write_out(const struct report_options *o, const struct pc_compare *m)
+{
+	struct pc_report_html_opts ho = { o->baseline || o->nfiles == 2, PACKAGE_VERSION };
+	char tmp[4200];
+	FILE *f = stdout;
+	int rc;
+
+	if (strcmp(o->out, "-") != 0) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp%ld", o->out, (long)getpid());
+		f = fopen(tmp, "w");
+		if (!f) {
+			pc_error("report", "%s: cannot write: %m", o->out);
+			return -1;
+		}
+	}
+	rc = o->text ? pc_compare_matrix(f, m, PC_MATRIX_WIDTH) : pc_report_html(f, m, &ho);
+	if (f == stdout) {
+		rc = rc < 0 || fflush(f) != 0 ? -1 : 0;
+	} else {
+		rc = rc < 0 || ferror(f) ? -1 : 0;
+		if (fclose(f) != 0)
+			rc = -1;
+		if (rc == 0 && rename(tmp, o->out) != 0)
+			rc = -1;
+		if (rc < 0)
+			unlink(tmp);
+	}
+	if (rc < 0)
+		pc_error("report", "%s: cannot write the page", o->out);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_options o;
+	struct pc_compare_input in[PC_COMPARE_MAX_FILES];
+	struct pc_compare m;
+	static char paths[PC_COMPARE_MAX_FILES][4096];
+	char err[PC_ERRLEN];
+	size_t i, n;
+	int rc = parse(argc, argv, &o, err, sizeof(err));
+
+	if (rc > 0) {
+		fputs(usage_text, stdout);
+		return PC_EXIT_OK;
+	}
+	if (rc < 0) {
+		pc_error("report", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	rc = PC_EXIT_USAGE;
+	for (n = 0; n < o.nfiles; n++) {
+		in[n].doc = pc_input_load(o.files[n], paths[n], sizeof(paths[n]), err,
+					  sizeof(err));
+		in[n].path = paths[n];
+		if (!in[n].doc) {
+			pc_error("report", "%s", err);
+			goto out;
+		}
+	}
+	if (pc_compare_build(&m, in, n, &o.cfg, err, sizeof(err)) < 0) {
+		pc_error("report", "%s", err);
+		goto out;
+	}
+	if (write_out(&o, &m) == 0)
+		rc = PC_EXIT_OK;
+	pc_compare_free(&m);
+out:
+	for (i = 0; i < n; i++)
+		json_decref(in[i].doc);
+	return rc;
+}

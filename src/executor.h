@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * executor.h - primcost's executor for the engine (engine/engine.h): one
+ * timed loop of a body, with the PMU cycles counter and the perf group
+ * read right outside it. The body is a direct call of the backend's code
+ * (ring 3) or whatever the caller plugs in: ring0.c plugs in a command to
+ * the KVM micro-guest or the kernel module.
+ */
+#ifndef PC_EXECUTOR_H
+#define PC_EXECUTOR_H
+
+#include "engine/engine.h"
+#include "events.h"
+#include "primcost.h"
+
+/* A body: what one loop runs, itself an executor and its context. */
+struct pc_body {
+	const struct pc_executor *exec;
+	void *ctx;
+};
+
+/* The engine's ctx for pc_host_executor: one series of loops. */
+struct pc_host_loop {
+	struct pc_body body;
+	const struct pc_clock *clk;	/* its PMU is read when pmu is set */
+	bool pmu;
+	const struct pc_events *ev;	/* read around each loop, or NULL */
+	/* What the last lo ([0]) and hi ([1]) loops saw. */
+	struct pc_loop_counts counts[2];
+	uint64_t cycles[2];
+};
+
+extern const struct pc_executor pc_host_executor;
+
+/* A direct call of the backend's body p in this process. */
+struct pc_body pc_body_direct(const struct pc_arch_probe *p);
+
+/* Points l (an engine series of probe `probe`) at hl running body. */
+void pc_host_loop_bind(struct pc_loop *l, struct pc_host_loop *hl, int probe,
+		       struct pc_body body, const struct pc_clock *clk, bool pmu);
+
+#endif

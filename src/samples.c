@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * samples.c - raw samples to a probe's result, and a run's verdict
+ * (samples.h).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samples.h"
+
+int pc_sample_set_init(struct pc_sample_set *s, unsigned cap, bool canary)
+{
+	memset(s, 0, sizeof(*s));
+	s->cap = cap;
+	s->dt = calloc(cap ? cap : 1, sizeof(*s->dt));
+	s->dc = calloc(cap ? cap : 1, sizeof(*s->dc));
+	s->cpt = calloc(cap ? cap : 1, sizeof(*s->cpt));
+	if (canary)
+		s->can_c = calloc(cap ? cap : 1, sizeof(*s->can_c));
+	if (!s->dt || !s->dc || !s->cpt || (canary && !s->can_c)) {
+		pc_sample_set_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+void pc_sample_set_free(struct pc_sample_set *s)
+{
+	free(s->dt);
+	free(s->dc);
+	free(s->cpt);
+	free(s->can_c);
+	s->dt = s->dc = s->cpt = s->can_c = NULL;
+}
+
+static double pair_ticks(const struct pc_pair *p)
+{
+	return (double)p->hi - (double)p->lo;
+}
+
+bool pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
+		       const struct pc_sample *x, const double *pmu_cycles)
+{
+	double ops = (double)(s->iters * PC_UNROLL_DIFF);
+
+	if (slot >= s->cap)
+		return false;
+	s->dt[slot] = pair_ticks(&x->probe) / ops;
+	if (s->pmu) {
+		s->dc[slot] = pmu_cycles[0] / ops;
+	} else {
+		double cal = pair_ticks(&x->cal);
+
+		if (!(cal > 0))
+			return false;
+		s->cpt[slot] = (double)(s->cal_iters * PC_UNROLL_DIFF) / cal;
+		s->dc[slot] = s->dt[slot] * s->cpt[slot];
+	}
+	if (s->can_c)
+		s->can_c[slot] = (s->pmu ? pmu_cycles[1] :
+				  pair_ticks(&x->canary) * s->cpt[slot]) /
+				 (double)(s->can_iters * PC_UNROLL_DIFF);
+	return true;
+}
+
+void pc_sample_set_lin(struct pc_sample_set *s, int64_t d_n, int64_t d_2n)
+{
+	if (s->nlin >= PC_LINEARITY_PAIRS)
+		return;
+	s->lin_n[s->nlin] = (double)d_n;
+	s->lin_2n[s->nlin] = (double)d_2n;
+	s->nlin++;
+}
+
+unsigned pc_sample_set_keep(struct pc_sample_set *s, const bool *keep)
+{
+	unsigned i, k = 0;
+
+	for (i = 0; i < s->n; i++) {
+		if (!keep[i])
+			continue;
+		s->dt[k] = s->dt[i];
+		s->dc[k] = s->dc[i];
+		s->cpt[k] = s->cpt[i];
+		if (s->can_c)
+			s->can_c[k] = s->can_c[i];
+		k++;
+	}
+	return s->n = k;
+}
+
+double pc_linearity(double d_n, double d_2n, double ops, bool *nonlinear)
+{
+	double ratio;
+
+	*nonlinear = false;
+	if (!(d_n / ops >= PC_LINEARITY_FLOOR_TICKS))
+		return NAN;
+	ratio = d_2n / d_n;
+	*nonlinear = fabs(ratio - 2.0) > 2.0 * PC_LINEARITY_TOLERANCE;
+	return ratio;
+}
+
+static void judge_linearity(struct pc_sample_set *s, struct pc_probe_result *r)
+{
+	r->linearity = NAN;
+	if (!s->nlin)
+		return;
+	r->linearity = pc_linearity(pc_median(s->lin_n, s->nlin),
+				    pc_median(s->lin_2n, s->nlin),
+				    (double)(s->iters * PC_UNROLL_DIFF), &r->nonlinear);
+	if (r->nonlinear)
+		snprintf(r->reason, sizeof(r->reason), "not linear: doubling the "
+			 "iterations scaled the difference by %.2f, not 2",
+			 r->linearity);
+}
+
+int pc_sample_set_finish(struct pc_sample_set *s, struct pc_probe_result *r,
+			 const struct pc_clock *clk, bool keep)
+{
+	r->iters = s->iters;
+	r->ops_per_sample = s->iters * PC_UNROLL_DIFF;
+	r->samples = s->n;
+	r->cycles_source = s->pmu ? PC_CYCLES_PMU : PC_CYCLES_CALIBRATED;
+	if (pc_summarize(s->dt, s->n, &r->ticks) < 0 ||
+	    pc_summarize(s->dc, s->n, &r->cycles) < 0)
+		return -1;
+	r->ns = pc_summary_scale(&r->ticks, 1e9 / clk->tick_hz);
+	r->cycles_per_tick = s->pmu ? r->cycles.median / r->ticks.median :
+			     pc_median(s->cpt, s->n);
+	judge_linearity(s, r);
+	if (keep) {
+		r->raw_ticks = s->dt;
+		r->raw_cycles = s->dc;
+		s->dt = s->dc = NULL;
+	}
+	return 0;
+}
+
+int pc_profile_alloc(struct pc_profile *prof, const bool *selected,
+		     enum pc_cycles_source source)
+{
+	size_t n = 0, k = 0;
+	int id;
+
+	memset(prof, 0, sizeof(*prof));
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		n += selected[id];
+	if (!(prof->probes = calloc(n ? n : 1, sizeof(*prof->probes))))
+		return -1;
+	prof->nprobes = n;
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		struct pc_probe_result *r = &prof->probes[k];
+
+		if (!selected[id])
+			continue;
+		k++;
+		r->id = (enum pc_probe_id)id;
+		r->ring = pc_probe_rows[id].ring;
+		r->linearity = NAN;
+		r->cycles_source = source;
+	}
+	return 0;
+}
+
+/* The median calibration of the run's ok probes and how far it moved. */
+static size_t run_calibration(struct pc_profile *prof)
+{
+	double *calib = calloc(prof->nprobes ? prof->nprobes : 1, sizeof(*calib));
+	size_t i, n = 0;
+
+	if (!calib)
+		return 0;
+	for (i = 0; i < prof->nprobes; i++) {
+		const struct pc_probe_result *r = &prof->probes[i];
+
+		if (r->status == PC_STATUS_OK && r->cycles_per_tick > 0 &&
+		    isfinite(r->cycles_per_tick))
+			calib[n++] = r->cycles_per_tick;
+	}
+	if (n) {
+		double first = calib[0], last = calib[n - 1];
+
+		prof->cycles_per_tick = pc_median(calib, n);
+		prof->calib_drift = (last - first) / prof->cycles_per_tick;
+	}
+	free(calib);
+	return n;
+}
+
+static void unreliable(struct pc_profile *prof, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void unreliable(struct pc_profile *prof, const char *fmt, ...)
+{
+	va_list ap;
+
+	prof->unreliable = true;
+	va_start(ap, fmt);
+	vsnprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason), fmt, ap);
+	va_end(ap);
+}
+
+void pc_profile_judge(struct pc_profile *prof, const struct pc_clock *clk,
+		      const char *emulated)
+{
+	size_t ncal = run_calibration(prof), i;
+	double core_hz = prof->cycles_per_tick * clk->tick_hz;
+
+	if (emulated) {
+		unreliable(prof, "%s", emulated);
+		return;
+	}
+	/* Emulators and broken timers give calibrations no core can have. */
+	if (ncal && clk->source == PC_CYCLES_CALIBRATED &&
+	    (!(core_hz > PC_CORE_HZ_MIN && core_hz < PC_CORE_HZ_MAX) ||
+	     prof->calib_drift > PC_CALIB_DRIFT_MAX)) {
+		unreliable(prof, "calibration makes no sense: core clock %.0f MHz, "
+			   "moving %.0f %% during the run (an emulator, or a timer "
+			   "that does not count time?)", core_hz / 1e6,
+			   prof->calib_drift * 100);
+		return;
+	}
+	/* With PMU cycles the add chain is an independent check: one cycle per
+	 * add on every real core, whatever an emulator's counter says. */
+	for (i = 0; i < prof->nprobes; i++) {
+		const struct pc_probe_result *r = &prof->probes[i];
+
+		if (r->id == PC_PROBE_calib_add_chain && r->status == PC_STATUS_OK &&
+		    r->cycles_source == PC_CYCLES_PMU &&
+		    fabs(r->cycles.median - 1.0) > PC_PMU_ADD_TOLERANCE) {
+			unreliable(prof, "the dependent add chain reads %.2f PMU "
+				   "cycles per add, not 1 (an emulator, or a counter "
+				   "that does not count core cycles?)", r->cycles.median);
+			return;
+		}
+	}
+}

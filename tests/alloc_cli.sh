@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The allocator group from the command line: every size and row present,
+# costs finite and positive, the result valid, the table in the seed's
+# shape, compare --by allocator within 80 columns, the usage errors.
+. "${PC_SRCDIR}/tests/lib.sh"
+
+# Unknown allocator: one line, exit 2, the known names.
+pc run --allocator nonesuch -o "$pc_tmp/x.json"
+ok $(test $pc_rc -eq 2 && test "$(wc -l <"$pc_tmp/err")" -eq 1 &&
+	grep -q "unknown allocator 'nonesuch' (known: glibc, jemalloc, tcmalloc, mimalloc)" "$pc_tmp/err" &&
+	test ! -e "$pc_tmp/x.json"; echo $?) \
+	"an unknown allocator: one line, exit 2, nothing written: $(cat "$pc_tmp/err")"
+pc run --touch -o "$pc_tmp/x.json"
+ok $(test $pc_rc -eq 2 && grep -q "alloc" "$pc_tmp/err"; echo $?) \
+	"--touch without the allocator group is a usage error: $(cat "$pc_tmp/err")"
+pc compare --base glibc "$PC_SRCDIR/data/reference/amd-athlon64-x2-3800-kmalloc.json"
+ok $(test $pc_rc -eq 2; echo $?) "compare --base needs --by allocator: $(cat "$pc_tmp/err")"
+
+# glibc: the pair row alone at every size (its batch rows above 1 KiB take
+# the heap back to the kernel every batch, seconds per point).
+pc run -n 9 -p alloc.malloc_free -f csv -o "$pc_tmp/glibc.json"
+ok $pc_rc "-p alloc.malloc_free measures the pair row on glibc: $(head -c 300 "$pc_tmp/err")"
+ok $(test "$(grep -c ',alloc\.malloc_free,glibc,[0-9]*,ok,[0-9.]*,' "$pc_tmp/out")" -eq 12 &&
+	head -1 "$pc_tmp/out" | grep -q '^cpu,probe,allocator,size,status,cycles_median'; echo $?) \
+	"-f csv: a line per point, with its allocator, size and median"
+allocs=glibc
+if [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ] || [ -e /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 ] ||
+	[ -e /usr/lib/i386-linux-gnu/libjemalloc.so.2 ]; then
+	pc run -n 9 --allocator jemalloc -o "$pc_tmp/je.json"
+	ok $pc_rc "--allocator jemalloc: every row at every size$(head -c 300 "$pc_tmp/err")"
+	cp "$pc_tmp/out" "$pc_tmp/table"
+	allocs="$allocs jemalloc"
+else
+	skip "libjemalloc2 is not installed" "--allocator jemalloc: every row at every size"
+fi
+
+"$PYTHON3" - "$pc_tmp" "$PC_SRCDIR/data/schema.json" $allocs >"$pc_tmp/checks" 2>&1 <<'PY'
+import json, math, sys
+tmp, schema, allocs = sys.argv[1], sys.argv[2], sys.argv[3:]
+def ok(cond, desc):
+    print("%d\t%s" % (0 if cond else 1, desc))
+try:
+    import jsonschema
+    v = jsonschema.Draft7Validator(json.load(open(schema)))
+except ImportError:
+    v = None
+sizes = [8 << i for i in range(12)]
+files = {"glibc": (tmp + "/glibc.json", ["alloc.malloc_free"]),
+         "jemalloc": (tmp + "/je.json", ["alloc.malloc", "alloc.free", "alloc.malloc_free"])}
+for a in allocs:
+    path, rows = files[a]
+    d = json.load(open(path))
+    (e,) = d["cpus"].values()
+    got = {(n, pt["size"], pt["allocator"]): pt for n, p in e["probes"].items() for pt in p["points"]}
+    ok(sorted(got) == sorted((n, s, a) for n in rows for s in sizes),
+       "%s: every size 8..16384 of %s is a point" % (a, ", ".join(rows)))
+    bad = [k for k, pt in got.items() if pt["status"] != "ok" or
+           not all(math.isfinite(pt[m]["median"]) and pt[m]["median"] > 0 for m in ("cycles", "ns", "ticks"))]
+    ok(not bad, "%s: every point ok, its cycles, ns and ticks finite and positive%s" % (a, bad and ": %s" % bad[:3] or ""))
+    ok(all(p.get("group") == "alloc" and p.get("touch") is False for p in e["probes"].values()),
+       "%s: the rows are the alloc group, memory untouched" % a)
+    (run,) = e["runs"]
+    names = [x["name"] for x in run["alloc"]["allocators"]]
+    ok(names == [a] and run["alloc"]["allocators"][0]["version"] not in ("", "unknown"),
+       "%s: the run records the allocator and its version (%s)" % (a, run["alloc"]["allocators"][0]["version"]))
+    if v:
+        errs = list(v.iter_errors(d))
+        ok(not errs, "%s: the result validates against data/schema.json%s" % (a, errs and ": " + errs[0].message[:200] or ""))
+    else:
+        print("skip\t%s: the result validates against data/schema.json" % a)
+PY
+while IFS='	' read -r st desc; do
+	case $st in
+	0|1) ok "$st" "$desc" ;;
+	skip) skip "python3-jsonschema is not installed" "$desc" ;;
+	*) ok 1 "the result checks ran: $st $desc" ;;
+	esac
+done <"$pc_tmp/checks"
+
+case " $allocs " in
+*" jemalloc "*)
+	ok $(test "$(grep -cE '^ +(8|16|32|64|128|256|512|1024|2048|4096|8192|16384) ' "$pc_tmp/table")" -eq 12 &&
+		grep -qE '^ +size +malloc +free +pair' "$pc_tmp/table"; echo $?) \
+		"the table: a row per size, malloc, free and pair columns"
+	pc compare --by allocator "$pc_tmp/glibc.json" "$pc_tmp/je.json"
+	w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
+	ok $(test $pc_rc -eq 0 && test "$w" -le 80 && grep -q '^B = jemalloc against A = glibc' "$pc_tmp/out" &&
+		test "$(grep -cE '^ *[0-9]+ ' "$pc_tmp/out")" -eq 12; echo $?) \
+		"compare --by allocator: jemalloc against glibc, 12 sizes, $w columns"
+	pc compare --by allocator --base slub-base "$PC_SRCDIR/data/reference/amd-athlon64-x2-3800-kmalloc.json" "$pc_tmp/je.json"
+	ok $(test $pc_rc -eq 0 && grep -q '^B = jemalloc against A = slub-base' "$pc_tmp/out" &&
+		grep -qE '^ +8 +74\.0 ' "$pc_tmp/out"; echo $?) \
+		"compare --by allocator reads the kmalloc reference table next to a run (kmalloc(8) = 74)"
+	;;
+*)
+	skip "libjemalloc2 is not installed" "the table and compare --by allocator" ;;
+esac
+pc compare --by allocator "$pc_tmp/glibc.json"
+ok $(test $pc_rc -eq 2 && grep -q "two allocators" "$pc_tmp/err"; echo $?) \
+	"compare --by allocator with one allocator: $(cat "$pc_tmp/err")"
+done_testing

@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The kernel module in a real Linux kernel: scripts/qemu-kernel.sh boots
+# Debian's kernel under qemu with the module, primcost and tests/ring0_kmod
+# in an initramfs, and this checks its serial log: the module loads and
+# unloads, taints the kernel only as an out-of-tree unsigned module does, the
+# kernel logs no warning or oops; every ring-0 self-check passes and a fault
+# in ring 0 fails its row with the kernel alive; under TCG the run is marked
+# emulated and ring 0 refused whatever the gate measures, and with the
+# test-only switch the rows are written, merged and compared against the
+# Pentium 4 and Athlon 64 tables. Runs where qemu-system-x86, busybox-static,
+# cpio, linux-headers-amd64 and the cached kernel image are present; with
+# PC_QEMU_KERNEL=1 (as root) it installs and downloads them first.
+. "${PC_SRCDIR}/tests/lib.sh"
+
+if [ "${PC_ARCH:-}" != x86_64 ]; then
+	skip "the kernel module is x86-64 only" "Debian's kernel boots with the module"
+	done_testing
+	exit
+fi
+install=
+[ "${PC_QEMU_KERNEL:-}" = 1 ] && install=--install
+out=$pc_tmp/out
+PC_SRCDIR=$PC_SRCDIR PC_BUILDDIR=$PC_BUILDDIR \
+	"$PC_SRCDIR/scripts/qemu-kernel.sh" $install -o "$out" 2>"$pc_tmp/script.err"
+rc=$?
+if [ $rc -eq 77 ]; then
+	why=$(sed -n 's/^qemu-kernel: cannot run here: //p' "$pc_tmp/script.err" | tail -1)
+	skip "${why:-cannot run here}${install:- (PC_QEMU_KERNEL=1 installs, as root)}" \
+		"Debian's kernel boots with the module"
+	done_testing
+	exit
+fi
+ok $rc "Debian's kernel boots under qemu and the guest runs to its end"
+sed 's/^/# /' "$out/times" 2>/dev/null
+[ $rc -eq 0 ] || { tail -20 "$pc_tmp/script.err" | sed 's/^/# /'; done_testing; exit; }
+section_rc() { cat "$out/$1.rc" 2>/dev/null || echo missing; }
+taint() { sed -n 's/^tainted //p' "$out/$1.out"; }
+# O (4096): out of tree; E (8192): unsigned. Nothing else.
+only_oe() { [ -n "$1" ] && [ $(($1 & ~(4096 | 8192))) -eq 0 ]; }
+
+ok $(test "$(taint kernel)" = 0; echo $?) "the kernel is untainted before insmod ($(taint kernel))"
+ok $(test "$(section_rc insmod)" = 0 && grep -q '^primcost_ring0 .*Live' "$out/device.out"
+     echo $?) "insmod primcost_ring0.ko test_entries=1 loads the module"
+ok $(only_oe "$(taint device)"; echo $?) "... which taints the kernel only as out-of-tree and unsigned ($(taint device))"
+
+accel=$(sed -n 's/.* accel=//p' "$out/times")
+if [ "$accel" = tcg ]; then
+	ok $(grep -q '^emulated *yes: QEMU TCG, from the CPUID hypervisor signature TCGTCGTCGTCG' \
+	     "$out/info.out"; echo $?) "primcost info says the CPU is emulated (TCG)"
+	ok $(grep -q '^ring 0 *NOT trustworthy via kmod: ring 0 is emulated (TCG)' "$out/info.out"
+	     echo $?) "... and that ring 0 through the module is not trustworthy"
+fi
+$PYTHON3 - "$out" "$accel" "$PC_SRCDIR/data/schema.json" <<'EOF' >"$pc_tmp/py.tap" 2>&1
+import json, sys
+out, accel = sys.argv[1], sys.argv[2]
+n = 0
+def ok(cond, what):
+    global n
+    n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
+def load(name):
+    with open("%s/%s.out" % (out, name)) as f:
+        doc = json.load(f)
+    (cpu,) = doc["cpus"].values()
+    return cpu["runs"][-1], cpu["probes"]
+irq = ["local_irq_disable", "local_irq_enable", "local_irq_save",
+       "local_irq_restore", "local_irq_save_restore", "local_irq_restore.popf"]
+if accel == "tcg":
+    run, probes = load("run")
+    r0 = run.get("ring0", {})
+    ok(run.get("unreliable") and "TCG" in run.get("unreliable_reason", ""),
+       "the run is marked unreliable: " + run.get("unreliable_reason", "(not)"))
+    ok(r0.get("backend") == "kmod" and r0.get("trusted") is False and
+       r0.get("verdict", "").startswith("ring 0 is emulated (TCG)"),
+       "ring 0 through the module is refused as emulated: " + r0.get("verdict", "(none)"))
+    ok(all(probes[p]["status"] == "unsupported" for p in irq),
+       "... and the local_irq rows are unsupported")
+run, probes = load("accepted")
+r0 = run.get("ring0", {})
+ok(r0.get("test_accept_emulated") is True and r0.get("trusted") is True,
+   "the test-only switch is recorded in the result: " + r0.get("verdict", "(none)"))
+ok(all(probes[p]["status"] == "ok" and
+       "PRIMCOST_TEST_ACCEPT_EMULATED_RING0=1" in probes[p].get("reason", "") and
+       probes[p]["cycles"]["median"] > 0 for p in irq),
+   "... the local_irq rows are measured, ok, and say why in their reason")
+try:
+    import jsonschema
+    with open(sys.argv[3]) as f:
+        schema = json.load(f)
+    with open(out + "/accepted.out") as f:
+        errors = [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(json.load(f))]
+    ok(not errors, "the accepted result validates against data/schema.json " + "; ".join(errors[:3]))
+except ImportError:
+    n += 1
+    print("ok %d - the accepted result validates against data/schema.json # SKIP "
+          "python3-jsonschema is not installed" % n)
+print("1..%d" % n)
+EOF
+tap_import <"$pc_tmp/py.tap"
+grep -v '^\(ok\|not ok\|1\.\.\)' "$pc_tmp/py.tap" | sed 's/^/# /'
+
+ok $(test "$(section_rc ring0_kmod)" = 0; echo $?) "tests/ring0_kmod passes in the guest"
+tap_import <"$out/ring0_kmod.out"
+ok $(test "$(section_rc rmmod)" = 0 && grep -q 'No such file' "$out/after.out" &&
+     grep -qx 0 "$out/after.out"; echo $?) "rmmod unloads the module and its device"
+ok $(only_oe "$(taint after)"; echo $?) "the kernel's taint after rmmod is still only O and E ($(taint after))"
+bad='WARNING:|Oops|BUG:|Call Trace|general protection|invalid opcode|RIP:|soft lockup|hung task|Tainted: .*[^OE ]'
+ok $(! grep -Eq "$bad" "$out/dmesg.out"; echo $?) "dmesg has no warning, oops or trace"
+grep -E "$bad" "$out/dmesg.out" | head -5 | sed 's/^/# /'
+
+for ref in intel-pentium4 amd-athlon64-x2-3800; do
+	ok $(grep -Eq '^local_irq_save +[0-9.]+ .* [0-9.]+ ' "$out/compare-$ref.txt" &&
+	     grep -Eq '^local_irq_restore +[0-9.]+ .* [0-9.]+ ' "$out/compare-$ref.txt" &&
+	     grep -q 'marked unreliable' "$out/compare-$ref.txt"; echo $?) \
+		"the accepted rows compare against $ref (flagged unreliable)"
+done
+# Nested KVM (TCG's SVM) is reported, not required.
+diag "nested KVM in the guest: $(tr '\n' ' ' <"$out/kvm.out" | cut -c1-300)"
+if [ -s "$out/kvm-guest.out" ]; then
+	diag "tests/ring0_guest in the nested guest: $(grep -c '^ok' "$out/kvm-guest.out") ok," \
+		"$(grep -c '^not ok' "$out/kvm-guest.out") not ok, exit $(section_rc kvm-guest)"
+	grep '^not ok' "$out/kvm-guest.out" | head -5 | sed 's/^/# /'
+fi
+done_testing

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# primcost report read as text: every probe and CPU of the input is on the
+# page, self-contained (no script, nothing fetched), reasons said once as
+# numbered notes; -o - and the errors; compare --matrix at 80 columns.
+. "${PC_SRCDIR}/tests/lib.sh"
+
+ref="$PC_SRCDIR/data/reference"
+fix="$PC_SRCDIR/tests/fixtures/result.json"
+export PRIMCOST_REFERENCE_DIR="$ref"
+
+pc report -o "$pc_tmp/r.html" "$fix" intel-itanium2-9050 intel-pentium4
+ok $(test $pc_rc -eq 0 && test -s "$pc_tmp/r.html" && test ! -s "$pc_tmp/out"; echo $?) \
+	"report -o FILE writes the page and nothing on standard output"
+missing=$("$PYTHON3" - "$pc_tmp/r.html" "$fix" "$ref/intel-itanium2-9050.json" \
+	"$ref/intel-pentium4.json" <<'PY'
+import html, json, sys
+page = open(sys.argv[1]).read()
+miss = []
+for path in sys.argv[2:]:
+    for key, e in json.load(open(path))["cpus"].items():
+        if 'data-cpu="%s"' % html.escape(key) not in page:
+            miss.append(key)
+        miss += [p for p in e["probes"] if 'data-probe="%s"' % html.escape(p) not in page]
+print(" ".join(miss))
+PY
+)
+ok $(test -z "$missing"; echo $?) "every CPU and probe of the three inputs is on the page${missing:+ (missing: $missing)}"
+ok $(! grep -qiE '<script|<link|<img|<iframe|<object|src=|href="[a-z]+:|url\(|@import' "$pc_tmp/r.html"; echo $?) \
+	"self-contained: no script, no link, nothing fetched"
+n_svg=$(grep -c '<svg ' "$pc_tmp/r.html")
+n_title=$(grep -c '<svg .*aria-labelledby' "$pc_tmp/r.html")
+ok $(test "$n_svg" -ge 5 && test "$n_title" -eq "$n_svg" && grep -q '<desc id=' "$pc_tmp/r.html"; echo $?) \
+	"a chart per probe group ($n_svg), each with a title and a description"
+# A group whose figures span decades: a second calibration probe 500 times
+# the add chain.
+"$PYTHON3" - "$fix" >"$pc_tmp/decades.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["cpus"].values():
+    p = copy.deepcopy(e["probes"]["calib.add_chain"])
+    for unit in ("cycles", "ns", "ticks"):
+        for k in p.get(unit, {}):
+            p[unit][k] *= 500
+    p.pop("raw", None)
+    e["probes"]["calib.mul_chain"] = p
+json.dump(d, sys.stdout)
+PY
+$PRIMCOST report -o "$pc_tmp/d.html" "$pc_tmp/decades.json" 2>/dev/null
+ok $(grep -q 'calibration: cycles per operation (logarithmic scale)' "$pc_tmp/d.html" &&
+	grep -q 'irq: cycles per operation (linear scale)' "$pc_tmp/r.html"; echo $?) \
+	"log scale where a group spans decades, linear elsewhere, and the page says which"
+$PRIMCOST report -o "$pc_tmp/w.html" intel-xeon-westmere-ep 2>/dev/null
+ok $(grep -q 'spinlock_contended: cycles per operation over threads (logarithmic scale)' "$pc_tmp/w.html" &&
+	test "$(grep -c '<polyline' "$pc_tmp/w.html")" -eq 4; echo $?) \
+	"contention points are lines over threads, one per lock and node count"
+reason="needs ring 0"
+n_reason=$(grep -o "$reason" "$pc_tmp/r.html" | wc -l)
+ok $(test "$n_reason" -le 1 && grep -q '<li id="note-1">' "$pc_tmp/r.html"; echo $?) \
+	"a reason is said once, as a numbered note ($n_reason times)"
+ok $(grep -q 'local_irq_save_restore here: 12.00 vs 21.45 cycles' "$pc_tmp/r.html"; echo $?) \
+	"the answers: Itanium 2's cmpxchg_local against local_irq_save_restore"
+ok $(! grep -q 'id="comparison"' "$pc_tmp/r.html"; echo $?) "three files: no comparison view"
+
+pc report --baseline intel-pentium4 -o - amd-athlon64-x2-3800
+ok $(test $pc_rc -eq 0 && grep -q 'id="comparison"' "$pc_tmp/out" &&
+	grep -qE 'class="slower">&#9650; slower' "$pc_tmp/out"; echo $?) \
+	"--baseline, -o -: the comparison view on standard output, verdicts as words with a sign"
+ok $(grep -q 'local_irq_restore.popf' "$pc_tmp/out" && ! grep -q 'data-probe="local_irq_restore"' "$pc_tmp/out"; echo $?) \
+	"the 2007 x86 'STI' loops are the popf row, not today's sti form"
+
+pc report "$fix"
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'no output' "$pc_tmp/err"; echo $?) \
+	"no -o: one-line error, exit 2"
+pc report -o "$pc_tmp/none/r.html" "$fix"
+ok $(test $pc_rc -eq 2 && one_line_error && test ! -e "$pc_tmp/none"; echo $?) \
+	"an output that cannot be written: one-line error, exit 2: $(cat "$pc_tmp/err")"
+pc report -o "$pc_tmp/x.html" "$pc_tmp/nonesuch.json"
+ok $(test $pc_rc -eq 2 && one_line_error && test ! -e "$pc_tmp/x.html"; echo $?) \
+	"a missing input: one-line error, no page"
+
+# The matrix: four CPUs in 80 columns, more wrapped into blocks.
+$PRIMCOST merge -o "$pc_tmp/fleet4.json" intel-itanium2-9050 intel-pentium4 \
+	amd-athlon64-x2-3800 intel-xeon-westmere-ep >/dev/null 2>&1
+pc compare --matrix "$pc_tmp/fleet4.json"
+widest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
+ok $(test $pc_rc -eq 0 && test "$widest" -le 80 && grep -q '^probe  *A  *B  *C  *D$' "$pc_tmp/out"; echo $?) \
+	"compare --matrix: 4 CPUs in one block, $widest columns"
+ok $(grep -q 'spin_lock_unlock.qspinlock.nodes2.threads8 ' "$pc_tmp/out" &&
+	grep -qE '^local_irq_restore.popf +- +112.00 +125.00 +-$' "$pc_tmp/out"; echo $?) \
+	"the matrix holds the medians: popf 112 (Pentium 4) and 125 (Athlon 64)"
+$PRIMCOST merge -o "$pc_tmp/fleet6.json" "$pc_tmp/fleet4.json" amd-opteron-interlagos \
+	intel-core2-quad-q9450 >/dev/null 2>&1
+pc report --format text -o - "$pc_tmp/fleet6.json"
+widest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
+ok $(test $pc_rc -eq 0 && test "$widest" -le 80 && test "$(grep -c '^probe ' "$pc_tmp/out")" -eq 2 &&
+	grep -q '^probe  *E  *F$' "$pc_tmp/out" && grep -q '^\[1\] ' "$pc_tmp/out"; echo $?) \
+	"6 CPUs wrap into two blocks ($widest columns), reasons as numbered footnotes"
+done_testing

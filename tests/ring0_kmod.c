@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel module, where it is loaded with test_entries=1 (the qemu
+ * kernel test loads it so, in Debian's kernel under qemu): every probe's
+ * self-check passes in ring 0, the interrupt flag is left as each sequence
+ * promises, the test entry's ud2 is caught in ring 0 and its row is failed
+ * with the vector, and the module runs the next command. Skips, with the
+ * reason, where the module is not loaded that way.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ring0.h"
+#include "tap.h"
+
+#define X86_FLAGS_IF 0x200UL
+#define TEST_ENTRIES "/sys/module/primcost_ring0/parameters/test_entries"
+
+/* IF read back after one timed loop of row id, run in ring 0. */
+static int if_after(struct pc_ring0 *r, int id, struct pc_probe_result *res)
+{
+	struct pc_probe_state st;
+
+	memset(&st, 0, sizeof(st));
+	memset(res, 0, sizeof(*res));
+	res->id = (enum pc_probe_id)id;
+	pc_ring0_init_state(r, id, &st);
+	pc_ring0_run(r, id, &st, 3, 1);
+	pc_ring0_finish(r, res);
+	return (st.reg[1] & X86_FLAGS_IF) != 0;
+}
+
+static int test_entries_on(void)
+{
+	FILE *f = fopen(TEST_ENTRIES, "r");
+	int c = f ? fgetc(f) : EOF;
+
+	if (f)
+		fclose(f);
+	return c == 'Y' || c == '1';
+}
+
+static void fault_contained(struct pc_ring0 *r)
+{
+	struct pc_probe_result res;
+	struct pc_probe_state st;
+	char buf[256];
+	const char *why;
+
+	why = pc_ring0_selfcheck(r, PC_RING0_TEST_UD2, buf, sizeof(buf));
+	ok(why && strstr(why, "vector 6"), "a ud2 in ring 0 is caught and reported as "
+	   "vector 6: %s", why ? why : "(passed?)");
+	memset(&st, 0, sizeof(st));
+	ok(pc_ring0_run(r, PC_RING0_TEST_UD2, &st, 1, 1) == 0,
+	   "a faulting timed loop returns no time");
+	memset(&res, 0, sizeof(res));
+	res.id = (enum pc_probe_id)PC_RING0_TEST_UD2;
+	res.status = PC_STATUS_OK;
+	pc_ring0_finish(r, &res);
+	ok(res.status == PC_STATUS_FAILED && strstr(res.reason, "vector 6"),
+	   "... and its row is failed with the vector: %s", res.reason);
+	ok(pc_ring0_selfcheck(r, PC_PROBE_local_irq_save, buf, sizeof(buf)) == NULL,
+	   "the module runs the next command after the fault");
+}
+
+int main(void)
+{
+	struct pc_ring0_options o = { PC_RING0_KMOD, 0, NULL };
+	struct pc_ring0 *r;
+	struct pc_probe_result res;
+	char buf[256], err[PC_ERRLEN];
+	const char *why;
+	int id;
+
+	pc_pin_cpu(-1, err, sizeof(err));
+	r = pc_ring0_open(&o);
+	if (!r || !pc_ring0_backend_name(r) || !test_entries_on()) {
+		skip(!r ? "out of memory" : !pc_ring0_backend_name(r) ? pc_ring0_why_none(r) :
+		     "the module is not loaded with test_entries=1",
+		     "the kernel module answers");
+		pc_ring0_close(r);
+		return done_testing();
+	}
+	ok(strcmp(pc_ring0_backend_name(r), "kmod") == 0, "the kernel module answers");
+	for (id = 0; id < PC_PROBE_COUNT; id++) {
+		if (!pc_arch_probes[id].run)
+			continue;	/* libc rows (sigprocmask) never enter ring 0 */
+		why = pc_ring0_selfcheck(r, id, buf, sizeof(buf));
+		ok(why == NULL, "%s self-check passes in ring 0%s%s",
+		   pc_probe_rows[id].name, why ? ": " : "", why ? why : "");
+	}
+	ok(!if_after(r, PC_PROBE_local_irq_disable, &res) && res.status == PC_STATUS_OK,
+	   "local_irq_disable (cli) leaves IF clear in ring 0");
+	ok(if_after(r, PC_PROBE_local_irq_enable, &res) && res.status == PC_STATUS_OK,
+	   "local_irq_enable (sti) leaves IF set in ring 0");
+	ok(!if_after(r, PC_PROBE_local_irq_save, &res), "local_irq_save leaves IF clear");
+	ok(if_after(r, PC_PROBE_local_irq_restore, &res), "local_irq_restore leaves IF set");
+	ok(if_after(r, PC_PROBE_local_irq_restore_popf, &res),
+	   "local_irq_restore.popf (popf) leaves IF set");
+	fault_contained(r);
+	pc_ring0_close(r);
+	return done_testing();
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* The answers of probes/answers.def on entries whose figures are known:
+ * the ratio and its direction, both figures in the line, and no answer
+ * where a side is missing, failed or its run unreliable; the ring-3 analog
+ * of a ring-0 row in the comparison model, marked and without a verdict;
+ * the matrix's width and footnotes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answers.h"
+#include "compare.h"
+#include "tap.h"
+
+static json_t *fig(double median)
+{
+	return json_pack("{s:s, s:i, s:{s:f, s:f, s:f, s:f}}", "status", "ok",
+			 "samples", 101, "cycles", "median", median, "q1", median,
+			 "q3", median, "mad", 0.0);
+}
+
+/* An entry with the given probe figures (a negative one: unsupported). */
+static json_t *entry(int unreliable, const char *const *names, const double *v, size_t n)
+{
+	json_t *probes = json_object(), *e;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_set_new(probes, names[i], v[i] >= 0 ? fig(v[i]) :
+			json_pack("{s:s, s:s}", "status", "unsupported", "reason",
+				  "needs ring 0, and no way in works here"));
+	e = json_pack("{s:{s:s}, s:[{s:s, s:s, s:b}], s:o}", "cpu", "brand", "test CPU",
+		      "runs", "date", "2026-12-01", "cycles_source", "calibrated",
+		      "unreliable", unreliable, "probes", probes);
+	return e;
+}
+
+static size_t find(const struct pc_answer *a, size_t n, const char *first)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(a[i].def->a, first) == 0)
+			return i;
+	return n;
+}
+
+static void answers(void)
+{
+	static const char *const names[] = { "cmpxchg_local", "local_irq_save_restore",
+		"local_add_return", "atomic_add_return", "flags_restore",
+		"local_irq_restore", "local_irq_restore.popf" };
+	static const double v[] = { 9, 30, 8, 20, 14, -1, 13 };
+	struct pc_answer a[16];
+	char line[512];
+	json_t *e = entry(0, names, v, 7);
+	size_t n = pc_answers(e, a), k;
+
+	ok(pc_answer_count >= 4 && pc_answer_count <= 16, "answers.def has the seeds' "
+	   "pairs (%zu)", pc_answer_count);
+	ok(n == 3, "three pairs measured on both sides, one (sti, unsupported) left "
+	   "out (%zu)", n);
+	k = find(a, n, "cmpxchg_local");
+	ok(k < n && fabs(a[k].ratio - 30.0 / 9) < 1e-9, "cmpxchg_local vs "
+	   "local_irq_save_restore: ratio 30/9");
+	if (k < n) {
+		pc_answer_line(&a[k], line, sizeof(line));
+		ok(strcmp(line, "cmpxchg_local is 3.3 times cheaper than "
+		   "local_irq_save_restore here: 9.00 vs 30.00 cycles") == 0,
+		   "one line with the ratio and both figures: %s", line);
+	}
+	k = find(a, n, "flags_restore");
+	if (k < n) {
+		pc_answer_line(&a[k], line, sizeof(line));
+		ok(strstr(line, "1.6 times dearer than cmpxchg_local") != NULL,
+		   "a pair the other way round says dearer: %s", line);
+	}
+	ok(find(a, n, "local_irq_restore") == n, "no answer where one side is unsupported");
+	k = find(a, n, "local_add_return");
+	if (k < n) {
+		a[k].b = a[k].a * 1.02;
+		a[k].ratio = 1.02;
+		pc_answer_line(&a[k], line, sizeof(line));
+		ok(strstr(line, "costs about the same as atomic_add_return here (1.02 "
+			  "times)") != NULL, "a ratio near 1 reads about the same: %s", line);
+	}
+	json_decref(e);
+	e = entry(1, names, v, 7);
+	ok(pc_answers(e, a) == 0, "no answer from a run marked unreliable");
+	json_decref(e);
+}
+
+static void analog_and_matrix(void)
+{
+	static const char *const here_n[] = { "flags_restore", "local_irq_restore.popf" };
+	static const double here_v[] = { 14, -1 };
+	static const char *const p4_n[] = { "local_irq_restore.popf" };
+	static const double p4_v[] = { 112 };
+	json_t *d1 = json_pack("{s:s, s:{s:o}}", "schema", "primcost-result/1", "cpus",
+			       "x86_64.here", entry(0, here_n, here_v, 2));
+	json_t *d2 = json_pack("{s:s, s:{s:o}}", "schema", "primcost-result/1", "cpus",
+			       "i386.p4", entry(0, p4_n, p4_v, 1));
+	struct pc_compare_input in[2] = { { "here.json", d1 }, { "p4.json", d2 } };
+	struct pc_compare_config cfg = { PC_METRIC_CYCLES, 3, 0.05, NULL, false };
+	struct pc_compare m;
+	char err[256], *buf = NULL, line[256];
+	size_t len = 0, r, widest = 0;
+	const struct pc_cmp_analog *a;
+	FILE *f;
+
+	if (!ok(pc_compare_build(&m, in, 2, &cfg, err, sizeof(err)) == 0, "model built"))
+		return;
+	ok(m.table[0].nanalogs == 1, "one analog row: popf measured on one side only");
+	a = m.table[0].analog;
+	ok(a && a->is_analog[0] && !a->is_analog[1] &&
+	   strcmp(a->analog, "flags_restore") == 0 && a->cell[0].median == 14 &&
+	   a->cell[1].median == 112, "A stands in with flags_restore (14, marked "
+	   "analog), B keeps its own popf row (112)");
+	ok(a && a->cell[1].verdict == PC_VERDICT_NONE && fabs(a->cell[1].ratio - 8) < 1e-9,
+	   "the analog has a ratio (8x) and no verdict");
+	for (r = 0; r < m.table[0].nrows; r++)
+		if (strcmp(m.table[0].row[r].probe, "local_irq_restore.popf") == 0)
+			ok(m.table[0].row[r].cell[1].verdict == PC_VERDICT_NONE,
+			   "the table's own popf row is not compared with the analog");
+	f = open_memstream(&buf, &len);
+	ok(f && pc_compare_matrix(f, &m, 80) == 0 && fclose(f) == 0, "matrix rendered");
+	f = fmemopen(buf, len, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strlen(line) - 1 > widest)
+			widest = strlen(line) - 1;
+	if (f)
+		fclose(f);
+	ok(widest <= 80, "matrix fits 80 columns (%zu)", widest);
+	ok(buf && strstr(buf, "[1] unsupported: needs ring 0") != NULL &&
+	   strstr(buf, "-[1]") != NULL, "the reason is a numbered footnote, the cell "
+	   "says -[1]");
+	free(buf);
+	pc_compare_free(&m);
+	json_decref(d1);
+	json_decref(d2);
+}
+
+int main(void)
+{
+	answers();
+	analog_and_matrix();
+	return done_testing();
+}
