@@ -10,33 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
-
-/* Seven significant digits, as results.c writes every figure. */
-static json_t *real(double x)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%.7g", x);
-	return json_real(strtod(buf, NULL));
-}
-
-static json_t *summary(const struct pc_summary *s)
-{
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "min", real(s->min),
-			 "q1", real(s->q1), "median", real(s->median), "q3", real(s->q3),
-			 "max", real(s->max), "mad", real(s->mad));
-}
-
-/* Every sample's value per call (--keep-samples). */
-static json_t *values(const double *v, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; a && i < n; i++)
-		json_array_append_new(a, real(v[i]));
-	return a;
-}
+#include "results.h"
 
 static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 			  const struct pc_probe_result *r)
@@ -54,15 +28,15 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 		return p;
 	json_object_set_new(p, "cycles_source",
 			    json_string(pc_cycles_source_name(r->cycles_source)));
-	json_object_set_new(p, "cycles_per_tick", real(r->cycles_per_tick));
+	json_object_set_new(p, "cycles_per_tick", pc_json_real7(r->cycles_per_tick));
 	json_object_set_new(p, "samples", json_integer((json_int_t)r->samples));
 	json_object_set_new(p, "iters", json_integer((json_int_t)r->iters));
 	json_object_set_new(p, "ops_per_sample", json_integer((json_int_t)r->ops_per_sample));
 	json_object_set_new(p, "linearity", isnan(r->linearity) ? json_null() :
-			    real(r->linearity));
-	json_object_set_new(p, "ticks", summary(&r->ticks));
-	json_object_set_new(p, "cycles", summary(&r->cycles));
-	json_object_set_new(p, "ns", summary(&r->ns));
+			    pc_json_real7(r->linearity));
+	json_object_set_new(p, "ticks", pc_json_summary(&r->ticks));
+	json_object_set_new(p, "cycles", pc_json_summary(&r->cycles));
+	json_object_set_new(p, "ns", pc_json_summary(&r->ns));
 	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i, s:i}",
 			    "disturbed", (int)r->events.disturbed,
 			    "multiplexed", (int)r->events.multiplexed,
@@ -70,8 +44,8 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 			    "contended", (int)r->events.contended));
 	if (r->raw_ticks && r->raw_cycles)
 		json_object_set_new(p, "raw", json_pack("{s:o, s:o}", "ticks",
-				    values(r->raw_ticks, r->samples), "cycles",
-				    values(r->raw_cycles, r->samples)));
+				    pc_json_values(r->raw_ticks, r->samples), "cycles",
+				    pc_json_values(r->raw_cycles, r->samples)));
 	return p;
 }
 

@@ -29,6 +29,10 @@
  * as a JSON number so rounded. */
 #define PC_REAL_DIGITS 7
 json_t *pc_json_real7(double x);
+/* A summary (min, q1, median, q3, max, mad) and an array of values, each
+ * rounded as every figure is. */
+json_t *pc_json_summary(const struct pc_summary *s);
+json_t *pc_json_values(const double *v, size_t n);
 
 /* ---- results_build.c ---- */
 json_t *pc_doc_new(void);

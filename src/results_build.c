@@ -170,14 +170,14 @@ json_t *pc_json_cpu(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 	return cpu;
 }
 
-static json_t *summary_json(const struct pc_summary *s)
+json_t *pc_json_summary(const struct pc_summary *s)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "min", real(s->min),
 			 "q1", real(s->q1), "median", real(s->median), "q3", real(s->q3),
 			 "max", real(s->max), "mad", real(s->mad));
 }
 
-static json_t *array_of(const double *v, size_t n)
+json_t *pc_json_values(const double *v, size_t n)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -200,7 +200,7 @@ static json_t *samples_of(const double *v, size_t n)
 		r[i] = pc_round7(v[i]);
 	if (r && n)
 		s = pc_pack_doubles(r, n);
-	j = s ? json_string(s) : array_of(v, n);
+	j = s ? json_string(s) : pc_json_values(v, n);
 	free(s);
 	free(r);
 	return j;
@@ -231,7 +231,7 @@ static void probe_events_json(json_t *p, const struct pc_probe_result *r)
 					      "in every loop: this PMU does not count "
 					      "the event here");
 			else {
-				o = summary_json(&pe->per_op[i]);
+				o = pc_json_summary(&pe->per_op[i]);
 				if (pe->raw)
 					json_object_set_new(o, "raw", samples_of(
 						pe->raw[i], r->samples));
@@ -298,9 +298,9 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 			    json_integer((json_int_t)r->ops_per_sample));
 	json_object_set_new(p, "linearity",
 			    isnan(r->linearity) ? json_null() : real(r->linearity));
-	json_object_set_new(p, "ticks", summary_json(&r->ticks));
-	json_object_set_new(p, "cycles", summary_json(&r->cycles));
-	json_object_set_new(p, "ns", summary_json(&r->ns));
+	json_object_set_new(p, "ticks", pc_json_summary(&r->ticks));
+	json_object_set_new(p, "cycles", pc_json_summary(&r->cycles));
+	json_object_set_new(p, "ns", pc_json_summary(&r->ns));
 	probe_events_json(p, r);
 	if (r->raw_ticks) {
 		json_t *raw = json_object();
