@@ -22,15 +22,12 @@ const char *pc_metric_name(enum pc_metric m)
 
 int pc_metric_parse(const char *s, enum pc_metric *m)
 {
-	int i;
+	int i = pc_word_index(s, metric_names, 3);
 
-	for (i = 0; i < 3; i++) {
-		if (strcmp(s, metric_names[i]) == 0) {
-			*m = (enum pc_metric)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*m = (enum pc_metric)i;
+	return 0;
 }
 
 const char *pc_verdict_name(enum pc_verdict v)

@@ -15,15 +15,12 @@
 int pc_format_parse(const char *s, enum pc_format *f)
 {
 	static const char *const names[] = { "table", "json", "csv", "markdown" };
-	int i;
+	int i = pc_word_index(s, names, 4);
 
-	for (i = 0; i < 4; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum pc_format)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*f = (enum pc_format)i;
+	return 0;
 }
 
 /* o[a][b] as a number; magnitudes that print as "-0.00" show as 0 (the JSON

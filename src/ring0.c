@@ -27,15 +27,12 @@
 int pc_ring0_mode_parse(const char *s, enum pc_ring0_mode *m)
 {
 	static const char *const names[] = { "auto", "kvm", "kmod", "none" };
-	int i;
+	int i = pc_word_index(s, names, 4);
 
-	for (i = 0; i < 4; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*m = (enum pc_ring0_mode)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*m = (enum pc_ring0_mode)i;
+	return 0;
 }
 
 const char *pc_ring0_mode_name(enum pc_ring0_mode m)

@@ -102,6 +102,16 @@ void pc_csv_field(FILE *f, const char *s)
 		fputc('"', f);
 }
 
+int pc_word_index(const char *s, const char *const *words, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s, words[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 const char *pc_bad_option(char **argv, int c, char *buf, size_t len)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
