@@ -276,3 +276,18 @@ int pc_stdin_twice(const char *const *files, size_t n, const char *arg, char *er
 	}
 	return 0;
 }
+
+int pc_add_files(int argc, char **argv, const char **files, size_t *n, size_t max,
+		 char *err, size_t errlen)
+{
+	for (; optind < argc; optind++) {
+		if (pc_stdin_twice(files, *n, argv[optind], err, errlen))
+			return -1;
+		if (*n == max) {
+			snprintf(err, errlen, "at most %zu files", max);
+			return -1;
+		}
+		files[(*n)++] = argv[optind];
+	}
+	return 0;
+}
