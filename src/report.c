@@ -255,6 +255,41 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 	}
 }
 
+/* One probe's row of the table (md false; with its discarded samples when
+ * verbose) or of the Markdown table (md true). */
+static void put_row(FILE *f, const char *name, json_t *p, const char *const *evn,
+		    size_t nev, bool md, bool verbose)
+{
+	bool ok = strcmp(str(p, "status"), "ok") == 0;
+	struct row_figures r;
+	char cell[64];
+	size_t i;
+
+	row_figures(p, ok, &r);
+	if (md)
+		fprintf(f, "| `%s` | %d | %s | %s | %s |", name, probe_ring(p),
+			r.cycles, r.mad, r.ns);
+	else
+		fprintf(f, "%-24s %4d %9s %7s %9s", name, probe_ring(p),
+			r.cycles, r.mad, r.ns);
+	for (i = 0; i < nev; i++) {
+		row_event_cell(p, ok, evn[i], cell, sizeof(cell));
+		if (md)
+			fprintf(f, " %s |", cell);
+		else
+			fprintf(f, " %*s", event_width(evn[i]), cell);
+	}
+	if (verbose) {
+		if (ok && json_object_get(p, "discarded"))
+			fprintf(f, " %9ld", discarded(p));
+		else
+			fprintf(f, " %9s", PC_NO_VALUE);
+	}
+	fputs(md ? " " : "  ", f);
+	put_row_status(f, p, ok);
+	fputs(md ? " |\n" : "\n", f);
+}
+
 static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p;
@@ -273,27 +308,8 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 	if (verbose)
 		fprintf(f, " %9s", "discarded");
 	fprintf(f, "  %s\n", "status");
-	json_object_foreach(probes, name, p) {
-		bool ok = strcmp(str(p, "status"), "ok") == 0;
-		struct row_figures r;
-
-		row_figures(p, ok, &r);
-		fprintf(f, "%-24s %4d %9s %7s %9s", name, probe_ring(p),
-			r.cycles, r.mad, r.ns);
-		for (i = 0; i < nev; i++) {
-			row_event_cell(p, ok, evn[i], cell, sizeof(cell));
-			fprintf(f, " %*s", event_width(evn[i]), cell);
-		}
-		if (verbose) {
-			if (ok && json_object_get(p, "discarded"))
-				fprintf(f, " %9ld", discarded(p));
-			else
-				fprintf(f, " %9s", PC_NO_VALUE);
-		}
-		fprintf(f, "  ");
-		put_row_status(f, p, ok);
-		fputc('\n', f);
-	}
+	json_object_foreach(probes, name, p)
+		put_row(f, name, p, evn, nev, false, verbose);
 	pc_answers_print(f, entry, "");
 }
 
@@ -354,11 +370,8 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 static void markdown(FILE *f, const char *key, json_t *entry)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p;
-	const char *name;
-
-	const char *evn[REPORT_EVENTS_MAX];
+	const char *name, *evn[REPORT_EVENTS_MAX];
 	size_t nev = event_columns(entry, evn), i;
-	char cell[64];
 
 	header(f, key, entry, "> ");
 	events_header(f, entry, "> ");
@@ -369,21 +382,8 @@ static void markdown(FILE *f, const char *key, json_t *entry)
 	for (i = 0; i < nev; i++)
 		fprintf(f, "---:|");
 	fprintf(f, "---|\n");
-	json_object_foreach(probes, name, p) {
-		bool ok = strcmp(str(p, "status"), "ok") == 0;
-		struct row_figures r;
-
-		row_figures(p, ok, &r);
-		fprintf(f, "| `%s` | %d | %s | %s | %s |", name, probe_ring(p),
-			r.cycles, r.mad, r.ns);
-		for (i = 0; i < nev; i++) {
-			row_event_cell(p, ok, evn[i], cell, sizeof(cell));
-			fprintf(f, " %s |", cell);
-		}
-		fputc(' ', f);
-		put_row_status(f, p, ok);
-		fprintf(f, " |\n");
-	}
+	json_object_foreach(probes, name, p)
+		put_row(f, name, p, evn, nev, true, false);
 	pc_answers_print(f, entry, "> ");
 }
 
