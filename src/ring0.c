@@ -24,10 +24,12 @@
  * gate runs end to end in an emulator (primcost-run(1), TEST-ONLY). */
 #define TEST_ACCEPT_EMULATED "PRIMCOST_TEST_ACCEPT_EMULATED_RING0"
 
+/* In the order of enum pc_ring0_mode. */
+static const char *const mode_names[] = { "auto", "kvm", "kmod", "none" };
+
 int pc_ring0_mode_parse(const char *s, enum pc_ring0_mode *m)
 {
-	static const char *const names[] = { "auto", "kvm", "kmod", "none" };
-	int i = pc_word_index(s, names, 4);
+	int i = pc_word_index(s, mode_names, 4);
 
 	if (i < 0)
 		return -1;
@@ -37,9 +39,7 @@ int pc_ring0_mode_parse(const char *s, enum pc_ring0_mode *m)
 
 const char *pc_ring0_mode_name(enum pc_ring0_mode m)
 {
-	static const char *const names[] = { "auto", "kvm", "kmod", "none" };
-
-	return (unsigned)m < 4 ? names[m] : "?";
+	return (unsigned)m < 4 ? mode_names[m] : "?";
 }
 
 /* snprintf whose truncation is intended (reasons are one bounded line). */
