@@ -11,13 +11,10 @@
 # probe the median of each side's medians and their spread,
 # (max - min) / median, and each side's median wall time.
 set -eu
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 other=${1:?usage: bench/containment.sh OTHER_PRIMCOST [RUNS] [CPU]}
 runs=${2:-12}
 cpu=${3:-1}
-prog=${PRIMCOST:-./primcost}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 i=1
 while [ "$i" -le "$runs" ]; do

@@ -12,22 +12,17 @@
 # the samples discarded per run, and per probe the spread of the medians
 # across runs, (max - min) / median, in each mode.
 set -eu
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 runs=${1:-6}
 cpu=${2:-1}
-prog=${PRIMCOST:-./primcost}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 i=1
 while [ "$i" -le "$runs" ]; do
 	for mode in check keep; do
 		flag=
 		[ $mode = keep ] && flag=--keep-disturbed
-		t0=$(date +%s.%N)
-		$prog run --cpu "$cpu" -q $flag -o "$tmp/$mode$i.json"
-		t1=$(date +%s.%N)
-		echo "$t0 $t1" >"$tmp/wall-$mode$i"
+		timed_run "$tmp/wall-$mode$i" --cpu "$cpu" -q $flag \
+			-o "$tmp/$mode$i.json"
 	done
 	i=$((i + 1))
 done

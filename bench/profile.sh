@@ -10,19 +10,13 @@
 # runs, and over the runs in which the probe was not contended throughout
 # (the contention canary found the core shared for over 3/4 of its samples).
 set -eu
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 runs=${1:-10}
 cpu=${2:-1}
-prog=${PRIMCOST:-./primcost}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 i=1
 while [ "$i" -le "$runs" ]; do
-	t0=$(date +%s.%N)
-	$prog run --cpu "$cpu" -q -o "$tmp/run$i.json"
-	t1=$(date +%s.%N)
-	echo "$t0 $t1" >"$tmp/wall$i"
+	timed_run "$tmp/wall$i" --cpu "$cpu" -q -o "$tmp/run$i.json"
 	i=$((i + 1))
 done
 

@@ -124,15 +124,9 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 			      err, errlen);
 	if (rc != 0)
 		return rc;
-	for (; optind < argc; optind++) {
-		if (pc_stdin_twice(o->files, o->nfiles, argv[optind], err, errlen))
-			return -1;
-		if (o->nfiles == PC_COMPARE_MAX_FILES) {
-			snprintf(err, errlen, "at most %d files", PC_COMPARE_MAX_FILES);
-			return -1;
-		}
-		o->files[o->nfiles++] = argv[optind];
-	}
+	if (pc_add_files(argc, argv, o->files, &o->nfiles, PC_COMPARE_MAX_FILES, err,
+			 errlen) < 0)
+		return -1;
 	if (!o->nfiles) {
 		snprintf(err, errlen, "no file to compare (see primcost compare --help)");
 		return -1;
@@ -176,6 +170,23 @@ static int by_allocator(const struct pc_compare_options *o,
 	return fflush(stdout) == 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
 }
 
+int pc_compare_load_inputs(const char *cmd, const char *const *files, size_t nfiles,
+			   struct pc_compare_input *in, char (*paths)[4096], size_t *n)
+{
+	char err[PC_ERRLEN];
+
+	for (*n = 0; *n < nfiles; (*n)++) {
+		in[*n].doc = pc_input_load(files[*n], paths[*n], sizeof(paths[*n]), err,
+					   sizeof(err));
+		in[*n].path = paths[*n];
+		if (!in[*n].doc) {
+			pc_error(cmd, "%s", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct pc_compare_options o;
@@ -191,15 +202,8 @@ int cmd_compare(int argc, char **argv)
 	if (rc != 0)
 		return pc_options_exit("compare", rc, usage_text, err);
 	rc = PC_EXIT_USAGE;
-	for (n = 0; n < o.nfiles; n++) {
-		in[n].doc = pc_input_load(o.files[n], paths[n], sizeof(paths[n]), err,
-					  sizeof(err));
-		in[n].path = paths[n];
-		if (!in[n].doc) {
-			pc_error("compare", "%s", err);
-			goto out;
-		}
-	}
+	if (pc_compare_load_inputs("compare", o.files, o.nfiles, in, paths, &n) < 0)
+		goto out;
 	if (o.by_allocator) {
 		rc = by_allocator(&o, in, n);
 		goto out;

@@ -28,6 +28,12 @@ struct pc_compare_options {
 
 #define PC_MATRIX_WIDTH 80
 
+/* Loads files[0..nfiles) into in[], with the names they were read from in
+ * paths[]; *n counts those loaded (the documents to free). On an error,
+ * reports it as cmd (pc_error) and returns -1. */
+int pc_compare_load_inputs(const char *cmd, const char *const *files, size_t nfiles,
+			   struct pc_compare_input *in, char (*paths)[4096], size_t *n);
+
 /* 0: compare; 1: --help asked; -1: error in err. */
 int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o,
 			     char *err, size_t errlen);

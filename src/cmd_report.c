@@ -120,15 +120,9 @@ static int parse(int argc, char **argv, struct report_options *o, char *err,
 	}
 	if (o->baseline)
 		o->files[o->nfiles++] = o->baseline;
-	for (; optind < argc; optind++) {
-		if (pc_stdin_twice(o->files, o->nfiles, argv[optind], err, errlen))
-			return -1;
-		if (o->nfiles == PC_COMPARE_MAX_FILES) {
-			snprintf(err, errlen, "at most %d files", PC_COMPARE_MAX_FILES);
-			return -1;
-		}
-		o->files[o->nfiles++] = argv[optind];
-	}
+	if (pc_add_files(argc, argv, o->files, &o->nfiles, PC_COMPARE_MAX_FILES, err,
+			 errlen) < 0)
+		return -1;
 	if (!o->nfiles || (o->baseline && o->nfiles < 2)) {
 		snprintf(err, errlen, "no file to report (see primcost report --help)");
 		return -1;
@@ -195,15 +189,8 @@ int cmd_report(int argc, char **argv)
 		return PC_EXIT_USAGE;
 	}
 	rc = PC_EXIT_USAGE;
-	for (n = 0; n < o.nfiles; n++) {
-		in[n].doc = pc_input_load(o.files[n], paths[n], sizeof(paths[n]), err,
-					  sizeof(err));
-		in[n].path = paths[n];
-		if (!in[n].doc) {
-			pc_error("report", "%s", err);
-			goto out;
-		}
-	}
+	if (pc_compare_load_inputs("report", o.files, o.nfiles, in, paths, &n) < 0)
+		goto out;
 	if (pc_compare_build(&m, in, n, &o.cfg, err, sizeof(err)) < 0) {
 		pc_error("report", "%s", err);
 		goto out;

@@ -53,6 +53,10 @@ struct json_t *pc_input_load(const char *arg, char *path, size_t pathlen,
  * read once.) Fills err when so. */
 int pc_stdin_twice(const char *const *files, size_t n, const char *arg, char *err,
 		   size_t errlen);
+/* Appends the operands argv[optind..argc) to files[*n], which holds at most
+ * max; -1 with err filled on standard input given twice or too many files. */
+int pc_add_files(int argc, char **argv, const char **files, size_t *n, size_t max,
+		 char *err, size_t errlen);
 
 /* Parses a non-negative integer option value in [lo, hi]; -1 if bad. */
 long pc_parse_long(const char *s, long lo, long hi);

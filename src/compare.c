@@ -22,15 +22,12 @@ const char *pc_metric_name(enum pc_metric m)
 
 int pc_metric_parse(const char *s, enum pc_metric *m)
 {
-	int i;
+	int i = pc_word_index(s, metric_names, 3);
 
-	for (i = 0; i < 3; i++) {
-		if (strcmp(s, metric_names[i]) == 0) {
-			*m = (enum pc_metric)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*m = (enum pc_metric)i;
+	return 0;
 }
 
 const char *pc_verdict_name(enum pc_verdict v)
@@ -166,6 +163,16 @@ static json_t *raw_of(json_t *p, enum pc_metric metric, const struct pc_cmp_side
 	return NULL;
 }
 
+void pc_cmp_cell_figures(struct pc_cmp_cell *c, json_t *p, json_t *m)
+{
+	c->state = PC_CELL_OK;
+	c->median = json_number_value(json_object_get(m, "median"));
+	c->q1 = json_number_value(json_object_get(m, "q1"));
+	c->q3 = json_number_value(json_object_get(m, "q3"));
+	c->mad = json_number_value(json_object_get(m, "mad"));
+	c->samples = (long long)json_integer_value(json_object_get(p, "samples"));
+}
+
 static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 		      const struct pc_cmp_side *s)
 {
@@ -189,12 +196,7 @@ static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 		c->state = PC_CELL_NO_METRIC;
 		return;
 	}
-	c->state = PC_CELL_OK;
-	c->median = json_number_value(json_object_get(m, "median"));
-	c->q1 = json_number_value(json_object_get(m, "q1"));
-	c->q3 = json_number_value(json_object_get(m, "q3"));
-	c->mad = json_number_value(json_object_get(m, "mad"));
-	c->samples = (long long)json_integer_value(json_object_get(p, "samples"));
+	pc_cmp_cell_figures(c, p, m);
 	raw = raw_of(p, metric, s, &scale);
 	c->nraw = pc_samples_count(raw) > 0 ? (size_t)pc_samples_count(raw) : 0;
 }

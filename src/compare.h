@@ -145,6 +145,10 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 		     size_t errlen);
 void pc_compare_free(struct pc_compare *m);
 
+/* A measured cell: state PC_CELL_OK and the figures of probe p's metric
+ * object m (median, quartiles, MAD, samples). */
+void pc_cmp_cell_figures(struct pc_cmp_cell *c, json_t *p, json_t *m);
+
 /* The analog rows of t (compare_analog.c); -1 when memory runs out. */
 int pc_compare_analogs(struct pc_cmp_table *t, enum pc_metric metric);
 void pc_compare_analogs_free(struct pc_cmp_table *t);

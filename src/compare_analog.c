@@ -46,12 +46,7 @@ static void fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric)
 		c->state = PC_CELL_NO_METRIC;
 		return;
 	}
-	c->state = PC_CELL_OK;
-	c->median = json_number_value(json_object_get(m, "median"));
-	c->q1 = json_number_value(json_object_get(m, "q1"));
-	c->q3 = json_number_value(json_object_get(m, "q3"));
-	c->mad = json_number_value(json_object_get(m, "mad"));
-	c->samples = (long long)json_integer_value(json_object_get(p, "samples"));
+	pc_cmp_cell_figures(c, p, m);
 }
 
 /* Does def apply: one side measured the row, another lacks it but has the

@@ -169,6 +169,17 @@ static int probe_width(const struct pc_cmp_table *t)
 	return w;
 }
 
+/* What a table's sides are and its notes, each line after quote. */
+static void describe_table(FILE *f, const struct pc_cmp_table *t, const char *quote)
+{
+	size_t i;
+
+	for (i = 0; i < t->nsides; i++)
+		describe_side(f, &t->side[i], i, quote);
+	for (i = 0; i < t->nnotes; i++)
+		fprintf(f, "%snote: %s\n", quote, t->note[i]);
+}
+
 static void table_text(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
 		       bool color)
 {
@@ -178,10 +189,7 @@ static void table_text(FILE *f, const struct pc_compare *m, const struct pc_cmp_
 
 	if (*t->title)
 		fprintf(f, "== %s\n", t->title);
-	for (i = 0; i < t->nsides; i++)
-		describe_side(f, &t->side[i], i, "");
-	for (i = 0; i < t->nnotes; i++)
-		fprintf(f, "note: %s\n", t->note[i]);
+	describe_table(f, t, "");
 	fputc('\n', f);
 	pad(f, "probe", wp, 0);
 	for (i = 0; i < t->nsides; i++) {
@@ -244,10 +252,7 @@ static void table_markdown(FILE *f, const struct pc_compare *m,
 
 	if (*t->title)
 		fprintf(f, "### `%s`\n\n", t->title);
-	for (i = 0; i < t->nsides; i++)
-		describe_side(f, &t->side[i], i, "> ");
-	for (i = 0; i < t->nnotes; i++)
-		fprintf(f, "> note: %s\n", t->note[i]);
+	describe_table(f, t, "> ");
 	fputs("\n| probe |", f);
 	for (i = 0; i < t->nsides; i++) {
 		fprintf(f, " %s %s |", pc_side_label(i, l), pc_metric_name(m->cfg.metric));

@@ -315,4 +315,7 @@ int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
  * comma, a double quote, a line break or an outer space; NULL is empty. */
 void pc_csv_field(FILE *f, const char *s);
 
+/* The index of s in words[0..n), or -1 when s is none of them. */
+int pc_word_index(const char *s, const char *const *words, size_t n);
+
 #endif

@@ -15,15 +15,12 @@
 int pc_format_parse(const char *s, enum pc_format *f)
 {
 	static const char *const names[] = { "table", "json", "csv", "markdown" };
-	int i;
+	int i = pc_word_index(s, names, 4);
 
-	for (i = 0; i < 4; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum pc_format)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*f = (enum pc_format)i;
+	return 0;
 }
 
 /* o[a][b] as a number; magnitudes that print as "-0.00" show as 0 (the JSON
@@ -145,6 +142,50 @@ static void event_cell(json_t *p, const char *name, int digits, char *buf, size_
 						       name, "median"));
 }
 
+/* A table row's cell for an event: "-" throughout when the probe failed. */
+static void row_event_cell(json_t *p, bool ok, const char *name, char *buf,
+			   size_t len)
+{
+	if (ok)
+		event_cell(p, name, 2, buf, len);
+	else
+		snprintf(buf, len, PC_NO_VALUE);
+}
+
+/* A table row's cycles median, cycles MAD and ns median, "-" when the probe
+ * failed. */
+struct row_figures {
+	char cycles[32], mad[32], ns[32];
+};
+
+static void row_figures(json_t *p, bool ok, struct row_figures *r)
+{
+	if (!ok) {
+		snprintf(r->cycles, sizeof(r->cycles), PC_NO_VALUE);
+		snprintf(r->mad, sizeof(r->mad), PC_NO_VALUE);
+		snprintf(r->ns, sizeof(r->ns), PC_NO_VALUE);
+		return;
+	}
+	snprintf(r->cycles, sizeof(r->cycles), "%.2f", num(p, "cycles", "median"));
+	snprintf(r->mad, sizeof(r->mad), "%.2f", num(p, "cycles", "mad"));
+	snprintf(r->ns, sizeof(r->ns), "%.2f", num(p, "ns", "median"));
+}
+
+/* A table row's status: "ok", with ": REASON" when there is one, or
+ * "STATUS: REASON". */
+static void put_row_status(FILE *f, json_t *p, bool ok)
+{
+	if (ok)
+		fprintf(f, "ok%s%s", *str(p, "reason") ? ": " : "", str(p, "reason"));
+	else
+		fprintf(f, "%s: %s", str(p, "status"), str(p, "reason"));
+}
+
+static int probe_ring(json_t *p)
+{
+	return (int)json_integer_value(json_object_get(p, "ring"));
+}
+
 static long discarded(json_t *p)
 {
 	json_t *d = json_object_get(p, "discarded");
@@ -214,6 +255,41 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 	}
 }
 
+/* One probe's row of the table (md false; with its discarded samples when
+ * verbose) or of the Markdown table (md true). */
+static void put_row(FILE *f, const char *name, json_t *p, const char *const *evn,
+		    size_t nev, bool md, bool verbose)
+{
+	bool ok = strcmp(str(p, "status"), "ok") == 0;
+	struct row_figures r;
+	char cell[64];
+	size_t i;
+
+	row_figures(p, ok, &r);
+	if (md)
+		fprintf(f, "| `%s` | %d | %s | %s | %s |", name, probe_ring(p),
+			r.cycles, r.mad, r.ns);
+	else
+		fprintf(f, "%-24s %4d %9s %7s %9s", name, probe_ring(p),
+			r.cycles, r.mad, r.ns);
+	for (i = 0; i < nev; i++) {
+		row_event_cell(p, ok, evn[i], cell, sizeof(cell));
+		if (md)
+			fprintf(f, " %s |", cell);
+		else
+			fprintf(f, " %*s", event_width(evn[i]), cell);
+	}
+	if (verbose) {
+		if (ok && json_object_get(p, "discarded"))
+			fprintf(f, " %9ld", discarded(p));
+		else
+			fprintf(f, " %9s", PC_NO_VALUE);
+	}
+	fputs(md ? " " : "  ", f);
+	put_row_status(f, p, ok);
+	fputs(md ? " |\n" : "\n", f);
+}
+
 static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p;
@@ -232,38 +308,8 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 	if (verbose)
 		fprintf(f, " %9s", "discarded");
 	fprintf(f, "  %s\n", "status");
-	json_object_foreach(probes, name, p) {
-		const char *status = str(p, "status");
-		bool ok = strcmp(status, "ok") == 0;
-
-		if (ok)
-			fprintf(f, "%-24s %4d %9.2f %7.2f %9.2f", name,
-				(int)json_integer_value(json_object_get(p, "ring")),
-				num(p, "cycles", "median"), num(p, "cycles", "mad"),
-				num(p, "ns", "median"));
-		else
-			fprintf(f, "%-24s %4d %9s %7s %9s", name,
-				(int)json_integer_value(json_object_get(p, "ring")),
-				PC_NO_VALUE, PC_NO_VALUE, PC_NO_VALUE);
-		for (i = 0; i < nev; i++) {
-			if (ok)
-				event_cell(p, evn[i], 2, cell, sizeof(cell));
-			else
-				snprintf(cell, sizeof(cell), PC_NO_VALUE);
-			fprintf(f, " %*s", event_width(evn[i]), cell);
-		}
-		if (verbose) {
-			if (ok && json_object_get(p, "discarded"))
-				fprintf(f, " %9ld", discarded(p));
-			else
-				fprintf(f, " %9s", PC_NO_VALUE);
-		}
-		if (ok)
-			fprintf(f, "  ok%s%s\n", *str(p, "reason") ? ": " : "",
-				str(p, "reason"));
-		else
-			fprintf(f, "  %s: %s\n", status, str(p, "reason"));
-	}
+	json_object_foreach(probes, name, p)
+		put_row(f, name, p, evn, nev, false, verbose);
 	pc_answers_print(f, entry, "");
 }
 
@@ -304,7 +350,7 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 		fputc(',', f);
 		pc_csv_field(f, name);
 		fprintf(f, ",%d,%s,",
-			(int)json_integer_value(json_object_get(p, "ring")),
+			probe_ring(p),
 			str(p, "status"));
 		if (strcmp(str(p, "status"), "ok") == 0)
 			fprintf(f, "%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%s,",
@@ -324,11 +370,8 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 static void markdown(FILE *f, const char *key, json_t *entry)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p;
-	const char *name;
-
-	const char *evn[REPORT_EVENTS_MAX];
+	const char *name, *evn[REPORT_EVENTS_MAX];
 	size_t nev = event_columns(entry, evn), i;
-	char cell[64];
 
 	header(f, key, entry, "> ");
 	events_header(f, entry, "> ");
@@ -339,31 +382,8 @@ static void markdown(FILE *f, const char *key, json_t *entry)
 	for (i = 0; i < nev; i++)
 		fprintf(f, "---:|");
 	fprintf(f, "---|\n");
-	json_object_foreach(probes, name, p) {
-		bool ok = strcmp(str(p, "status"), "ok") == 0;
-
-		if (ok)
-			fprintf(f, "| `%s` | %d | %.2f | %.2f | %.2f |", name,
-				(int)json_integer_value(json_object_get(p, "ring")),
-				num(p, "cycles", "median"), num(p, "cycles", "mad"),
-				num(p, "ns", "median"));
-		else
-			fprintf(f, "| `%s` | %d | %s | %s | %s |", name,
-				(int)json_integer_value(json_object_get(p, "ring")),
-				PC_NO_VALUE, PC_NO_VALUE, PC_NO_VALUE);
-		for (i = 0; i < nev; i++) {
-			if (ok)
-				event_cell(p, evn[i], 2, cell, sizeof(cell));
-			else
-				snprintf(cell, sizeof(cell), PC_NO_VALUE);
-			fprintf(f, " %s |", cell);
-		}
-		if (ok)
-			fprintf(f, " ok%s%s |\n", *str(p, "reason") ? ": " : "",
-				str(p, "reason"));
-		else
-			fprintf(f, " %s: %s |\n", str(p, "status"), str(p, "reason"));
-	}
+	json_object_foreach(probes, name, p)
+		put_row(f, name, p, evn, nev, true, false);
 	pc_answers_print(f, entry, "> ");
 }
 

@@ -24,25 +24,22 @@
  * gate runs end to end in an emulator (primcost-run(1), TEST-ONLY). */
 #define TEST_ACCEPT_EMULATED "PRIMCOST_TEST_ACCEPT_EMULATED_RING0"
 
+/* In the order of enum pc_ring0_mode. */
+static const char *const mode_names[] = { "auto", "kvm", "kmod", "none" };
+
 int pc_ring0_mode_parse(const char *s, enum pc_ring0_mode *m)
 {
-	static const char *const names[] = { "auto", "kvm", "kmod", "none" };
-	int i;
+	int i = pc_word_index(s, mode_names, 4);
 
-	for (i = 0; i < 4; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*m = (enum pc_ring0_mode)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*m = (enum pc_ring0_mode)i;
+	return 0;
 }
 
 const char *pc_ring0_mode_name(enum pc_ring0_mode m)
 {
-	static const char *const names[] = { "auto", "kvm", "kmod", "none" };
-
-	return (unsigned)m < 4 ? names[m] : "?";
+	return (unsigned)m < 4 ? mode_names[m] : "?";
 }
 
 /* snprintf whose truncation is intended (reasons are one bounded line). */

@@ -131,27 +131,25 @@ static int rec_format(struct pc_runner_output *out, char **w, int n, struct line
 	return 0;
 }
 
-static int rec_arch(struct pc_runner_output *out, char **w, int n, struct line_ctx *at)
+/* A one-word record (arch, mode, timer): its word into out's field of the
+ * same name. */
+static int rec_word(struct pc_runner_output *out, char **w, int n, struct line_ctx *at)
 {
-	(void)n;
-	(void)at;
-	copy_str(out->arch, sizeof(out->arch), w[1]);
-	return 0;
-}
+	const struct {
+		const char *keyword;
+		char *field;
+		size_t size;
+	} fields[] = {
+		{ "arch", out->arch, sizeof(out->arch) },
+		{ "mode", out->mode, sizeof(out->mode) },
+		{ "timer", out->timer, sizeof(out->timer) },
+	};
+	size_t i;
 
-static int rec_mode(struct pc_runner_output *out, char **w, int n, struct line_ctx *at)
-{
 	(void)n;
-	(void)at;
-	copy_str(out->mode, sizeof(out->mode), w[1]);
-	return 0;
-}
-
-static int rec_timer(struct pc_runner_output *out, char **w, int n, struct line_ctx *at)
-{
-	(void)n;
-	(void)at;
-	copy_str(out->timer, sizeof(out->timer), w[1]);
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (strcmp(at->rec->keyword, fields[i].keyword) == 0)
+			copy_str(fields[i].field, fields[i].size, w[1]);
 	return 0;
 }
 
@@ -350,9 +348,9 @@ static int rec_lin(struct pc_runner_output *out, char **w, int n, struct line_ct
 static const struct record records[] = {
 	/* keyword, words min max, the error for another count, handler */
 	{ "primcost-runner", 2, 2, "malformed format line", rec_format },
-	{ "arch", 2, 2, "'arch' wants one word", rec_arch },
-	{ "mode", 2, 2, "'mode' wants one word", rec_mode },
-	{ "timer", 2, 2, "'timer' wants one word", rec_timer },
+	{ "arch", 2, 2, "'arch' wants one word", rec_word },
+	{ "mode", 2, 2, "'mode' wants one word", rec_word },
+	{ "timer", 2, 2, "'timer' wants one word", rec_word },
 	{ "unroll", 3, 3, "malformed unroll line", rec_unroll },
 	{ "cpu", 3, 0, "malformed cpu line", rec_cpu },
 	{ "clock", 5, 5, "malformed clock line", rec_clock },

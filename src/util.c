@@ -102,6 +102,16 @@ void pc_csv_field(FILE *f, const char *s)
 		fputc('"', f);
 }
 
+int pc_word_index(const char *s, const char *const *words, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s, words[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 const char *pc_bad_option(char **argv, int c, char *buf, size_t len)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
@@ -263,6 +273,21 @@ int pc_stdin_twice(const char *const *files, size_t n, const char *arg, char *er
 				 "'%s'): it can be read once", files[i], arg);
 			return 1;
 		}
+	}
+	return 0;
+}
+
+int pc_add_files(int argc, char **argv, const char **files, size_t *n, size_t max,
+		 char *err, size_t errlen)
+{
+	for (; optind < argc; optind++) {
+		if (pc_stdin_twice(files, *n, argv[optind], err, errlen))
+			return -1;
+		if (*n == max) {
+			snprintf(err, errlen, "at most %zu files", max);
+			return -1;
+		}
+		files[(*n)++] = argv[optind];
 	}
 	return 0;
 }

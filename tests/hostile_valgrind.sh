@@ -6,23 +6,8 @@
 . "${PC_SRCDIR}/tests/lib.sh"
 
 corpus="$PC_SRCDIR/tests/hostile"
-if ! command -v valgrind >/dev/null 2>&1; then
-	skip "valgrind is not installed (Debian package valgrind)" "hostile corpus under valgrind"
-	done_testing
-	exit
-fi
-if [ -n "${TEST_EMULATOR:-}" ]; then
-	skip "runs under an emulator ($TEST_EMULATOR)" "hostile corpus under valgrind"
-	done_testing
-	exit
-fi
-if $NM "$PC_BUILDDIR/primcost" 2>/dev/null | grep -q __asan_init; then
-	skip "this build uses AddressSanitizer, which does the same job" "hostile corpus under valgrind"
-	done_testing
-	exit
-fi
-if ! valgrind_works "$PC_BUILDDIR/primcost"; then
-	skip "valgrind cannot run this build: $vg_why" "hostile corpus under valgrind"
+if ! valgrind_usable "$PC_BUILDDIR/primcost"; then
+	skip "$vg_why" "hostile corpus under valgrind"
 	done_testing
 	exit
 fi

@@ -82,3 +82,22 @@ valgrind_works() {	# valgrind_works BINARY
 		grep -v '^valgrind: *$' | head -3 | tr '\n' ' ')
 	valgrind -q --error-exitcode=99 "$1" version >/dev/null 2>&1
 }
+
+# Can valgrind check this binary here? Not when valgrind is absent, the build
+# runs under an emulator, has AddressSanitizer (which does the same job and
+# which valgrind cannot run) or cannot start under valgrind. Sets vg_why to
+# the reason when not.
+valgrind_usable() {	# valgrind_usable BINARY
+	if ! command -v valgrind >/dev/null 2>&1; then
+		vg_why="valgrind is not installed (Debian package valgrind)"
+	elif emulated; then
+		vg_why="an emulated build (runs under $TEST_EMULATOR)"
+	elif ${NM:-nm} "$1" 2>/dev/null | grep -q '__asan_init'; then
+		vg_why="this build has AddressSanitizer, which does the same job and which valgrind cannot run"
+	elif ! valgrind_works "$1"; then
+		vg_why="valgrind cannot run this build: $vg_why"
+	else
+		return 0
+	fi
+	return 1
+}

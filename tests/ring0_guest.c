@@ -13,8 +13,7 @@
 
 #include "ring0.h"
 #include "tap.h"
-
-#define X86_FLAGS_IF 0x200UL
+#include "ring0_checks.h"
 
 static double now_s(void)
 {
@@ -22,20 +21,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* IF read back after one timed loop of row id, run in ring 0. */
-static int if_after(struct pc_ring0 *r, int id, struct pc_probe_result *res)
-{
-	struct pc_probe_state st;
-
-	memset(&st, 0, sizeof(st));
-	memset(res, 0, sizeof(*res));
-	res->id = (enum pc_probe_id)id;
-	pc_ring0_init_state(r, id, &st);
-	pc_ring0_run(r, id, &st, 3, 1);
-	pc_ring0_finish(r, res);
-	return (st.reg[1] & X86_FLAGS_IF) != 0;
 }
 
 int main(void)
@@ -47,7 +32,6 @@ int main(void)
 	char buf[256], err[PC_ERRLEN];
 	const char *why, *hv;
 	double t0, dt;
-	int id;
 
 	pc_pin_cpu(-1, err, sizeof(err));
 	r = pc_ring0_open(&o);
@@ -60,23 +44,7 @@ int main(void)
 	ok(strcmp(pc_ring0_backend_name(r), "kvm") == 0,
 	   "the micro-guest boots and answers on its port");
 
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		if (!pc_arch_probes[id].run)
-			continue;	/* libc rows (sigprocmask) never enter ring 0 */
-		why = pc_ring0_selfcheck(r, id, buf, sizeof(buf));
-		ok(why == NULL, "%s self-check passes in ring 0%s%s",
-		   pc_probe_rows[id].name, why ? ": " : "", why ? why : "");
-	}
-
-	/* What each interrupt-flag sequence leaves, read back with pushf. */
-	ok(!if_after(r, PC_PROBE_local_irq_disable, &res) && res.status == PC_STATUS_OK,
-	   "local_irq_disable (cli) leaves IF clear in ring 0");
-	ok(if_after(r, PC_PROBE_local_irq_enable, &res) && res.status == PC_STATUS_OK,
-	   "local_irq_enable (sti) leaves IF set in ring 0");
-	ok(!if_after(r, PC_PROBE_local_irq_save, &res), "local_irq_save leaves IF clear");
-	ok(if_after(r, PC_PROBE_local_irq_restore, &res), "local_irq_restore leaves IF set");
-	ok(if_after(r, PC_PROBE_local_irq_restore_popf, &res),
-	   "local_irq_restore.popf (popf) leaves IF set");
+	ring0_common_checks(r);
 	ok(if_after(r, PC_PROBE_local_irq_save_restore, &res),
 	   "local_irq_save_restore entered with IF set leaves it set");
 

@@ -12,23 +12,9 @@
 
 #include "ring0.h"
 #include "tap.h"
+#include "ring0_checks.h"
 
-#define X86_FLAGS_IF 0x200UL
 #define TEST_ENTRIES "/sys/module/primcost_ring0/parameters/test_entries"
-
-/* IF read back after one timed loop of row id, run in ring 0. */
-static int if_after(struct pc_ring0 *r, int id, struct pc_probe_result *res)
-{
-	struct pc_probe_state st;
-
-	memset(&st, 0, sizeof(st));
-	memset(res, 0, sizeof(*res));
-	res->id = (enum pc_probe_id)id;
-	pc_ring0_init_state(r, id, &st);
-	pc_ring0_run(r, id, &st, 3, 1);
-	pc_ring0_finish(r, res);
-	return (st.reg[1] & X86_FLAGS_IF) != 0;
-}
 
 static int test_entries_on(void)
 {
@@ -67,10 +53,7 @@ int main(void)
 {
 	struct pc_ring0_options o = { PC_RING0_KMOD, 0, NULL };
 	struct pc_ring0 *r;
-	struct pc_probe_result res;
-	char buf[256], err[PC_ERRLEN];
-	const char *why;
-	int id;
+	char err[PC_ERRLEN];
 
 	pc_pin_cpu(-1, err, sizeof(err));
 	r = pc_ring0_open(&o);
@@ -82,21 +65,7 @@ int main(void)
 		return done_testing();
 	}
 	ok(strcmp(pc_ring0_backend_name(r), "kmod") == 0, "the kernel module answers");
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		if (!pc_arch_probes[id].run)
-			continue;	/* libc rows (sigprocmask) never enter ring 0 */
-		why = pc_ring0_selfcheck(r, id, buf, sizeof(buf));
-		ok(why == NULL, "%s self-check passes in ring 0%s%s",
-		   pc_probe_rows[id].name, why ? ": " : "", why ? why : "");
-	}
-	ok(!if_after(r, PC_PROBE_local_irq_disable, &res) && res.status == PC_STATUS_OK,
-	   "local_irq_disable (cli) leaves IF clear in ring 0");
-	ok(if_after(r, PC_PROBE_local_irq_enable, &res) && res.status == PC_STATUS_OK,
-	   "local_irq_enable (sti) leaves IF set in ring 0");
-	ok(!if_after(r, PC_PROBE_local_irq_save, &res), "local_irq_save leaves IF clear");
-	ok(if_after(r, PC_PROBE_local_irq_restore, &res), "local_irq_restore leaves IF set");
-	ok(if_after(r, PC_PROBE_local_irq_restore_popf, &res),
-	   "local_irq_restore.popf (popf) leaves IF set");
+	ring0_common_checks(r);
 	fault_contained(r);
 	pc_ring0_close(r);
 	return done_testing();

@@ -17,6 +17,15 @@ static void fill(struct pc_cpu_info *c, const char *vendor, const char *brand,
 	c->stepping = step;
 }
 
+/* An arm64 CPU identified by its MIDR_EL1 alone, with its key. */
+static void fill_midr(struct pc_cpu_info *c, unsigned long midr)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->arch, sizeof(c->arch), "arm64");
+	pc_cpu_from_midr(c, midr);
+	pc_cpu_make_key(c);
+}
+
 int main(void)
 {
 	struct pc_cpu_info a, b;
@@ -52,26 +61,18 @@ int main(void)
 	   "an unidentified CPU still gets a well-formed key (%s)", b.key);
 
 	/* arm64: identity from MIDR_EL1 (implementer, variant, part, revision). */
-	memset(&b, 0, sizeof(b));
-	snprintf(b.arch, sizeof(b.arch), "arm64");
-	pc_cpu_from_midr(&b, 0x413fd0c1UL);
-	pc_cpu_make_key(&b);
+	fill_midr(&b, 0x413fd0c1UL);
 	ok(strcmp(b.key, "arm64.arm.3340-3-1.arm-neoverse-n1") == 0 &&
 	   strcmp(b.brand, "Arm Neoverse N1") == 0,
 	   "MIDR 0x413fd0c1 is an Arm Neoverse N1 r3p1: %s (%s)", b.key, b.brand);
-	memset(&b, 0, sizeof(b));
-	pc_cpu_from_midr(&b, 0x611f0221UL);
+	fill_midr(&b, 0x611f0221UL);
 	ok(strcmp(b.vendor, "Apple") == 0 && strcmp(b.brand, "Apple M1 Icestorm") == 0 &&
 	   b.model == 1 && b.stepping == 1,
 	   "MIDR 0x611f0221 is an Apple M1 Icestorm r1p1 (%s)", b.brand);
-	memset(&b, 0, sizeof(b));
-	pc_cpu_from_midr(&b, 0xc00fac30UL);
+	fill_midr(&b, 0xc00fac30UL);
 	ok(strcmp(b.brand, "Ampere Ampere-1") == 0, "MIDR 0xc00fac30 is an Ampere-1 (%s)",
 	   b.brand);
-	memset(&b, 0, sizeof(b));
-	snprintf(b.arch, sizeof(b.arch), "arm64");
-	pc_cpu_from_midr(&b, 0x120fabc0UL);
-	pc_cpu_make_key(&b);
+	fill_midr(&b, 0x120fabc0UL);
 	ok(strcmp(b.brand, "implementer 0x12 part 0xabc") == 0 &&
 	   strcmp(b.key, "arm64.implementer-0x12.2748-0-0.implementer-0x12-part-0xabc") == 0,
 	   "an unknown implementer and part still name themselves by number (%s)", b.key);

@@ -38,6 +38,17 @@ static double median_of(json_t *p)
 	return json_number_value(json_object_get(json_object_get(p, "cycles"), "median"));
 }
 
+/* A new document with first merged into it, st counting from zero. */
+static json_t *merged_from(json_t *first, struct pc_merge_stats *st, char *err,
+			   size_t errlen)
+{
+	json_t *out = pc_doc_new();
+
+	memset(st, 0, sizeof(*st));
+	pc_doc_merge(out, first, st, err, errlen);
+	return out;
+}
+
 int main(void)
 {
 	json_t *x = doc(K, "2026-01-01T00:00:00Z", "host-x", "old brand", 9, 0);
@@ -106,9 +117,7 @@ int main(void)
 	{
 		json_t *x2 = doc(K, "2026-01-01T00:00:00Z", "host-x", "old brand", 9.5, 0);
 
-		out = pc_doc_new();
-		memset(&st, 0, sizeof(st));
-		pc_doc_merge(out, x, &st, err, sizeof(err));
+		out = merged_from(x, &st, err, sizeof(err));
 		ok(pc_doc_merge(out, x2, &st, err, sizeof(err)) < 0 && strstr(err, "cmpxchg"),
 		   "two different figures from the same run are refused: %s", err);
 		json_decref(out);
@@ -118,9 +127,7 @@ int main(void)
 	{
 		json_t *w = doc(K, "2026-01-01T00:00:00Z", "host-w", "old brand", 11, 0);
 
-		out = pc_doc_new();
-		memset(&st, 0, sizeof(st));
-		pc_doc_merge(out, x, &st, err, sizeof(err));
+		out = merged_from(x, &st, err, sizeof(err));
 		pc_doc_merge(out, w, &st, err, sizeof(err));
 		e = json_object_get(json_object_get(out, "cpus"), K);
 		ok(json_array_size(json_object_get(e, "runs")) == 2 &&

@@ -7,24 +7,8 @@
 
 bin="$PC_BUILDDIR/primcost"
 fx="$PC_SRCDIR/tests/fixtures"
-if ! command -v valgrind >/dev/null 2>&1; then
-	skip "valgrind is not installed (Debian: valgrind)" "valgrind memcheck of the commands"
-	done_testing
-	exit
-fi
-if [ -n "${TEST_EMULATOR:-}" ]; then
-	skip "an emulated build" "valgrind memcheck of the commands"
-	done_testing
-	exit
-fi
-if ${NM:-nm} "$bin" 2>/dev/null | grep -q '__asan_init'; then
-	skip "this build has AddressSanitizer, which valgrind cannot run" \
-		"valgrind memcheck of the commands"
-	done_testing
-	exit
-fi
-if ! valgrind_works "$bin"; then
-	skip "valgrind cannot run this build: $vg_why" "valgrind memcheck of the commands"
+if ! valgrind_usable "$bin"; then
+	skip "$vg_why" "valgrind memcheck of the commands"
 	done_testing
 	exit
 fi
