@@ -285,6 +285,10 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 #define LLSC_XCHG_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); stlxr %w, %x, (v); " \
 		"cbnz %w, 1b; dmb ish; mov %x, %t"
 
+/* The fetchadd rows are ia64's older form of add_return. */
+#define NO_FETCHADD { .unsupported = "the fetchadd form is ia64's: arm64 " \
+		"runs ldaddal (or its LL/SC loop) for every increment" }
+
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0, "(empty)"),
 	[PC_PROBE_calib_add_throughput] = PC_ROW(run_add_throughput, 0,
@@ -327,6 +331,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		need_lse, &pc_arch_probes[PC_PROBE_xchg_llsc]),
 	[PC_PROBE_xchg_llsc] = PC_ROW(run_xchg_llsc, init_xchg, check_xchg, 0,
 		LLSC_XCHG_SEQ),
+	[PC_PROBE_atomic_add_return_fetchadd] = NO_FETCHADD,
+	[PC_PROBE_local_add_return_fetchadd] = NO_FETCHADD,
 	[PC_PROBE_mb] = PC_ROW(run_mb, 0, check_unchanged, 0, "dsb sy"),
 	[PC_PROBE_rmb] = PC_ROW(run_rmb, 0, check_unchanged, 0, "dsb ld"),
 	[PC_PROBE_wmb] = PC_ROW(run_wmb, 0, check_unchanged, 0, "dsb st"),

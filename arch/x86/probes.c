@@ -324,6 +324,10 @@ static const char *check_irq_on(const struct pc_probe_state *before,
 #define X86_NO_LLSC { .unsupported = "x86 has no load/store-exclusive " \
 		"instructions: its atomics are single locked instructions" }
 
+/* The fetchadd rows are ia64's older form of add_return. */
+#define NO_FETCHADD { .unsupported = "the fetchadd form is ia64's: x86 " \
+		"runs xadd for every increment (the atomic_add_return row)" }
+
 /* ---- the table ---------------------------------------------------------- */
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
@@ -348,6 +352,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_atomic_add_return_llsc] = X86_NO_LLSC,
 	[PC_PROBE_local_add_return_llsc] = X86_NO_LLSC,
 	[PC_PROBE_xchg_llsc] = X86_NO_LLSC,
+	[PC_PROBE_atomic_add_return_fetchadd] = NO_FETCHADD,
+	[PC_PROBE_local_add_return_fetchadd] = NO_FETCHADD,
 	[PC_PROBE_atomic_add_return] = PC_ROW(run_atomic_add_return, init_add_return,
 		check_add_return, 0, "mov %i, %r; lock xadd %r, (v); add %i, %r"),
 	[PC_PROBE_local_add_return] = PC_ROW(run_local_add_return, init_add_return,
