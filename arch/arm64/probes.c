@@ -16,12 +16,20 @@
 const char pc_arch_name[] = "arm64";
 
 #define ARM64_HWCAP_ATOMICS (1UL << 8)	/* HWCAP_ATOMICS, <asm/hwcap.h> */
+#define ARM64_HWCAP2_ECV (1UL << 19)	/* HWCAP2_ECV, <asm/hwcap.h> */
 
 static const char *need_lse(const struct pc_arch_env *env)
 {
 	return env->hwcap & ARM64_HWCAP_ATOMICS ? 0 :
 		"this CPU has no LSE atomics (HWCAP_ATOMICS clear): measured "
 		"the kernel's LL/SC fallback, as the .llsc row";
+}
+
+static const char *need_ecv(const struct pc_arch_env *env)
+{
+	return env->hwcap2 & ARM64_HWCAP2_ECV ? 0 :
+		"this CPU has no FEAT_ECV (HWCAP2_ECV clear): measured the "
+		"kernel's isb; mrs cntvct_el0 form";
 }
 
 /* ---- baseline and calibration ---------------------------------------- */
@@ -45,7 +53,9 @@ static void init_get_cycles(struct pc_probe_state *st)
 /*
  * get_cycles() is arch_timer_read_counter(): isb, the counter read, and an
  * artificial dependency (a load from sp + 0 * count) that keeps later loads
- * from passing the read (arch_counter_enforce_ordering()).
+ * from passing the read (arch_counter_enforce_ordering()). On a CPU with
+ * FEAT_ECV, Linux 5.16 on patches the isb into a nop and reads the
+ * self-synchronised CNTVCTSS_EL0 instead (run_get_cycles_ecv below).
  */
 static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi)
 {
@@ -60,6 +70,30 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	st->reg[0] = c;
 	return t;
 }
+
+/* The ARM64_HAS_ECV alternative of __arch_counter_get_cntvct(): "nop" and
+ * mrs of CNTVCTSS_EL0, written by encoding (S3_3_C14_C0_6, as the kernel's
+ * __mrs_s) so that no assembler option is needed; the ordering as above. */
+static uint64_t run_get_cycles_ecv(struct pc_probe_state *st, uint64_t iters,
+				   int hi)
+{
+	unsigned long c = st->reg[0], u;
+	uint64_t t;
+
+	PC_TIMED(t, iters, hi, "",
+		 "nop\n\tmrs %x[c], S3_3_C14_C0_6\n\t"
+		 "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
+		 "ldr xzr, [%x[u]]", "",
+		 (, [c] "+r"(c), [u] "=&r"(u)), ());
+	st->reg[0] = c;
+	return t;
+}
+
+/* What runs without FEAT_ECV (and before 5.16 on every CPU). */
+static const struct pc_arch_probe get_cycles_isb = PC_ROW(run_get_cycles,
+	init_get_cycles, check_timer_advanced, 0,
+	"isb; mrs %c, cntvct_el0; eor %u, %c, %c; add %u, sp, %u; ldr xzr, [%u]   "
+	"[no FEAT_ECV, or Linux before 5.16]");
 
 /* ---- cmpxchg: cmpxchg(&v, V, V) back to back, always succeeding --------- */
 
@@ -297,9 +331,10 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"add %x, %x, #1"),
 	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
 		check_mul_chain, 0, "mul %x, %x, %k"),
-	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
-		check_timer_advanced, 0, "isb; mrs %c, cntvct_el0; eor %u, %c, %c; "
-		"add %u, sp, %u; ldr xzr, [%u]"),
+	[PC_PROBE_get_cycles] = PC_ROW_ALT(run_get_cycles_ecv, init_get_cycles,
+		check_timer_advanced, 0, "nop; mrs %c, cntvctss_el0; eor %u, %c, %c; "
+		"add %u, sp, %u; ldr xzr, [%u]   [FEAT_ECV, Linux 5.16 on]",
+		need_ecv, &get_cycles_isb),
 	[PC_PROBE_cmpxchg] = PC_ROW_ALT(run_cmpxchg_lse, init_cmpxchg, check_cmpxchg,
 		semantics_cmpxchg_lse, "casal %old, %new, (v)   [LSE; succeeds]",
 		need_lse, &pc_arch_probes[PC_PROBE_cmpxchg_llsc]),
