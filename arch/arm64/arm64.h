@@ -53,8 +53,12 @@
 /* ---- x = xchg(&v, x): the old value comes back in %[t], then moves to x
  * (the move the compiler emits for x = xchg(&v, x): the kernel's asm
  * returns in a register apart from the one stored) --------------------- */
+/* The LSE alternative of __XCHG_CASE (asm/cmpxchg.h) is swpal, __nops(3)
+ * and nop_lse ("nop" for the fully ordered xchg()): 4 nops, so that it is
+ * as long as the LL/SC form it replaces (prfm, ldxr, stlxr, cbnz, dmb). */
 #define ARM64_LSE_XCHG_MB						\
 	ARM64_LSE "swpal %x[r], %x[t], %[m]\n\t"			\
+	"nop\n\tnop\n\tnop\n\tnop\n\t"				\
 	"mov %x[r], %x[t]"
 #define ARM64_LLSC_XCHG_MB						\
 	"prfm pstl1strm, %[m]\n"					\

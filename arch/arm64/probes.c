@@ -362,7 +362,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_local_add_return_llsc] = PC_ROW(run_add_return_llsc, init_add_return,
 		check_add_return, 0, LLSC_ADD_RETURN_SEQ "   [= atomic_add_return]"),
 	[PC_PROBE_xchg] = PC_ROW_ALT(run_xchg_lse, init_xchg, check_xchg, 0,
-		"swpal %x, %t, (v); mov %x, %t   [LSE]",
+		"swpal %x, %t, (v); nop; nop; nop; nop; mov %x, %t   [LSE; "
+		"the nops pad it to the LL/SC form's 5 instructions]",
 		need_lse, &pc_arch_probes[PC_PROBE_xchg_llsc]),
 	[PC_PROBE_xchg_llsc] = PC_ROW(run_xchg_llsc, init_xchg, check_xchg, 0,
 		LLSC_XCHG_SEQ),
