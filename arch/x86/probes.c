@@ -308,6 +308,33 @@ static const char *check_irq_on(const struct pc_probe_state *before,
 	return 0;
 }
 
+/*
+ * The 32-bit kernel's mb()/rmb()/wmb() are alternatives: mfence/lfence/
+ * sfence on a CPU with SSE2 (X86_FEATURE_XMM2), else the locked no-op add on
+ * the stack (Linux 4.x on; 2.6 added at 0(%esp), and keyed wmb() on SSE).
+ * On i386 Linux, AT_HWCAP is CPUID leaf 1's EDX, whose bit 26 is SSE2.
+ */
+#ifdef __i386__
+#define X86_HWCAP_SSE2 (1UL << 26)
+
+static const char *need_sse2(const struct pc_arch_env *env)
+{
+	return env->hwcap & X86_HWCAP_SSE2 ? 0 :
+		"this CPU has no SSE2 (CPUID.1:EDX bit 26 clear): measured the "
+		"32-bit kernel's lock addl $0,-4(%esp) fallback";
+}
+
+static const struct pc_arch_probe barrier_lock_add = PC_ROW(run_smp_mb, 0,
+	check_unchanged, 0, "lock addl $0, -4(%esp)   [no SSE2: the 32-bit "
+	"kernel's fallback]");
+
+#define X86_FENCE(run_, insn) PC_ROW_ALT(run_, 0, check_unchanged, 0,	\
+		insn "   [SSE2; without it lock addl $0, -4(%esp)]",	\
+		need_sse2, &barrier_lock_add)
+#else
+#define X86_FENCE(run_, insn) PC_ROW(run_, 0, check_unchanged, 0, insn)
+#endif
+
 /* ---- rows that are not x86's -------------------------------------------- */
 
 #ifdef __i386__
@@ -360,9 +387,9 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		check_add_return, 0, "mov %i, %r; xadd %r, (v); add %i, %r"),
 	[PC_PROBE_xchg] = PC_ROW(run_xchg, init_xchg, check_xchg, 0,
 		"xchg %r, (v)   [implicitly locked]"),
-	[PC_PROBE_mb] = PC_ROW(run_mb, 0, check_unchanged, 0, "mfence"),
-	[PC_PROBE_rmb] = PC_ROW(run_rmb, 0, check_unchanged, 0, "lfence"),
-	[PC_PROBE_wmb] = PC_ROW(run_wmb, 0, check_unchanged, 0, "sfence"),
+	[PC_PROBE_mb] = X86_FENCE(run_mb, "mfence"),
+	[PC_PROBE_rmb] = X86_FENCE(run_rmb, "lfence"),
+	[PC_PROBE_wmb] = X86_FENCE(run_wmb, "sfence"),
 	[PC_PROBE_smp_mb] = PC_ROW(run_smp_mb, 0, check_unchanged, 0,
 		"lock addl $0, -4(%sp)"),
 	[PC_PROBE_smp_rmb] = PC_ROW(run_compiler_barrier, 0, check_unchanged, 0,
