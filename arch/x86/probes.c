@@ -312,14 +312,21 @@ static const char *check_irq_on(const struct pc_probe_state *before,
  * The 32-bit kernel's mb()/rmb()/wmb() are alternatives: mfence/lfence/
  * sfence on a CPU with SSE2 (X86_FEATURE_XMM2), else the locked no-op add on
  * the stack (Linux 4.x on; 2.6 added at 0(%esp), and keyed wmb() on SSE).
- * On i386 Linux, AT_HWCAP is CPUID leaf 1's EDX, whose bit 26 is SSE2.
+ * The kernel decides from CPUID, and so does this: leaf 1, EDX bit 26.
+ * (AT_HWCAP is not used: qemu-user passes 0x1 there, and some x86-64
+ * kernels a value other than that EDX.)
  */
 #ifdef __i386__
-#define X86_HWCAP_SSE2 (1UL << 26)
+#define X86_CPUID1_EDX_SSE2 (1U << 26)
 
 static const char *need_sse2(const struct pc_arch_env *env)
 {
-	return env->hwcap & X86_HWCAP_SSE2 ? 0 :
+	unsigned int a = 1, b, c = 0, d;
+
+	(void)env;
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	(void)b;
+	return d & X86_CPUID1_EDX_SSE2 ? 0 :
 		"this CPU has no SSE2 (CPUID.1:EDX bit 26 clear): measured the "
 		"32-bit kernel's lock addl $0,-4(%esp) fallback";
 }
