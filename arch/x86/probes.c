@@ -103,22 +103,30 @@ PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local, pc_x86_cmpxchg_local)
 
 /* ---- add_return: i + xadd(&v, i), as arch_atomic_add_return() ---------- */
 
-#define X86_RUN_ADD_RETURN(fn, xadd)					\
+/*
+ * w is the operand-size modifier of the registers: "k" for the 32-bit
+ * counter of atomic_t (an int: xaddl, on x86-64 too), "" for a machine
+ * word (local_t wraps atomic_long_t: xaddq on x86-64). The counter is the
+ * low half of mem[0] in the 32-bit form; the checks' sums never carry out
+ * of it.
+ */
+#define X86_RUN_ADD_RETURN(fn, xadd, w)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 {									\
 	unsigned long r = st->reg[0];					\
 	uint64_t t;							\
 									\
 	PC_TIMED(t, iters, hi, "",					\
-		 "mov %[i], %[r]\n\t" xadd " %[r], %[m]\n\tadd %[i], %[r]", \
+		 "mov %" w "[i], %" w "[r]\n\t" xadd " %" w "[r], %[m]\n\t" \
+		 "add %" w "[i], %" w "[r]",				\
 		 "", (, [r] "+r"(r), [m] "+m"(st->mem[0])),		\
 		 ([i] "r"(st->reg[1])));				\
 	st->reg[0] = r;							\
 	return t;							\
 }
 
-X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd")
-X86_RUN_ADD_RETURN(run_local_add_return, "xadd")
+X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd", "k")
+X86_RUN_ADD_RETURN(run_local_add_return, "xadd", "")
 
 /* ---- xchg: implicitly locked ------------------------------------------ */
 
@@ -389,9 +397,11 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_atomic_add_return_fetchadd] = NO_FETCHADD,
 	[PC_PROBE_local_add_return_fetchadd] = NO_FETCHADD,
 	[PC_PROBE_atomic_add_return] = PC_ROW(run_atomic_add_return, init_add_return,
-		check_add_return, 0, "mov %i, %r; lock xadd %r, (v); add %i, %r"),
+		check_add_return, 0, "mov %i, %r; lock xaddl %r, (v); add %i, %r   "
+		"[atomic_t: 32-bit operands]"),
 	[PC_PROBE_local_add_return] = PC_ROW(run_local_add_return, init_add_return,
-		check_add_return, 0, "mov %i, %r; xadd %r, (v); add %i, %r"),
+		check_add_return, 0, "mov %i, %r; xadd %r, (v); add %i, %r   "
+		"[local_t wraps atomic_long_t: machine word]"),
 	[PC_PROBE_xchg] = PC_ROW(run_xchg, init_xchg, check_xchg, 0,
 		"xchg %r, (v)   [implicitly locked]"),
 	[PC_PROBE_mb] = X86_FENCE(run_mb, "mfence"),
