@@ -245,6 +245,72 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
+/*
+ * The kernel's count is per-CPU, reached through a segment with a base:
+ * incl %gs:__preempt_count on x86-64, %fs: on i386. User mode cannot point
+ * %gs at it on x86-64 (no FSGSBASE here, and the kernel owns the
+ * register), and %fs is null in a 32-bit process: each uses the segment a
+ * Linux process already has, the thread pointer's (%fs on x86-64, %gs on
+ * i386; the x86 TLS ABIs put the thread pointer itself at offset 0), with
+ * the counter's offset from its base. The prefix byte differs from the
+ * kernel's; what it costs (a segment base added to the address) does not.
+ */
+#ifdef __x86_64__
+#define X86_TLS_SEG "%%fs:"
+#define X86_TLS_SEQ_SEG "%fs:"
+#else
+#define X86_TLS_SEG "%%gs:"
+#define X86_TLS_SEQ_SEG "%gs:"
+#endif
+
+/* Every Linux process has its thread pointer in that segment; the
+ * freestanding executors, which have none, pass no env and run the plain
+ * form. */
+static const char *need_tls_segment(const struct pc_arch_env *env)
+{
+	(void)env;
+	return 0;
+}
+
+static uint64_t run_preempt_seg(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long taken = st->reg[0], base, off;
+	uint64_t t;
+
+	__asm__ volatile("mov " X86_TLS_SEG "0, %0" : "=r"(base));
+	off = (unsigned long)&st->mem[0] - base;
+	PC_TIMED(t, iters, hi, "",
+		 "incl " X86_TLS_SEG "(%[off])\n\tdecl " X86_TLS_SEG "(%[off])\n\tjz 9f",
+		 "jmp 8f\n9:\n\tmov $1, %[taken]\n8:\n\t",
+		 (, [taken] "+r"(taken)), ([off] "r"(off)));
+	st->reg[0] = taken;
+	return t;
+}
+
+/* The segment-relative accesses reach the counter: from a count of 0 the
+ * decrement reaches zero and the reschedule branch is taken, from 5 it is
+ * not (a body that missed the counter would branch the same both times). */
+static const char *semantics_preempt_seg(struct pc_probe_state *s)
+{
+	init_preempt(s);
+	s->mem[0] = 0;
+	run_preempt_seg(s, 1, 0);
+	if (s->reg[0] != 1 || s->mem[0] != 0)
+		return "the segment-relative count is not the counter: a count "
+			"of 0 did not come back to 0 and branch";
+	init_preempt(s);
+	s->mem[0] = 5;
+	run_preempt_seg(s, 1, 0);
+	if (s->reg[0] != 0 || s->mem[0] != 5)
+		return "the segment-relative count is not the counter: a count "
+			"of 5 branched or changed";
+	return 0;
+}
+
+static const struct pc_arch_probe preempt_plain = PC_ROW(run_preempt,
+	init_preempt, check_preempt, 0,
+	"incl (count); decl (count); jz <resched>   [no segment prefix]");
+
 /* ---- interrupt flag: ring 0 only (cli/sti fault in user mode) ---------- */
 
 static void init_irq(struct pc_probe_state *st)
@@ -419,8 +485,11 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		check_flags_kept, 0, "push %r; popf   [IF unchanged]"),
 	[PC_PROBE_flags_save_restore] = PC_ROW(run_flags_save_restore, init_flags,
 		check_flags_kept, 0, "pushf; popf"),
-	[PC_PROBE_preempt_disable_enable] = PC_ROW(run_preempt, init_preempt,
-		check_preempt, 0, "incl (count); decl (count); jz <resched>"),
+	[PC_PROBE_preempt_disable_enable] = PC_ROW_ALT(run_preempt_seg, init_preempt,
+		check_preempt, semantics_preempt_seg,
+		"incl " X86_TLS_SEQ_SEG "(count); decl " X86_TLS_SEQ_SEG "(count); "
+		"jz <resched>   [the kernel's segment: %gs: on x86-64, %fs: on "
+		"i386]", need_tls_segment, &preempt_plain),
 	[PC_PROBE_local_irq_disable] = PC_ROW(run_irq_disable, init_irq,
 		check_irq_off, 0, "cli"),
 	[PC_PROBE_local_irq_enable] = PC_ROW(run_irq_enable, init_irq,
