@@ -152,6 +152,10 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 
 ARM64_RUN_ADD_RETURN(run_add_return_lse, ARM64_LSE_ADD_RETURN_MB)
 ARM64_RUN_ADD_RETURN(run_add_return_llsc, ARM64_LLSC_ADD_RETURN_MB)
+/* atomic_t is an int: the 32-bit forms (the counter is the low half of
+ * mem[0]; the checks' sums never carry out of it). */
+ARM64_RUN_ADD_RETURN(run_add_return32_lse, ARM64_LSE_ADD_RETURN_MB_("w"))
+ARM64_RUN_ADD_RETURN(run_add_return32_llsc, ARM64_LLSC_ADD_RETURN_MB_("w"))
 
 /* ---- x = xchg(&v, x): register and memory swap every operation ---------- */
 
@@ -316,6 +320,8 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 		"cbnz %u, 2f; stxr %w, %new, (v); cbnz %w, 1b; 2:"
 #define LLSC_ADD_RETURN_SEQ "prfm pstl1strm, (v); 1: ldxr %r, (v); " \
 		"add %r, %r, %i; stlxr %w, %r, (v); cbnz %w, 1b; dmb ish"
+#define LLSC_ADD_RETURN32_SEQ "prfm pstl1strm, (v); 1: ldxr %wr, (v); " \
+		"add %wr, %wr, %wi; stlxr %w, %wr, (v); cbnz %w, 1b; dmb ish"
 #define LLSC_XCHG_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); stlxr %w, %x, (v); " \
 		"cbnz %w, 1b; dmb ish; mov %x, %t"
 
@@ -348,19 +354,21 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		semantics_cmpxchg_llsc, LLSC_CAS_MB_SEQ),
 	[PC_PROBE_cmpxchg_local_llsc] = PC_ROW(run_cmpxchg_local_llsc, init_cmpxchg,
 		check_cmpxchg, semantics_cmpxchg_local_llsc, LLSC_CAS_SEQ),
-	[PC_PROBE_atomic_add_return] = PC_ROW_ALT(run_add_return_lse, init_add_return,
-		check_add_return, 0, "ldaddal %i, %r, (v); add %r, %r, %i   [LSE]",
+	[PC_PROBE_atomic_add_return] = PC_ROW_ALT(run_add_return32_lse, init_add_return,
+		check_add_return, 0, "ldaddal %wi, %wr, (v); add %wr, %wr, %wi   "
+		"[LSE; atomic_t: 32-bit]",
 		need_lse, &pc_arch_probes[PC_PROBE_atomic_add_return_llsc]),
 	/* arm64 has no asm/local.h: asm-generic's local_add_return() is
-	 * atomic_long_add_return(), fully ordered. */
+	 * atomic_long_add_return(), fully ordered, on 64 bits. */
 	[PC_PROBE_local_add_return] = PC_ROW_ALT(run_add_return_lse, init_add_return,
 		check_add_return, 0, "ldaddal %i, %r, (v); add %r, %r, %i   "
-		"[LSE; = atomic_add_return]",
+		"[LSE; = atomic_long_add_return: 64-bit]",
 		need_lse, &pc_arch_probes[PC_PROBE_local_add_return_llsc]),
-	[PC_PROBE_atomic_add_return_llsc] = PC_ROW(run_add_return_llsc, init_add_return,
-		check_add_return, 0, LLSC_ADD_RETURN_SEQ),
+	[PC_PROBE_atomic_add_return_llsc] = PC_ROW(run_add_return32_llsc, init_add_return,
+		check_add_return, 0, LLSC_ADD_RETURN32_SEQ "   [atomic_t: 32-bit]"),
 	[PC_PROBE_local_add_return_llsc] = PC_ROW(run_add_return_llsc, init_add_return,
-		check_add_return, 0, LLSC_ADD_RETURN_SEQ "   [= atomic_add_return]"),
+		check_add_return, 0, LLSC_ADD_RETURN_SEQ
+		"   [= atomic_long_add_return: 64-bit]"),
 	[PC_PROBE_xchg] = PC_ROW_ALT(run_xchg_lse, init_xchg, check_xchg, 0,
 		"swpal %x, %t, (v); nop; nop; nop; nop; mov %x, %t   [LSE; "
 		"the nops pad it to the LL/SC form's 5 instructions]",
