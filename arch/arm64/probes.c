@@ -370,8 +370,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		check_add_return, 0, LLSC_ADD_RETURN_SEQ
 		"   [= atomic_long_add_return: 64-bit]"),
 	[PC_PROBE_xchg] = PC_ROW_ALT(run_xchg_lse, init_xchg, check_xchg, 0,
-		"swpal %x, %t, (v); nop; nop; nop; nop; mov %x, %t   [LSE; "
-		"the nops pad it to the LL/SC form's 5 instructions]",
+		"swpal %x, %t, (v); nop; nop; nop; nop; mov %x, %t   [LSE, Linux "
+		"4.3 on; the nops pad it to the LL/SC form's 5 instructions]",
 		need_lse, &pc_arch_probes[PC_PROBE_xchg_llsc]),
 	[PC_PROBE_xchg_llsc] = PC_ROW(run_xchg_llsc, init_xchg, check_xchg, 0,
 		LLSC_XCHG_SEQ),

@@ -488,8 +488,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_preempt_disable_enable] = PC_ROW_ALT(run_preempt_seg, init_preempt,
 		check_preempt, semantics_preempt_seg,
 		"incl " X86_TLS_SEQ_SEG "(count); decl " X86_TLS_SEQ_SEG "(count); "
-		"jz <resched>   [the kernel's segment: %gs: on x86-64, %fs: on "
-		"i386]", need_tls_segment, &preempt_plain),
+		"jz <resched>   [the kernel's, Linux 3.13 on: %gs: on x86-64, %fs: "
+		"on i386; no seed timed it]", need_tls_segment, &preempt_plain),
 	[PC_PROBE_local_irq_disable] = PC_ROW(run_irq_disable, init_irq,
 		check_irq_off, 0, "cli"),
 	[PC_PROBE_local_irq_enable] = PC_ROW(run_irq_enable, init_irq,
