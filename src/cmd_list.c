@@ -532,7 +532,7 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 	int id;
 
 	if (fmt == 0)
-		printf("%-24s %-12s %4s %-12s %s\n", "probe", "group", "ring",
+		printf("%-26s %-12s %4s %-12s %s\n", "probe", "group", "ring",
 		       pc_arch_name, "description");
 	else if (fmt == 1)
 		printf("probe,group,ring,kernel_api,%s,sequence,description\n",
@@ -548,14 +548,14 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 				!sel[id]))
 			continue;
 		if (fmt == 0) {
-			printf("%-24s %-12s %4d %-12s %s\n", r->name,
+			printf("%-26s %-12s %4d %-12s %s\n", r->name,
 			       pc_group_name(r->group), r->ring, availability(id),
 			       r->description);
 			if (verbose)
-				printf("%24s kernel API: %s\n%24s sequence:   %s\n", "",
+				printf("%26s kernel API: %s\n%26s sequence:   %s\n", "",
 				       r->kernel_api, "", sequence(id));
 			if (verbose && pc_probe_note((enum pc_probe_id)id))
-				printf("%24s note:       %s\n", "",
+				printf("%26s note:       %s\n", "",
 				       pc_probe_note((enum pc_probe_id)id));
 		} else {
 			json_t *row = probe_row(id);

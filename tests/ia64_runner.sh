@@ -21,6 +21,9 @@ if [ -z "$dir" ] || [ -z "$objdump" ]; then
 		"system-mode image is an ia64 executable at physical 0x100000" \
 		"arch/ia64 objects are freestanding" \
 		"runner holds the ia64 sequences" "system image holds rsm/ssm psr.i and mov psr" \
+		"atomic_add_return times the ld8.acq + cmpxchg8.acq loop" \
+		"atomic_add_return.fetchadd times fetchadd8.rel" \
+		"preempt_disable_enable: ld4.acq/st4.rel, ld8.acq, bit 1" \
 		"self-checks pass under Ski"; do
 		skip "$why" "$t"
 	done
@@ -66,6 +69,28 @@ for re in 'mov(\.m)? ar\.ccv=r' 'cmpxchg8\.acq r[0-9]+=\[r[0-9]+\],r[0-9]+,ar\.c
 done
 ok $(test -z "$missing"; echo $?) \
 	"runner holds the ia64 sequences (cmpxchg8.acq, fetchadd8.rel, xchg8, mf, mov ar.itc, ...)${missing:+; missing:$missing}"
+# The timed bodies of the rows whose form depends on the kernel era, each
+# in its own function: fn NAME prints that function's disassembly.
+fn() {
+	awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' "$pc_tmp/user.dis"
+}
+fn run_add_return >"$pc_tmp/loop.dis"
+ok $(grep -Eq 'ld8\.acq r[0-9]+=\[r[0-9]+\]' "$pc_tmp/loop.dis" &&
+	grep -Eq 'cmpxchg8\.acq r[0-9]+=\[r[0-9]+\],r[0-9]+,ar\.ccv' "$pc_tmp/loop.dis" &&
+	grep -Eq 'cmp\.(ne p7,p0|eq p0,p7)=r[0-9]+,r[0-9]+' "$pc_tmp/loop.dis" &&
+	! grep -q fetchadd "$pc_tmp/loop.dis"; echo $?) \
+	"atomic_add_return times the ld8.acq + cmpxchg8.acq loop of Linux 5.14-6.6, no fetchadd"
+fn run_add_return_fetchadd >"$pc_tmp/fa.dis"
+ok $(grep -Eq 'fetchadd8\.rel r[0-9]+=\[r[0-9]+\],1' "$pc_tmp/fa.dis" &&
+	! grep -q cmpxchg "$pc_tmp/fa.dis"; echo $?) \
+	"atomic_add_return.fetchadd times fetchadd8.rel, the form of 2.6-4.x, no cmpxchg"
+fn run_preempt >"$pc_tmp/preempt.dis"
+ok $(grep -q 'ld4\.acq' "$pc_tmp/preempt.dis" && grep -q 'st4\.rel' "$pc_tmp/preempt.dis" &&
+	grep -Eq 'ld8\.acq r[0-9]+=\[r[0-9]+\]' "$pc_tmp/preempt.dis" &&
+	! grep -Eq '[[:space:]](ld4|st4)[[:space:]]' "$pc_tmp/preempt.dis" &&
+	grep -Eq 'tbit\.(nz p6,p0|z p0,p6)=r[0-9]+,1(;;)?$' "$pc_tmp/preempt.dis" &&
+	! grep -Eq 'tbit.*=r[0-9]+,[02-9]' "$pc_tmp/preempt.dis"; echo $?) \
+	"preempt_disable_enable: ld4.acq/st4.rel on the count, ld8.acq of the flags, bit 1 (TIF_NEED_RESCHED) only"
 missing=
 for re in 'rsm 0x4000' 'ssm 0x4000' 'mov r[0-9]+=psr[;[:space:]]*$' 'srlz\.d' \
 	'break\.i 0x80001'; do

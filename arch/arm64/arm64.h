@@ -39,22 +39,30 @@
 #define ARM64_LLSC_CAS		ARM64_LLSC_CAS_("stxr", "")
 
 /* ---- atomic_add_return(i, v): %[r] = new value ---------------------------- */
-#define ARM64_LSE_ADD_RETURN_MB						\
-	ARM64_LSE "ldaddal %x[i], %x[r], %[m]\n\t"			\
-	"add %x[r], %x[r], %x[i]"
-#define ARM64_LLSC_ADD_RETURN_MB					\
+/* w: the register width, "x" for atomic_long_t (local_t), "w" for the
+ * 32-bit counter of atomic_t; the store-exclusive status is always %w[u]. */
+#define ARM64_LSE_ADD_RETURN_MB_(w)					\
+	ARM64_LSE "ldaddal %" w "[i], %" w "[r], %[m]\n\t"		\
+	"add %" w "[r], %" w "[r], %" w "[i]"
+#define ARM64_LLSC_ADD_RETURN_MB_(w)					\
 	"prfm pstl1strm, %[m]\n"					\
-	"1:\tldxr %x[r], %[m]\n\t"					\
-	"add %x[r], %x[r], %x[i]\n\t"					\
-	"stlxr %w[u], %x[r], %[m]\n\t"					\
+	"1:\tldxr %" w "[r], %[m]\n\t"				\
+	"add %" w "[r], %" w "[r], %" w "[i]\n\t"			\
+	"stlxr %w[u], %" w "[r], %[m]\n\t"				\
 	"cbnz %w[u], 1b\n\t"						\
 	"dmb ish"
+#define ARM64_LSE_ADD_RETURN_MB		ARM64_LSE_ADD_RETURN_MB_("x")
+#define ARM64_LLSC_ADD_RETURN_MB	ARM64_LLSC_ADD_RETURN_MB_("x")
 
 /* ---- x = xchg(&v, x): the old value comes back in %[t], then moves to x
  * (the move the compiler emits for x = xchg(&v, x): the kernel's asm
  * returns in a register apart from the one stored) --------------------- */
+/* The LSE alternative of __XCHG_CASE (asm/cmpxchg.h) is swpal, __nops(3)
+ * and nop_lse ("nop" for the fully ordered xchg()): 4 nops, so that it is
+ * as long as the LL/SC form it replaces (prfm, ldxr, stlxr, cbnz, dmb). */
 #define ARM64_LSE_XCHG_MB						\
 	ARM64_LSE "swpal %x[r], %x[t], %[m]\n\t"			\
+	"nop\n\tnop\n\tnop\n\tnop\n\t"				\
 	"mov %x[r], %x[t]"
 #define ARM64_LLSC_XCHG_MB						\
 	"prfm pstl1strm, %[m]\n"					\

@@ -16,12 +16,20 @@
 const char pc_arch_name[] = "arm64";
 
 #define ARM64_HWCAP_ATOMICS (1UL << 8)	/* HWCAP_ATOMICS, <asm/hwcap.h> */
+#define ARM64_HWCAP2_ECV (1UL << 19)	/* HWCAP2_ECV, <asm/hwcap.h> */
 
 static const char *need_lse(const struct pc_arch_env *env)
 {
 	return env->hwcap & ARM64_HWCAP_ATOMICS ? 0 :
 		"this CPU has no LSE atomics (HWCAP_ATOMICS clear): measured "
 		"the kernel's LL/SC fallback, as the .llsc row";
+}
+
+static const char *need_ecv(const struct pc_arch_env *env)
+{
+	return env->hwcap2 & ARM64_HWCAP2_ECV ? 0 :
+		"this CPU has no FEAT_ECV (HWCAP2_ECV clear): measured the "
+		"kernel's isb; mrs cntvct_el0 form";
 }
 
 /* ---- baseline and calibration ---------------------------------------- */
@@ -45,7 +53,9 @@ static void init_get_cycles(struct pc_probe_state *st)
 /*
  * get_cycles() is arch_timer_read_counter(): isb, the counter read, and an
  * artificial dependency (a load from sp + 0 * count) that keeps later loads
- * from passing the read (arch_counter_enforce_ordering()).
+ * from passing the read (arch_counter_enforce_ordering()). On a CPU with
+ * FEAT_ECV, Linux 5.16 on patches the isb into a nop and reads the
+ * self-synchronised CNTVCTSS_EL0 instead (run_get_cycles_ecv below).
  */
 static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi)
 {
@@ -60,6 +70,30 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	st->reg[0] = c;
 	return t;
 }
+
+/* The ARM64_HAS_ECV alternative of __arch_counter_get_cntvct(): "nop" and
+ * mrs of CNTVCTSS_EL0, written by encoding (S3_3_C14_C0_6, as the kernel's
+ * __mrs_s) so that no assembler option is needed; the ordering as above. */
+static uint64_t run_get_cycles_ecv(struct pc_probe_state *st, uint64_t iters,
+				   int hi)
+{
+	unsigned long c = st->reg[0], u;
+	uint64_t t;
+
+	PC_TIMED(t, iters, hi, "",
+		 "nop\n\tmrs %x[c], S3_3_C14_C0_6\n\t"
+		 "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
+		 "ldr xzr, [%x[u]]", "",
+		 (, [c] "+r"(c), [u] "=&r"(u)), ());
+	st->reg[0] = c;
+	return t;
+}
+
+/* What runs without FEAT_ECV (and before 5.16 on every CPU). */
+static const struct pc_arch_probe get_cycles_isb = PC_ROW(run_get_cycles,
+	init_get_cycles, check_timer_advanced, 0,
+	"isb; mrs %c, cntvct_el0; eor %u, %c, %c; add %u, sp, %u; ldr xzr, [%u]   "
+	"[no FEAT_ECV, or Linux before 5.16]");
 
 /* ---- cmpxchg: cmpxchg(&v, V, V) back to back, always succeeding --------- */
 
@@ -118,6 +152,10 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 
 ARM64_RUN_ADD_RETURN(run_add_return_lse, ARM64_LSE_ADD_RETURN_MB)
 ARM64_RUN_ADD_RETURN(run_add_return_llsc, ARM64_LLSC_ADD_RETURN_MB)
+/* atomic_t is an int: the 32-bit forms (the counter is the low half of
+ * mem[0]; the checks' sums never carry out of it). */
+ARM64_RUN_ADD_RETURN(run_add_return32_lse, ARM64_LSE_ADD_RETURN_MB_("w"))
+ARM64_RUN_ADD_RETURN(run_add_return32_llsc, ARM64_LLSC_ADD_RETURN_MB_("w"))
 
 /* ---- x = xchg(&v, x): register and memory swap every operation ---------- */
 
@@ -282,8 +320,14 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 		"cbnz %u, 2f; stxr %w, %new, (v); cbnz %w, 1b; 2:"
 #define LLSC_ADD_RETURN_SEQ "prfm pstl1strm, (v); 1: ldxr %r, (v); " \
 		"add %r, %r, %i; stlxr %w, %r, (v); cbnz %w, 1b; dmb ish"
+#define LLSC_ADD_RETURN32_SEQ "prfm pstl1strm, (v); 1: ldxr %wr, (v); " \
+		"add %wr, %wr, %wi; stlxr %w, %wr, (v); cbnz %w, 1b; dmb ish"
 #define LLSC_XCHG_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); stlxr %w, %x, (v); " \
 		"cbnz %w, 1b; dmb ish; mov %x, %t"
+
+/* The fetchadd rows are ia64's older form of add_return. */
+#define NO_FETCHADD { .unsupported = "the fetchadd form is ia64's: arm64 " \
+		"runs ldaddal (or its LL/SC loop) for every increment" }
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0, "(empty)"),
@@ -293,9 +337,10 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"add %x, %x, #1"),
 	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
 		check_mul_chain, 0, "mul %x, %x, %k"),
-	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
-		check_timer_advanced, 0, "isb; mrs %c, cntvct_el0; eor %u, %c, %c; "
-		"add %u, sp, %u; ldr xzr, [%u]"),
+	[PC_PROBE_get_cycles] = PC_ROW_ALT(run_get_cycles_ecv, init_get_cycles,
+		check_timer_advanced, 0, "nop; mrs %c, cntvctss_el0; eor %u, %c, %c; "
+		"add %u, sp, %u; ldr xzr, [%u]   [FEAT_ECV, Linux 5.16 on]",
+		need_ecv, &get_cycles_isb),
 	[PC_PROBE_cmpxchg] = PC_ROW_ALT(run_cmpxchg_lse, init_cmpxchg, check_cmpxchg,
 		semantics_cmpxchg_lse, "casal %old, %new, (v)   [LSE; succeeds]",
 		need_lse, &pc_arch_probes[PC_PROBE_cmpxchg_llsc]),
@@ -309,24 +354,29 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		semantics_cmpxchg_llsc, LLSC_CAS_MB_SEQ),
 	[PC_PROBE_cmpxchg_local_llsc] = PC_ROW(run_cmpxchg_local_llsc, init_cmpxchg,
 		check_cmpxchg, semantics_cmpxchg_local_llsc, LLSC_CAS_SEQ),
-	[PC_PROBE_atomic_add_return] = PC_ROW_ALT(run_add_return_lse, init_add_return,
-		check_add_return, 0, "ldaddal %i, %r, (v); add %r, %r, %i   [LSE]",
+	[PC_PROBE_atomic_add_return] = PC_ROW_ALT(run_add_return32_lse, init_add_return,
+		check_add_return, 0, "ldaddal %wi, %wr, (v); add %wr, %wr, %wi   "
+		"[LSE; atomic_t: 32-bit]",
 		need_lse, &pc_arch_probes[PC_PROBE_atomic_add_return_llsc]),
 	/* arm64 has no asm/local.h: asm-generic's local_add_return() is
-	 * atomic_long_add_return(), fully ordered. */
+	 * atomic_long_add_return(), fully ordered, on 64 bits. */
 	[PC_PROBE_local_add_return] = PC_ROW_ALT(run_add_return_lse, init_add_return,
 		check_add_return, 0, "ldaddal %i, %r, (v); add %r, %r, %i   "
-		"[LSE; = atomic_add_return]",
+		"[LSE; = atomic_long_add_return: 64-bit]",
 		need_lse, &pc_arch_probes[PC_PROBE_local_add_return_llsc]),
-	[PC_PROBE_atomic_add_return_llsc] = PC_ROW(run_add_return_llsc, init_add_return,
-		check_add_return, 0, LLSC_ADD_RETURN_SEQ),
+	[PC_PROBE_atomic_add_return_llsc] = PC_ROW(run_add_return32_llsc, init_add_return,
+		check_add_return, 0, LLSC_ADD_RETURN32_SEQ "   [atomic_t: 32-bit]"),
 	[PC_PROBE_local_add_return_llsc] = PC_ROW(run_add_return_llsc, init_add_return,
-		check_add_return, 0, LLSC_ADD_RETURN_SEQ "   [= atomic_add_return]"),
+		check_add_return, 0, LLSC_ADD_RETURN_SEQ
+		"   [= atomic_long_add_return: 64-bit]"),
 	[PC_PROBE_xchg] = PC_ROW_ALT(run_xchg_lse, init_xchg, check_xchg, 0,
-		"swpal %x, %t, (v); mov %x, %t   [LSE]",
+		"swpal %x, %t, (v); nop; nop; nop; nop; mov %x, %t   [LSE, Linux "
+		"4.3 on; the nops pad it to the LL/SC form's 5 instructions]",
 		need_lse, &pc_arch_probes[PC_PROBE_xchg_llsc]),
 	[PC_PROBE_xchg_llsc] = PC_ROW(run_xchg_llsc, init_xchg, check_xchg, 0,
 		LLSC_XCHG_SEQ),
+	[PC_PROBE_atomic_add_return_fetchadd] = NO_FETCHADD,
+	[PC_PROBE_local_add_return_fetchadd] = NO_FETCHADD,
 	[PC_PROBE_mb] = PC_ROW(run_mb, 0, check_unchanged, 0, "dsb sy"),
 	[PC_PROBE_rmb] = PC_ROW(run_rmb, 0, check_unchanged, 0, "dsb ld"),
 	[PC_PROBE_wmb] = PC_ROW(run_wmb, 0, check_unchanged, 0, "dsb st"),

@@ -23,9 +23,10 @@ struct pc_probe_state;
 /* The timed loops of atomic_add_return/local_add_return add 1: the
  * increment init_add_return() (arch/checks.h) puts in reg[1]. */
 #define PC_IA64_ADD_INC		1
-/* Where the generic preempt_enable() looks for TIF_NEED_RESCHED (bit 2 of
- * thread_info.flags on ia64): mem[1] of the state. */
-#define PC_IA64_TIF_NEED_RESCHED 2
+/* The bit the generic preempt_enable() tests in thread_info.flags:
+ * TIF_NEED_RESCHED is bit 1 on ia64 (bit 2 is TIF_SYSCALL_TRACE). The
+ * flags word is mem[1] of the state. */
+#define PC_IA64_TIF_NEED_RESCHED 1
 
 /* The initial state and the checks of the rows that are ia64's own (the
  * others use arch/checks.h). */

@@ -53,16 +53,33 @@ static inline unsigned long pc_ia64_fetch_and_add(long i, unsigned long *v)
 	return old + (unsigned long)i;
 }
 
-/* ia64_atomic64_add(): any other increment, a cmpxchg_acq loop. */
+/*
+ * ia64_atomic64_add(i, v), the cmpxchg_acq loop: what atomic_add_return()
+ * runs for an increment fetchadd cannot encode, and, in Linux 5.14 to 6.6,
+ * for every increment (__ia64_atomic_const() is then always false, see
+ * probes.c). The read is arch_atomic64_read(), a volatile access, which
+ * GCC's ia64 back end emits as ld8.acq. %[r] returns the new value; %[o]
+ * the value read, %[t] the value cmpxchg found (the loop repeats while it
+ * differs from %[o]); %[i] the increment, register or immediate. A compare
+ * may feed a branch in the same instruction group.
+ */
+#define PC_IA64_ADD_LOOP						\
+	"2:\tld8.acq %[o]=[%[p]]\n\t;;\n\t"			\
+	"add %[r]=%[i],%[o]\n\t"					\
+	"mov ar.ccv=%[o]\n\t;;\n\t"					\
+	"cmpxchg8.acq %[t]=[%[p]],%[r],ar.ccv\n\t;;\n\t"		\
+	"cmp.ne p7,p0=%[t],%[o]\n\t"					\
+	"(p7) br.cond.dpnt.few 2b\n\t;;"
+
 static inline unsigned long pc_ia64_add_loop(long i, unsigned long *v)
 {
-	unsigned long old, new_val;
+	unsigned long r, o, t;
 
-	do {
-		old = *(volatile unsigned long *)v;
-		new_val = old + (unsigned long)i;
-	} while (pc_ia64_cmpxchg(v, old, new_val) != old);
-	return new_val;
+	__asm__ volatile(";;\n" PC_IA64_ADD_LOOP
+			 : [r] "=&r"(r), [o] "=&r"(o), [t] "=&r"(t)
+			 : [p] "r"(v), [i] "r"(i)
+			 : "p7", "memory");
+	return r;
 }
 
 /* The user mask of the processor status register: readable and writable

@@ -46,33 +46,60 @@ PC_RUN_REG(run_cmpxchg, "", PC_IA64_CMPXCHG, "",
 
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_ia64_cmpxchg)
 
-/* ---- add_return: fetchadd8.rel [v],1;; then + 1 ---------------------------------- */
+/* ---- add_return: two eras ---------------------------------------------------------- */
 
 /*
  * atomic_add_return(1, v) on atomic_long/atomic64 (and local_add_return(),
- * which asm-generic/local.h makes the same atomic_long operation): 1 is an
- * increment fetchadd encodes, so the kernel's macro picks
- * ia64_fetch_and_add(): fetchadd8.rel, then adds i to the old value.
+ * which asm-generic/local.h makes the same atomic_long operation). The
+ * kernel's macro picks ia64_fetch_and_add() (fetchadd8.rel, then + i) when
+ * __ia64_atomic_const(i) says fetchadd encodes i (+-1, 4, 8, 16), else
+ * ia64_atomic64_add(), the ld8.acq + cmpxchg8.acq loop.
+ *
+ * Linux 2.6 to 4.x tested __builtin_constant_p(i): a constant 1 took the
+ * fetchadd. Linux 5.14 to 6.6 tests a `static const` initialised from i
+ * inside an __always_inline function whose i is a parameter, so the test
+ * is always false and every increment takes the loop.
+ *
+ * atomic_add_return, local_add_return: the loop (5.14 to 6.6; also what
+ *   older kernels ran for increments fetchadd cannot encode, such as the 10
+ *   of the 2007 measurements).
+ * *.fetchadd: fetchadd8.rel (2.6 to 4.x, constant increments it encodes).
  */
 _Static_assert(PC_IA64_ADD_INC == 1, "init_add_return() starts the increment at 1");
 
-PC_RUN_REG(run_add_return, "",
+static uint64_t run_add_return(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long r = st->reg[0], o = 0, t = 0;
+	uint64_t tk;
+
+	PC_TIMED(tk, iters, hi, "", PC_IA64_ADD_LOOP, "",
+		 (, [r] "+r"(r), [o] "+r"(o), [t] "+r"(t)),
+		 ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)));
+	st->reg[0] = r;
+	return tk;
+}
+
+PC_RUN_REG(run_add_return_fetchadd, "",
 	   "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;", "",
 	   ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)))
 
-/* Every increment fetchadd encodes, then two it does not (the cmpxchg loop):
- * the values returned and left must be those of an atomic add. */
-static const char *semantics_add_return(struct pc_probe_state *s)
+/* The increments of the semantic checks: every one fetchadd encodes, then
+ * two it does not. */
+static const long add_incs[] = { 1, 4, 8, 16, -1, -4, -8, -16, 3, 1000 };
+
+/* The values returned and left must be those of an atomic add; fetchadd
+ * (when nonzero) uses fetchadd8.rel where it encodes the increment, as
+ * the 2.6 to 4.x macro does, else the loop. */
+static const char *check_add_semantics(struct pc_probe_state *s, int fetchadd)
 {
-	static const long incs[] = { 1, 4, 8, 16, -1, -4, -8, -16, 3, 1000 };
 	unsigned long want = 500;
 	unsigned int k, n;
 
 	s->mem[0] = want;
-	for (k = 0; k < sizeof(incs) / sizeof(incs[0]); k++) {
+	for (k = 0; k < sizeof(add_incs) / sizeof(add_incs[0]); k++) {
 		for (n = 0; n < 10; n++) {
-			long i = incs[k];
-			unsigned long got = PC_IA64_FETCHADD_OK(i) ?
+			long i = add_incs[k];
+			unsigned long got = fetchadd && PC_IA64_FETCHADD_OK(i) ?
 				pc_ia64_fetch_and_add(i, &s->mem[0]) :
 				pc_ia64_add_loop(i, &s->mem[0]);
 
@@ -84,6 +111,16 @@ static const char *semantics_add_return(struct pc_probe_state *s)
 		}
 	}
 	return 0;
+}
+
+static const char *semantics_add_return(struct pc_probe_state *s)
+{
+	return check_add_semantics(s, 0);
+}
+
+static const char *semantics_add_return_fetchadd(struct pc_probe_state *s)
+{
+	return check_add_semantics(s, 1);
 }
 
 /* ---- xchg8 ------------------------------------------------------------------------- */
@@ -145,10 +182,13 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st, uint64_t iters
 
 /*
  * The count is a 32-bit word in thread_info (r13-relative in the kernel,
- * plain memory here): ld4/add/st4 up, compiler barrier, ld4/add/st4 down;
- * at zero, test TIF_NEED_RESCHED in thread_info.flags and branch to
- * preempt_schedule() when set. A taken branch leaves the loop and is
- * reported by the check.
+ * plain memory here), reached through preempt_count_ptr(), a volatile int
+ * pointer (Linux 4.7 on): GCC's ia64 back end gives volatile loads acquire
+ * and volatile stores release semantics, so ld4.acq/add/st4.rel up,
+ * compiler barrier, ld4.acq/add/st4.rel down; at zero, tif_need_resched():
+ * test_bit(TIF_NEED_RESCHED, &thread_info.flags), a volatile unsigned long
+ * read (ld8.acq) and a test of bit 1, branching to preempt_schedule() when
+ * set. A taken branch leaves the loop and is reported by the check.
  */
 static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 {
@@ -156,14 +196,14 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	uint64_t t;
 
 	PC_TIMED(t, iters, hi, "",
-		 "ld4 %[c]=[%[p]]\n\t;;\n\t"
+		 "ld4.acq %[c]=[%[p]]\n\t;;\n\t"
 		 "adds %[c]=1,%[c]\n\t;;\n\t"
-		 "st4 [%[p]]=%[c]\n\t;;\n\t"
-		 "ld4 %[c]=[%[p]]\n\t;;\n\t"
+		 "st4.rel [%[p]]=%[c]\n\t;;\n\t"
+		 "ld4.acq %[c]=[%[p]]\n\t;;\n\t"
 		 "adds %[c]=-1,%[c]\n\t;;\n\t"
-		 "st4 [%[p]]=%[c]\n\t"
+		 "st4.rel [%[p]]=%[c]\n\t"
 		 "cmp4.eq p6,p0=0,%[c]\n\t;;\n\t"
-		 "(p6) ld8 %[fl]=[%[q]]\n\t;;\n\t"
+		 "(p6) ld8.acq %[fl]=[%[q]]\n\t;;\n\t"
 		 "(p6) tbit.nz p6,p0=%[fl]," PC_STR(PC_IA64_TIF_NEED_RESCHED) "\n\t;;\n\t"
 		 "(p6) br.cond.dpnt.few 9f\n\t;;",
 		 "br.cond.sptk.few 8f\n\t;;\n"
@@ -173,6 +213,23 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 		 ([p] "r"(&st->mem[0]), [q] "r"(&st->mem[1])));
 	st->reg[0] = taken;
 	return t;
+}
+
+/* The flag tested is TIF_NEED_RESCHED and no other: with bit 2
+ * (TIF_SYSCALL_TRACE) set the branch stays untaken, with bit 1 it is taken. */
+static const char *semantics_preempt(struct pc_probe_state *s)
+{
+	pc_ia64_init_preempt(s);
+	s->mem[1] = 1UL << 2;
+	run_preempt(s, 1, 0);
+	if (s->reg[0])
+		return "preempt_enable() rescheduled for a flag other than TIF_NEED_RESCHED";
+	pc_ia64_init_preempt(s);
+	s->mem[1] = 1UL << PC_IA64_TIF_NEED_RESCHED;
+	run_preempt(s, 1, 0);
+	if (!s->reg[0])
+		return "preempt_enable() did not reschedule with TIF_NEED_RESCHED set";
+	return 0;
 }
 
 /* ---- psr.i: ring 0 only (rsm/ssm/mov psr are privileged) ----------------------------- */
@@ -240,7 +297,13 @@ IA64_RUN_IRQ(run_irq_save_restore, IA64_IRQ_SAVE "\n\t" IA64_IRQ_RESTORE)
 /* ---- the table ------------------------------------------------------------------------ */
 
 #define SEQ_CMPXCHG "mov ar.ccv=old;; cmpxchg8.acq r=[v],new,ar.ccv;;   [succeeds]"
-#define SEQ_ADD_RETURN "fetchadd8.rel r=[v],1;; adds r=1,r;;   [other i: cmpxchg8.acq loop]"
+#define SEQ_ADD_RETURN "1: ld8.acq o=[v];; add r=1,o; mov ar.ccv=o;; " \
+	"cmpxchg8.acq t=[v],r,ar.ccv;; cmp.ne p7=t,o; (p7) br 1b;;   " \
+	"[Linux 5.14-6.6, any i; 2.6-4.x for i fetchadd cannot encode, " \
+	"as the 10 of the 2007 figures]"
+#define SEQ_ADD_RETURN_FETCHADD "fetchadd8.rel r=[v],1;; adds r=1,r;;   " \
+	"[Linux 2.6-4.x, constant i of +-1, 4, 8, 16; not what the 2007 " \
+	"figures timed]"
 #define SEQ_RESTORE "and t=flags,psr.i;; cmp.ne p6,p7=t,r0;; (p6) ssm psr.i; " \
 	"(p7) rsm psr.i;; (p6) srlz.d;;"
 
@@ -267,6 +330,12 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_local_add_return] = PC_ROW(run_add_return, init_add_return,
 		check_add_return, semantics_add_return,
 		SEQ_ADD_RETURN "   [local_t is atomic_long_t on ia64]"),
+	[PC_PROBE_atomic_add_return_fetchadd] = PC_ROW(run_add_return_fetchadd,
+		init_add_return, check_add_return, semantics_add_return_fetchadd,
+		SEQ_ADD_RETURN_FETCHADD),
+	[PC_PROBE_local_add_return_fetchadd] = PC_ROW(run_add_return_fetchadd,
+		init_add_return, check_add_return, semantics_add_return_fetchadd,
+		SEQ_ADD_RETURN_FETCHADD "   [local_t is atomic_long_t on ia64]"),
 	[PC_PROBE_xchg] = PC_ROW(run_xchg, init_xchg, check_xchg, 0,
 		"xchg8 r=[v],r;;   [acquire semantics]"),
 	[PC_PROBE_mb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
@@ -282,9 +351,10 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_flags_save_restore] = PC_ROW(run_flags_save_restore, init_flags,
 		pc_ia64_check_flags_kept, 0, "mov r=psr.um;; mov psr.um=r;;"),
 	[PC_PROBE_preempt_disable_enable] = PC_ROW(run_preempt, pc_ia64_init_preempt,
-		pc_ia64_check_preempt, 0,
-		"ld4;; adds 1;; st4;; ld4;; adds -1;; st4; cmp4.eq p6=0;; "
-		"(p6) ld8 flags;; (p6) tbit.nz p6=flags,TIF_NEED_RESCHED;; (p6) br <resched>"),
+		pc_ia64_check_preempt, semantics_preempt,
+		"ld4.acq;; adds 1;; st4.rel;; ld4.acq;; adds -1;; st4.rel; cmp4.eq p6=0;; "
+		"(p6) ld8.acq flags;; (p6) tbit.nz p6=flags,1;; (p6) br <resched>   "
+		"[Linux 4.7-6.6; bit 1 is TIF_NEED_RESCHED]"),
 	[PC_PROBE_local_irq_disable] = PC_ROW(run_irq_disable, init_irq,
 		pc_ia64_check_irq_off, 0, "rsm psr.i;;"),
 	[PC_PROBE_local_irq_enable] = PC_ROW(run_irq_enable, init_irq,

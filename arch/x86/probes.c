@@ -103,22 +103,30 @@ PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local, pc_x86_cmpxchg_local)
 
 /* ---- add_return: i + xadd(&v, i), as arch_atomic_add_return() ---------- */
 
-#define X86_RUN_ADD_RETURN(fn, xadd)					\
+/*
+ * w is the operand-size modifier of the registers: "k" for the 32-bit
+ * counter of atomic_t (an int: xaddl, on x86-64 too), "" for a machine
+ * word (local_t wraps atomic_long_t: xaddq on x86-64). The counter is the
+ * low half of mem[0] in the 32-bit form; the checks' sums never carry out
+ * of it.
+ */
+#define X86_RUN_ADD_RETURN(fn, xadd, w)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 {									\
 	unsigned long r = st->reg[0];					\
 	uint64_t t;							\
 									\
 	PC_TIMED(t, iters, hi, "",					\
-		 "mov %[i], %[r]\n\t" xadd " %[r], %[m]\n\tadd %[i], %[r]", \
+		 "mov %" w "[i], %" w "[r]\n\t" xadd " %" w "[r], %[m]\n\t" \
+		 "add %" w "[i], %" w "[r]",				\
 		 "", (, [r] "+r"(r), [m] "+m"(st->mem[0])),		\
 		 ([i] "r"(st->reg[1])));				\
 	st->reg[0] = r;							\
 	return t;							\
 }
 
-X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd")
-X86_RUN_ADD_RETURN(run_local_add_return, "xadd")
+X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd", "k")
+X86_RUN_ADD_RETURN(run_local_add_return, "xadd", "")
 
 /* ---- xchg: implicitly locked ------------------------------------------ */
 
@@ -237,6 +245,72 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
+/*
+ * The kernel's count is per-CPU, reached through a segment with a base:
+ * incl %gs:__preempt_count on x86-64, %fs: on i386. User mode cannot point
+ * %gs at it on x86-64 (no FSGSBASE here, and the kernel owns the
+ * register), and %fs is null in a 32-bit process: each uses the segment a
+ * Linux process already has, the thread pointer's (%fs on x86-64, %gs on
+ * i386; the x86 TLS ABIs put the thread pointer itself at offset 0), with
+ * the counter's offset from its base. The prefix byte differs from the
+ * kernel's; what it costs (a segment base added to the address) does not.
+ */
+#ifdef __x86_64__
+#define X86_TLS_SEG "%%fs:"
+#define X86_TLS_SEQ_SEG "%fs:"
+#else
+#define X86_TLS_SEG "%%gs:"
+#define X86_TLS_SEQ_SEG "%gs:"
+#endif
+
+/* Every Linux process has its thread pointer in that segment; the
+ * freestanding executors, which have none, pass no env and run the plain
+ * form. */
+static const char *need_tls_segment(const struct pc_arch_env *env)
+{
+	(void)env;
+	return 0;
+}
+
+static uint64_t run_preempt_seg(struct pc_probe_state *st, uint64_t iters, int hi)
+{
+	unsigned long taken = st->reg[0], base, off;
+	uint64_t t;
+
+	__asm__ volatile("mov " X86_TLS_SEG "0, %0" : "=r"(base));
+	off = (unsigned long)&st->mem[0] - base;
+	PC_TIMED(t, iters, hi, "",
+		 "incl " X86_TLS_SEG "(%[off])\n\tdecl " X86_TLS_SEG "(%[off])\n\tjz 9f",
+		 "jmp 8f\n9:\n\tmov $1, %[taken]\n8:\n\t",
+		 (, [taken] "+r"(taken)), ([off] "r"(off)));
+	st->reg[0] = taken;
+	return t;
+}
+
+/* The segment-relative accesses reach the counter: from a count of 0 the
+ * decrement reaches zero and the reschedule branch is taken, from 5 it is
+ * not (a body that missed the counter would branch the same both times). */
+static const char *semantics_preempt_seg(struct pc_probe_state *s)
+{
+	init_preempt(s);
+	s->mem[0] = 0;
+	run_preempt_seg(s, 1, 0);
+	if (s->reg[0] != 1 || s->mem[0] != 0)
+		return "the segment-relative count is not the counter: a count "
+			"of 0 did not come back to 0 and branch";
+	init_preempt(s);
+	s->mem[0] = 5;
+	run_preempt_seg(s, 1, 0);
+	if (s->reg[0] != 0 || s->mem[0] != 5)
+		return "the segment-relative count is not the counter: a count "
+			"of 5 branched or changed";
+	return 0;
+}
+
+static const struct pc_arch_probe preempt_plain = PC_ROW(run_preempt,
+	init_preempt, check_preempt, 0,
+	"incl (count); decl (count); jz <resched>   [no segment prefix]");
+
 /* ---- interrupt flag: ring 0 only (cli/sti fault in user mode) ---------- */
 
 static void init_irq(struct pc_probe_state *st)
@@ -308,6 +382,40 @@ static const char *check_irq_on(const struct pc_probe_state *before,
 	return 0;
 }
 
+/*
+ * The 32-bit kernel's mb()/rmb()/wmb() are alternatives: mfence/lfence/
+ * sfence on a CPU with SSE2 (X86_FEATURE_XMM2), else the locked no-op add on
+ * the stack (Linux 4.x on; 2.6 added at 0(%esp), and keyed wmb() on SSE).
+ * The kernel decides from CPUID, and so does this: leaf 1, EDX bit 26.
+ * (AT_HWCAP is not used: qemu-user passes 0x1 there, and some x86-64
+ * kernels a value other than that EDX.)
+ */
+#ifdef __i386__
+#define X86_CPUID1_EDX_SSE2 (1U << 26)
+
+static const char *need_sse2(const struct pc_arch_env *env)
+{
+	unsigned int a = 1, b, c = 0, d;
+
+	(void)env;
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	(void)b;
+	return d & X86_CPUID1_EDX_SSE2 ? 0 :
+		"this CPU has no SSE2 (CPUID.1:EDX bit 26 clear): measured the "
+		"32-bit kernel's lock addl $0,-4(%esp) fallback";
+}
+
+static const struct pc_arch_probe barrier_lock_add = PC_ROW(run_smp_mb, 0,
+	check_unchanged, 0, "lock addl $0, -4(%esp)   [no SSE2: the 32-bit "
+	"kernel's fallback]");
+
+#define X86_FENCE(run_, insn) PC_ROW_ALT(run_, 0, check_unchanged, 0,	\
+		insn "   [SSE2; without it lock addl $0, -4(%esp)]",	\
+		need_sse2, &barrier_lock_add)
+#else
+#define X86_FENCE(run_, insn) PC_ROW(run_, 0, check_unchanged, 0, insn)
+#endif
+
 /* ---- rows that are not x86's -------------------------------------------- */
 
 #ifdef __i386__
@@ -323,6 +431,10 @@ static const char *check_irq_on(const struct pc_probe_state *before,
 /* x86 atomics are single locked instructions; there is no LL/SC form. */
 #define X86_NO_LLSC { .unsupported = "x86 has no load/store-exclusive " \
 		"instructions: its atomics are single locked instructions" }
+
+/* The fetchadd rows are ia64's older form of add_return. */
+#define NO_FETCHADD { .unsupported = "the fetchadd form is ia64's: x86 " \
+		"runs xadd for every increment (the atomic_add_return row)" }
 
 /* ---- the table ---------------------------------------------------------- */
 
@@ -348,15 +460,19 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_atomic_add_return_llsc] = X86_NO_LLSC,
 	[PC_PROBE_local_add_return_llsc] = X86_NO_LLSC,
 	[PC_PROBE_xchg_llsc] = X86_NO_LLSC,
+	[PC_PROBE_atomic_add_return_fetchadd] = NO_FETCHADD,
+	[PC_PROBE_local_add_return_fetchadd] = NO_FETCHADD,
 	[PC_PROBE_atomic_add_return] = PC_ROW(run_atomic_add_return, init_add_return,
-		check_add_return, 0, "mov %i, %r; lock xadd %r, (v); add %i, %r"),
+		check_add_return, 0, "mov %i, %r; lock xaddl %r, (v); add %i, %r   "
+		"[atomic_t: 32-bit operands]"),
 	[PC_PROBE_local_add_return] = PC_ROW(run_local_add_return, init_add_return,
-		check_add_return, 0, "mov %i, %r; xadd %r, (v); add %i, %r"),
+		check_add_return, 0, "mov %i, %r; xadd %r, (v); add %i, %r   "
+		"[local_t wraps atomic_long_t: machine word]"),
 	[PC_PROBE_xchg] = PC_ROW(run_xchg, init_xchg, check_xchg, 0,
 		"xchg %r, (v)   [implicitly locked]"),
-	[PC_PROBE_mb] = PC_ROW(run_mb, 0, check_unchanged, 0, "mfence"),
-	[PC_PROBE_rmb] = PC_ROW(run_rmb, 0, check_unchanged, 0, "lfence"),
-	[PC_PROBE_wmb] = PC_ROW(run_wmb, 0, check_unchanged, 0, "sfence"),
+	[PC_PROBE_mb] = X86_FENCE(run_mb, "mfence"),
+	[PC_PROBE_rmb] = X86_FENCE(run_rmb, "lfence"),
+	[PC_PROBE_wmb] = X86_FENCE(run_wmb, "sfence"),
 	[PC_PROBE_smp_mb] = PC_ROW(run_smp_mb, 0, check_unchanged, 0,
 		"lock addl $0, -4(%sp)"),
 	[PC_PROBE_smp_rmb] = PC_ROW(run_compiler_barrier, 0, check_unchanged, 0,
@@ -369,8 +485,11 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		check_flags_kept, 0, "push %r; popf   [IF unchanged]"),
 	[PC_PROBE_flags_save_restore] = PC_ROW(run_flags_save_restore, init_flags,
 		check_flags_kept, 0, "pushf; popf"),
-	[PC_PROBE_preempt_disable_enable] = PC_ROW(run_preempt, init_preempt,
-		check_preempt, 0, "incl (count); decl (count); jz <resched>"),
+	[PC_PROBE_preempt_disable_enable] = PC_ROW_ALT(run_preempt_seg, init_preempt,
+		check_preempt, semantics_preempt_seg,
+		"incl " X86_TLS_SEQ_SEG "(count); decl " X86_TLS_SEQ_SEG "(count); "
+		"jz <resched>   [the kernel's, Linux 3.13 on: %gs: on x86-64, %fs: "
+		"on i386; no seed timed it]", need_tls_segment, &preempt_plain),
 	[PC_PROBE_local_irq_disable] = PC_ROW(run_irq_disable, init_irq,
 		check_irq_off, 0, "cli"),
 	[PC_PROBE_local_irq_enable] = PC_ROW(run_irq_enable, init_irq,
