@@ -532,8 +532,8 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 	int id;
 
 	if (fmt == 0)
-		printf("%-26s %-12s %4s %-12s %s\n", "probe", "group", "ring",
-		       pc_arch_name, "description");
+		printf("%-*s %-12s %4s %-12s %s\n", pc_probe_name_width(), "probe",
+		       "group", "ring", pc_arch_name, "description");
 	else if (fmt == 1)
 		printf("probe,group,ring,kernel_api,%s,sequence,description\n",
 		       pc_arch_name);
@@ -548,14 +548,16 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 				!sel[id]))
 			continue;
 		if (fmt == 0) {
-			printf("%-26s %-12s %4d %-12s %s\n", r->name,
+			int w = pc_probe_name_width();
+
+			printf("%-*s %-12s %4d %-12s %s\n", w, r->name,
 			       pc_group_name(r->group), r->ring, availability(id),
 			       r->description);
 			if (verbose)
-				printf("%26s kernel API: %s\n%26s sequence:   %s\n", "",
-				       r->kernel_api, "", sequence(id));
+				printf("%*s kernel API: %s\n%*s sequence:   %s\n", w, "",
+				       r->kernel_api, w, "", sequence(id));
 			if (verbose && pc_probe_note((enum pc_probe_id)id))
-				printf("%26s note:       %s\n", "",
+				printf("%*s note:       %s\n", w, "",
 				       pc_probe_note((enum pc_probe_id)id));
 		} else {
 			json_t *row = probe_row(id);

@@ -63,6 +63,16 @@ const char *pc_probe_note(enum pc_probe_id id)
 	return p->unavailable ? p->unavailable(pc_arch_env()) : NULL;
 }
 
+int pc_probe_name_width(void)
+{
+	int id, w = 0;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		if ((int)strlen(pc_probe_rows[id].name) > w)
+			w = (int)strlen(pc_probe_rows[id].name);
+	return w;
+}
+
 int pc_probe_find(const char *name)
 {
 	int i;

@@ -278,6 +278,8 @@ const struct pc_arch_probe *pc_probe_impl(enum pc_probe_id id);
 /* Why a row is unsupported here, or why its fallback runs; NULL when the
  * row's own body runs. */
 const char *pc_probe_note(enum pc_probe_id id);
+/* The width of a column of probe names: the longest row name. */
+int pc_probe_name_width(void);
 /* Finds a probe id by exact name; -1 when none. */
 int pc_probe_find(const char *name);
 

@@ -270,7 +270,8 @@ static void put_row(FILE *f, const char *name, json_t *p, const char *const *evn
 		fprintf(f, "| `%s` | %d | %s | %s | %s |", name, probe_ring(p),
 			r.cycles, r.mad, r.ns);
 	else
-		fprintf(f, "%-24s %4d %9s %7s %9s", name, probe_ring(p),
+		fprintf(f, "%-*s %4d %9s %7s %9s", pc_probe_name_width(), name,
+			probe_ring(p),
 			r.cycles, r.mad, r.ns);
 	for (i = 0; i < nev; i++) {
 		row_event_cell(p, ok, evn[i], cell, sizeof(cell));
@@ -300,7 +301,8 @@ static void table(FILE *f, const char *key, json_t *entry, bool verbose)
 	header(f, key, entry, "");
 	events_header(f, entry, "");
 	/* "±MAD" is 5 bytes in 4 columns: padded by hand */
-	fprintf(f, "\n%-24s %4s %9s    %s %9s", "probe", "ring", "cycles", PC_MAD_LABEL, "ns");
+	fprintf(f, "\n%-*s %4s %9s    %s %9s", pc_probe_name_width(), "probe", "ring",
+		"cycles", PC_MAD_LABEL, "ns");
 	for (i = 0; i < nev; i++) {
 		event_label(evn[i], cell, sizeof(cell));
 		fprintf(f, " %*s", event_width(evn[i]), cell);
