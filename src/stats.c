@@ -86,6 +86,27 @@ struct pc_summary pc_summary_scale(const struct pc_summary *s, double k)
 
 /* ---- Mann-Whitney U ----------------------------------------------------- */
 
+/* One pass of a radix sort: key[0..n) ordered by byte `shift`, stably,
+ * into *tmp, and the two buffers swapped; nothing when every key has the
+ * same byte there. */
+static void radix_pass(uint64_t **key, uint64_t **tmp, size_t n, unsigned shift)
+{
+	uint64_t *k = *key, *t = *tmp;
+	size_t i, count[257];
+
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < n; i++)
+		count[((k[i] >> shift) & 255) + 1]++;
+	if (count[((k[0] >> shift) & 255) + 1] == n)
+		return;
+	for (i = 1; i < 257; i++)
+		count[i] += count[i - 1];
+	for (i = 0; i < n; i++)
+		t[count[(k[i] >> shift) & 255]++] = k[i];
+	*key = t;
+	*tmp = k;
+}
+
 /* Sorts doubles in place: LSD radix sort, a byte at a time, on their bits
  * made to order as unsigned integers (sign set: all bits flipped; else the
  * sign bit set). No comparison, so no mispredicted branch: on samples of a
@@ -95,7 +116,7 @@ struct pc_summary pc_summary_scale(const struct pc_summary *s, double k)
 static void sort_doubles(double *v, size_t n, uint64_t *key, uint64_t *tmp)
 {
 	const uint64_t top = (uint64_t)1 << 63;
-	size_t i, count[257];
+	size_t i;
 	unsigned shift;
 
 	for (i = 0; i < n; i++) {
@@ -104,22 +125,8 @@ static void sort_doubles(double *v, size_t n, uint64_t *key, uint64_t *tmp)
 		memcpy(&u, &v[i], sizeof(u));
 		key[i] = u & top ? ~u : u | top;
 	}
-	for (shift = 0; n && shift < 64; shift += 8) {
-		uint64_t *t;
-
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[((key[i] >> shift) & 255) + 1]++;
-		if (count[((key[0] >> shift) & 255) + 1] == n)
-			continue;
-		for (i = 1; i < 257; i++)
-			count[i] += count[i - 1];
-		for (i = 0; i < n; i++)
-			tmp[count[(key[i] >> shift) & 255]++] = key[i];
-		t = key;
-		key = tmp;
-		tmp = t;
-	}
+	for (shift = 0; n && shift < 64; shift += 8)
+		radix_pass(&key, &tmp, n, shift);
 	for (i = 0; i < n; i++) {
 		uint64_t u = key[i] & top ? key[i] & ~top : ~key[i];
 
@@ -166,7 +173,7 @@ int pc_sort_doubles(double *v, size_t n)
 int pc_sort_i64(int64_t *v, size_t n)
 {
 	uint64_t lo, span, *base, *key, *tmp;
-	size_t i, count[257];
+	size_t i;
 	unsigned shift;
 	int64_t min, max;
 
@@ -187,20 +194,8 @@ int pc_sort_i64(int64_t *v, size_t n)
 	tmp = key + n;
 	for (i = 0; i < n; i++)
 		key[i] = (uint64_t)v[i] - lo;
-	for (shift = 0; shift < 64 && span >> shift; shift += 8) {
-		uint64_t *t;
-
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[((key[i] >> shift) & 255) + 1]++;
-		for (i = 1; i < 257; i++)
-			count[i] += count[i - 1];
-		for (i = 0; i < n; i++)
-			tmp[count[(key[i] >> shift) & 255]++] = key[i];
-		t = key;
-		key = tmp;
-		tmp = t;
-	}
+	for (shift = 0; shift < 64 && span >> shift; shift += 8)
+		radix_pass(&key, &tmp, n, shift);
 	for (i = 0; i < n; i++)
 		v[i] = (int64_t)(key[i] + lo);
 	free(base);
