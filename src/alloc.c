@@ -16,10 +16,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "alloc.h"
-#include "contain.h"
 #include "executor.h"
 #include "samples.h"
 
@@ -174,178 +172,6 @@ static const struct pc_executor alloc_executor = {
 	.run = alloc_body,
 };
 
-/* ---- the jobs and the sink ----------------------------------------------------- */
-
-struct job {
-	struct pc_probe_result *r;
-	struct pc_job ej;
-	struct alloc_loop al;
-	struct pc_host_loop hp, hc, hk;	/* probe, calibration, canary */
-	struct pc_sample_set set;
-	const struct pc_events *ev;
-	unsigned disturbed, multiplexed;
-};
-
-static int job_setup(struct job *j, const struct pc_measure_config *cfg,
-		     const struct pc_clock *clk)
-{
-	const struct pc_arch_probe *add = &pc_arch_probes[PC_PROBE_calib_add_chain];
-	const struct pc_arch_probe *can = pc_probe_impl(PC_PROBE_calib_add_throughput);
-	struct pc_body body = { &alloc_executor, &j->al };
-	bool canary = !cfg->keep_contended && can;
-
-	pc_job_clear(&j->ej);
-	j->ej.host = j;
-	j->ej.live = 1;
-	j->ej.budget = cfg->samples;
-	j->ej.target_ticks = (uint64_t)pc_sample_ticks(clk, cfg->sample_s);
-	j->ej.cal_target_ticks = (uint64_t)pc_sample_ticks(clk, 0.5 * cfg->sample_s);
-	/* The PMU would count the untimed half of each batch: cycles are the
-	 * add chain's, paired with every sample. */
-	pc_host_loop_bind(&j->ej.probe, &j->hp, 0, body, clk, false);
-	pc_host_loop_bind(&j->ej.cal, &j->hc, PC_PROBE_calib_add_chain,
-			  pc_body_direct(add), clk, false);
-	if (canary)
-		pc_host_loop_bind(&j->ej.canary, &j->hk, PC_PROBE_calib_add_throughput,
-				  pc_body_direct(can), clk, false);
-	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
-	return pc_sample_set_init(&j->set, cfg->samples, canary);
-}
-
-static enum pc_sample_verdict sink_sample(void *ctx, struct pc_job *ej, unsigned slot,
-					  const struct pc_sample *x)
-{
-	struct job *j = ej->host;
-	struct pc_loop_counts loops[4] = { j->hp.counts[0], j->hp.counts[1],
-					   j->hc.counts[0], j->hc.counts[1] };
-	enum pc_sample_verdict v;
-
-	(void)ctx;
-	if (!pc_sample_set_put(&j->set, slot, x, NULL)) {
-		j->disturbed++;
-		return PC_SAMPLE_DISTURBED;
-	}
-	v = pc_events_verdict(j->ev, loops, 4);
-	j->disturbed += v == PC_SAMPLE_DISTURBED;
-	j->multiplexed += v == PC_SAMPLE_MULTIPLEXED;
-	return v;
-}
-
-static void sink_linearity(void *ctx, struct pc_job *ej, int64_t d_n, int64_t d_2n)
-{
-	(void)ctx;
-	pc_sample_set_lin(&((struct job *)ej->host)->set, d_n, d_2n);
-}
-
-static void sink_failed(void *ctx, struct pc_job *ej, const char *phase,
-			const char *why, uint64_t ops)
-{
-	struct pc_probe_result *r = ((struct job *)ej->host)->r;
-
-	(void)ctx;
-	(void)ops;
-	r->status = PC_STATUS_FAILED;
-	snprintf(r->reason, sizeof(r->reason), "%s: %s", phase, why);
-}
-
-static void sink_prepared(void *ctx, struct pc_job *ej)
-{
-	struct job *j = ej->host;
-
-	(void)ctx;
-	j->hp.ev = j->hc.ev = j->ev;
-	j->set.iters = ej->probe.iters;
-	j->set.cal_iters = ej->cal.iters;
-	j->set.can_iters = ej->canary.iters;
-}
-
-static int stop(void *ctx)
-{
-	(void)ctx;
-	return pc_interrupted();
-}
-
-static void progress(void *ctx, const char *what, unsigned k, unsigned n,
-		     const struct pc_job *ej)
-{
-	const struct pc_measure_config *cfg = ctx;
-	const struct job *j = ej->host;
-	char name[64];
-
-	snprintf(name, sizeof(name), "%s/%zu/%s", pc_alloc_rows[j->al.pattern],
-		 j->al.size, j->al.a->name);
-	pc_status_line(cfg->status_fd, "%s %u/%u %s", what, k, n, name);
-	if (cfg->progress) {
-		fprintf(stderr, "\rprimcost: %s [%2u/%u] %-32s", what, k, n, name);
-		fflush(stderr);
-	}
-}
-
-/* ---- after the engine ------------------------------------------------------------ */
-
-/* The canary at its best (first quartile) over every point's samples. */
-static void canary_reference(struct job *jobs, size_t njobs, struct pc_profile *prof)
-{
-	size_t i, n = 0, k = 0;
-	double *all;
-
-	for (i = 0; i < njobs; i++)
-		if (jobs[i].ej.live && jobs[i].set.can_c)
-			n += jobs[i].set.n;
-	if (!n || !(all = malloc(n * sizeof(*all))))
-		return;
-	for (i = 0; i < njobs; i++)
-		if (jobs[i].ej.live && jobs[i].set.can_c) {
-			memcpy(all + k, jobs[i].set.can_c, jobs[i].set.n * sizeof(*all));
-			k += jobs[i].set.n;
-		}
-	prof->canary_median = pc_median(all, n);
-	prof->canary_best = pc_quantile_sorted(all, n, 0.25);
-	prof->canary = prof->canary_best > 0;
-	free(all);
-}
-
-/* The contention rule of every other row (docs/design.md). */
-static void drop_contended(struct job *j, double limit)
-{
-	unsigned n = j->set.n, kept;
-	bool *keep;
-
-	if (!j->set.can_c || !n || !(keep = malloc(n * sizeof(*keep))))
-		return;
-	kept = (unsigned)pc_contention_keep(j->set.can_c, n, limit, keep);
-	if (kept < n && (kept < PC_SAMPLES_MIN || kept < n / 4))
-		snprintf(j->r->reason, sizeof(j->r->reason), "contended: the core was "
-			 "shared during %u of %u samples (kept them all)", n - kept, n);
-	else if (kept < n) {
-		pc_sample_set_keep(&j->set, keep);
-		j->r->events.contended = n - kept;
-	}
-	free(keep);
-}
-
-static int job_finish(struct job *j, const struct pc_clock *clk, bool keep)
-{
-	struct pc_probe_result *r = j->r;
-
-	r->events.disturbed = j->disturbed;
-	r->events.multiplexed = j->multiplexed;
-	r->events.short_by = j->ej.short_by;
-	if (j->al.nulls) {
-		r->status = PC_STATUS_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "malloc(%zu) returned NULL %u "
-			 "times", j->al.size, j->al.nulls);
-		return 0;
-	}
-	if (!j->set.n) {
-		r->status = PC_STATUS_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "every sample was discarded "
-			 "(%u disturbed, %u multiplexed)", j->disturbed, j->multiplexed);
-		return 0;
-	}
-	return pc_sample_set_finish(&j->set, r, clk, keep);
-}
-
 /* ---- the run ----------------------------------------------------------------------- */
 
 int pc_alloc_open(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
@@ -436,91 +262,47 @@ static int plan(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 	return 0;
 }
 
-static void finish(struct job *jobs, size_t njobs, const struct pc_measure_config *cfg,
-		   const struct pc_clock *clk, struct pc_profile *prof)
-{
-	size_t i;
-
-	/* The samples each job kept, before the canary's reference is
-	 * taken over all of them. */
-	for (i = 0; i < njobs; i++)
-		jobs[i].set.n = jobs[i].ej.kept;
-	canary_reference(jobs, njobs, prof);
-	for (i = 0; i < njobs; i++) {
-		struct job *j = &jobs[i];
-
-		if (!j->ej.live)
-			continue;
-		if (prof->canary) {
-			drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
-			prof->contended += j->r->events.contended;
-		}
-		if (job_finish(j, clk, cfg->keep_samples) < 0)
-			j->r->status = PC_STATUS_FAILED;
-	}
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int pc_alloc_measure(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
 		     struct pc_profile *prof, char *err, size_t errlen)
 {
-	const struct pc_engine_host host = {
-		.sample = sink_sample, .linearity = sink_linearity,
-		.failed = sink_failed, .prepared = sink_prepared, .stop = stop,
-		.progress = progress, .ctx = (void *)cfg,
-	};
-	const struct pc_engine_config ecfg = { cfg->samples, PC_ROUNDS };
-	struct job *jobs = NULL;
-	struct pc_job **ej = NULL;
-	size_t i, n = 0;
-	double t0 = now_s();
+	struct pc_measure_item *items = NULL;
+	struct alloc_loop *loops = NULL;
+	size_t i;
 	int rc = -1;
 
 	memset(prof, 0, sizeof(*prof));
 	if (plan(o, ar, prof) < 0)
-		goto out;
-	jobs = calloc(prof->nprobes + 1, sizeof(*jobs));
-	ej = calloc(prof->nprobes + 1, sizeof(*ej));
-	if (!jobs || !ej)
-		goto out;
+		goto oom;
+	items = calloc(prof->nprobes + 1, sizeof(*items));
+	loops = calloc(prof->nprobes + 1, sizeof(*loops));
+	if (!items || !loops)
+		goto oom;
 	for (i = 0; i < prof->nprobes; i++) {
 		const struct pc_alloc_point *pt = &ar->points[i];
-		struct job *j = &jobs[n];
 
-		if (prof->probes[i].status != PC_STATUS_OK)
-			continue;
-		j->r = &prof->probes[i];
-		j->al = (struct alloc_loop){ &ar->alloc[pt->allocator], pt->pattern,
-					     pt->size, ar->touch, 0, { 0 } };
-		if (job_setup(j, cfg, clk) < 0)
-			goto out;
-		ej[n++] = &j->ej;
+		loops[i] = (struct alloc_loop){ &ar->alloc[pt->allocator], pt->pattern,
+						pt->size, ar->touch, 0, { 0 } };
+		items[i].r = &prof->probes[i];
+		items[i].body = (struct pc_body){ &alloc_executor, &loops[i] };
+		snprintf(items[i].name, sizeof(items[i].name), "%s/%zu/%s",
+			 pc_alloc_rows[pt->pattern], pt->size, ar->alloc[pt->allocator].name);
 	}
-	pc_engine_run(ej, (unsigned)n, &ecfg, &host);
-	finish(jobs, n, cfg, clk, prof);
-	prof->interrupted = pc_interrupted();
-	if (cfg->progress)
-		fprintf(stderr, "\r%-70s\r", "");
-	pc_status_line(cfg->status_fd, "measured");
-	pc_profile_judge(prof, clk, NULL);
-	prof->wall_s = now_s() - t0;
-	rc = 0;
-out:
-	for (i = 0; jobs && i < n; i++)
-		pc_sample_set_free(&jobs[i].set);
-	free(jobs);
-	free(ej);
-	if (rc < 0) {
-		pc_profile_free(prof);
-		snprintf(err, errlen, "out of memory");
-	}
+	rc = pc_measure_items(items, prof->nprobes, cfg, clk, prof, err, errlen);
+	for (i = 0; rc == 0 && i < prof->nprobes; i++)
+		if (loops[i].nulls) {
+			prof->probes[i].status = PC_STATUS_FAILED;
+			snprintf(prof->probes[i].reason, sizeof(prof->probes[i].reason),
+				 "malloc(%zu) returned NULL %u times", loops[i].size,
+				 loops[i].nulls);
+		}
+	free(items);
+	free(loops);
 	return rc;
+oom:
+	free(items);
+	free(loops);
+	pc_profile_free(prof);
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }

@@ -39,4 +39,23 @@ struct pc_body pc_body_direct(const struct pc_arch_probe *p);
 void pc_host_loop_bind(struct pc_loop *l, struct pc_host_loop *hl, int probe,
 		       struct pc_body body, const struct pc_clock *clk, bool pmu);
 
+/*
+ * A row whose loop is the caller's own body (alloc.c), measured by the same
+ * host as the probe table (measure.c): calibration, canary, perf group,
+ * rounds, retakes. r's status must be ok for it to be measured; the body
+ * runs uncontained (it may hold its library's locks) and its cycles are
+ * always calibrated (its loop may time only part of what runs).
+ */
+struct pc_measure_item {
+	struct pc_probe_result *r;
+	struct pc_body body;
+	char name[64];			/* for the progress lines */
+};
+
+/* Measures items[0..n) into prof's results (prof->probes already holds
+ * the results the items point into). 0, or -1 with err. */
+int pc_measure_items(const struct pc_measure_item *items, size_t n,
+		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		     struct pc_profile *prof, char *err, size_t errlen);
+
 #endif

@@ -198,7 +198,8 @@ struct job {
 	struct pc_job ej;
 	struct pc_host_loop hp, hc, hk;	/* probe, calibration, canary */
 	struct pc_sample_set set;
-	const struct pc_arch_probe *impl;
+	const struct pc_arch_probe *impl;	/* a table row's body, or NULL */
+	const struct pc_measure_item *item;	/* a caller's body, or NULL */
 	const struct pc_events *ev;	/* counted around each loop, or NULL */
 	unsigned nev;			/* the user's events */
 	double **evv;			/* [nev][samples]: per-op counts */
@@ -231,30 +232,42 @@ static int job_alloc_events(struct job *j, unsigned samples)
 	return 0;
 }
 
+/* What a job times: a table row's body in this process or in ring 0, or
+ * a caller's body (pc_measure_items). */
+struct what {
+	const struct pc_arch_probe *impl;
+	struct pc_ring0 *r0;
+	const struct pc_measure_item *item;
+};
+
 /* Everything a probe needs before its code runs: no probe code here. */
-static int job_setup(struct job *j, const struct pc_arch_probe *impl,
-		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
-		     struct pc_ring0 *r0)
+static int job_setup(struct job *j, const struct what *w,
+		     const struct pc_measure_config *cfg, const struct pc_clock *clk)
 {
 	const struct pc_arch_probe *add = &pc_arch_probes[PC_PROBE_calib_add_chain];
 	const struct pc_arch_probe *can = pc_probe_impl(PC_PROBE_calib_add_throughput);
-	/* Ring-0 loops are calibrated by the ring-0 add chain, never the PMU;
-	 * the canary runs in ring 3 only (ring-0 rows are gated apart). */
-	bool pmu = clk->pmu_fd >= 0 && !r0, canary = !r0 && !cfg->keep_contended && can;
-	int id = (int)j->r->id;
+	/* Ring-0 loops are calibrated by the ring-0 add chain, never the PMU,
+	 * nor a caller's body (its loop may time only part of what runs); the
+	 * canary runs in ring 3 only (ring-0 rows are gated apart). */
+	bool pmu = clk->pmu_fd >= 0 && !w->r0 && !w->item;
+	bool canary = !w->r0 && !cfg->keep_contended && can;
+	struct pc_body body = w->item ? w->item->body :
+			      w->r0 ? pc_ring0_body(w->r0) : pc_body_direct(w->impl);
 
-	j->impl = impl;
+	j->impl = w->impl;
+	j->item = w->item;
 	j->ej.host = j;
 	j->ej.live = 1;
 	j->ej.budget = cfg->samples;	/* up to as many retakes as samples */
-	j->ej.check = r0 ? NULL : impl;	/* ring-0 rows passed theirs in ring 0 */
+	/* ring-0 rows passed theirs in ring 0; a caller checks its own */
+	j->ej.check = w->r0 || w->item ? NULL : w->impl;
 	j->ej.target_ticks = (uint64_t)pc_sample_ticks(clk, cfg->sample_s);
 	j->ej.cal_target_ticks = (uint64_t)pc_sample_ticks(clk, 0.5 * cfg->sample_s);
-	pc_host_loop_bind(&j->ej.probe, &j->hp, id,
-			  r0 ? pc_ring0_body(r0) : pc_body_direct(impl), clk, pmu);
+	pc_host_loop_bind(&j->ej.probe, &j->hp, (int)j->r->id, body, clk, pmu);
 	if (!pmu)
 		pc_host_loop_bind(&j->ej.cal, &j->hc, PC_PROBE_calib_add_chain,
-				  r0 ? pc_ring0_body(r0) : pc_body_direct(add), clk, false);
+				  w->r0 ? pc_ring0_body(w->r0) : pc_body_direct(add),
+				  clk, false);
 	if (canary)
 		pc_host_loop_bind(&j->ej.canary, &j->hk, PC_PROBE_calib_add_throughput,
 				  pc_body_direct(can), clk, pmu);
@@ -372,6 +385,12 @@ static int guard(void *ctx, struct pc_job *ej, const char *phase,
 	struct pc_trap t;
 	char what[320];
 
+	/* A caller's body may hold its library's locks (an allocator's):
+	 * abandoning it could deadlock the next call. It runs uncontained. */
+	if (j->item) {
+		fn(arg);
+		return 0;
+	}
 	if (cfg->probe_timeout_s > 0) {
 		limit = cfg->probe_timeout_s - j->spent_s;
 		if (limit < 1e-3)
@@ -424,8 +443,10 @@ static void progress_line(const struct pc_measure_config *cfg, const char *what,
 static void progress(void *ctx, const char *what, unsigned k, unsigned n,
 		     const struct pc_job *ej)
 {
+	const struct job *j = ej->host;
+
 	progress_line(((struct run *)ctx)->cfg, what, k, n,
-		      pc_probe_rows[((struct job *)ej->host)->r->id].name);
+		      j->item ? j->item->name : pc_probe_rows[j->r->id].name);
 }
 
 /* ---- before and after the engine ----------------------------------------------- */
@@ -462,12 +483,12 @@ static int admit_all(struct run *run, struct pc_profile *prof)
 	for (k = 0; k < prof->nprobes; k++) {
 		struct pc_probe_result *r = &prof->probes[k];
 		const struct pc_arch_probe *impl = admit(r, run->cfg, run->clk);
+		struct what w = { impl, r->ring == 0 ? run->cfg->ring0 : NULL, NULL };
 
 		if (!impl)
 			continue;
 		run->jobs[run->njobs].r = r;
-		if (job_setup(&run->jobs[run->njobs++], impl, run->cfg, run->clk,
-			      r->ring == 0 ? run->cfg->ring0 : NULL) < 0)
+		if (job_setup(&run->jobs[run->njobs++], &w, run->cfg, run->clk) < 0)
 			return -1;
 	}
 	return 0;
@@ -646,6 +667,50 @@ static int finish_all(struct run *run, struct pc_profile *prof)
 	return failed;
 }
 
+/* The engine over the run's jobs, then their results. */
+static int run_jobs(struct run *run, struct pc_profile *prof)
+{
+	const struct pc_engine_host host = {
+		.sample = sink_sample, .linearity = sink_linearity,
+		.failed = sink_failed, .prepared = sink_prepared, .guard = guard,
+		.stop = stop, .progress = progress, .ctx = run,
+	};
+	const struct pc_engine_config ecfg = { run->cfg->samples, PC_ROUNDS };
+	struct pc_job **ejobs = calloc(run->njobs ? run->njobs : 1, sizeof(*ejobs));
+	size_t i;
+	int rc = -1;
+
+	if (ejobs) {
+		for (i = 0; i < run->njobs; i++)
+			ejobs[i] = &run->jobs[i].ej;
+		pc_engine_run(ejobs, (unsigned)run->njobs, &ecfg, &host);
+		rc = finish_all(run, prof);
+	}
+	free(ejobs);
+	return rc;
+}
+
+/* Before and after any run: containment, the jobs freed, the verdict. */
+static int run_end(struct run *run, struct pc_profile *prof, int rc, double t_start,
+		   char *err, size_t errlen)
+{
+	size_t i;
+
+	pc_contain_fini();
+	for (i = 0; run->jobs && i < run->njobs; i++)
+		job_free(&run->jobs[i]);
+	free(run->jobs);
+	if (rc < 0) {
+		pc_profile_free(prof);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	progress_line(run->cfg, NULL, 0, 0, NULL);
+	pc_profile_judge(prof, run->clk, NULL);
+	prof->wall_s = now_s() - t_start;
+	return 0;
+}
+
 /*
  * Probes are measured in rounds (engine.c): each round takes a share of
  * every probe's samples in turn. A disturbance of the host lasting some
@@ -658,15 +723,7 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 		   char *err, size_t errlen)
 {
 	struct run run = { cfg, clk, NULL, 0 };
-	const struct pc_engine_host host = {
-		.sample = sink_sample, .linearity = sink_linearity,
-		.failed = sink_failed, .prepared = sink_prepared, .guard = guard,
-		.stop = stop, .progress = progress, .ctx = &run,
-	};
-	const struct pc_engine_config ecfg = { cfg->samples, PC_ROUNDS };
-	struct pc_job **ejobs = NULL;
 	double t_start = now_s();
-	size_t i;
 	int rc = 0;
 
 	memset(prof, 0, sizeof(*prof));
@@ -676,28 +733,36 @@ int pc_profile_run(const bool *selected, const struct pc_measure_config *cfg,
 	    !(run.jobs = calloc(prof->nprobes ? prof->nprobes : 1, sizeof(*run.jobs))) ||
 	    admit_all(&run, prof) < 0)
 		rc = -1;
-	if (rc == 0 && !(ejobs = calloc(run.njobs ? run.njobs : 1, sizeof(*ejobs))))
-		rc = -1;
-	if (rc == 0) {
-		for (i = 0; i < run.njobs; i++)
-			ejobs[i] = &run.jobs[i].ej;
-		pc_engine_run(ejobs, (unsigned)run.njobs, &ecfg, &host);
-		rc = finish_all(&run, prof);
-	}
-	free(ejobs);
-	pc_contain_fini();
-	for (i = 0; run.jobs && i < run.njobs; i++)
-		job_free(&run.jobs[i]);
-	free(run.jobs);
-	if (rc < 0) {
-		pc_profile_free(prof);
-		snprintf(err, errlen, "out of memory");
+	if (rc == 0)
+		rc = run_jobs(&run, prof);
+	return run_end(&run, prof, rc, t_start, err, errlen);
+}
+
+int pc_measure_items(const struct pc_measure_item *items, size_t n,
+		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		     struct pc_profile *prof, char *err, size_t errlen)
+{
+	struct run run = { cfg, clk, NULL, 0 };
+	double t_start = now_s();
+	size_t i;
+	int rc = 0;
+
+	if (pc_contain_init(err, errlen) < 0)
 		return -1;
+	if (!(run.jobs = calloc(n ? n : 1, sizeof(*run.jobs))))
+		rc = -1;
+	for (i = 0; rc == 0 && i < n; i++) {
+		struct what w = { NULL, NULL, &items[i] };
+
+		if (items[i].r->status != PC_STATUS_OK)
+			continue;
+		run.jobs[run.njobs].r = items[i].r;
+		if (job_setup(&run.jobs[run.njobs++], &w, cfg, clk) < 0)
+			rc = -1;
 	}
-	progress_line(cfg, NULL, 0, 0, NULL);
-	pc_profile_judge(prof, clk, NULL);
-	prof->wall_s = now_s() - t_start;
-	return 0;
+	if (rc == 0)
+		rc = run_jobs(&run, prof);
+	return run_end(&run, prof, rc, t_start, err, errlen);
 }
 
 void pc_profile_free(struct pc_profile *prof)
