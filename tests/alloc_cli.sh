@@ -38,13 +38,10 @@ fi
 "$PYTHON3" - "$pc_tmp" "$PC_SRCDIR/data/schema.json" $allocs >"$pc_tmp/checks" 2>&1 <<'PY'
 import json, math, sys
 tmp, schema, allocs = sys.argv[1], sys.argv[2], sys.argv[3:]
-def ok(cond, desc):
-    print("%d\t%s" % (0 if cond else 1, desc))
-try:
-    import jsonschema
-    v = jsonschema.Draft7Validator(json.load(open(schema)))
-except ImportError:
-    v = None
+import os, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok, validator
+v = validator(schema)
 sizes = [8 << i for i in range(12)]
 files = {"glibc": (tmp + "/glibc.json", ["alloc.malloc_free"]),
          "jemalloc": (tmp + "/je.json", ["alloc.malloc", "alloc.free", "alloc.malloc_free"])}

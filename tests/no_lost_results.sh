@@ -78,8 +78,9 @@ ok $(no_tmp "$pc_tmp"; echo $?) "... and no temporary file is left"
 	>"$pc_tmp/checks" <<'PY'
 import json, sys
 doc, orig = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-def ok(cond, desc):
-    print("%d\t%s" % (0 if cond else 1, desc))
+import os, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok, validator
 try:
     import jsonschema
     errs = list(jsonschema.Draft7Validator(json.load(open(sys.argv[3]))).iter_errors(doc))

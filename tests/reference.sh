@@ -61,13 +61,10 @@ ok $(test $? -eq 2 && grep -qF "in $pc_tmp/none (No such file or directory)" "$p
 	>"$pc_tmp/checks" 2>&1 <<'PY'
 import glob, json, re, sys
 ref, schema_path, defs = sys.argv[1:4]
-def ok(cond, desc):
-    print("%d\t%s" % (0 if cond else 1, desc))
-try:
-    import jsonschema
-    v = jsonschema.Draft7Validator(json.load(open(schema_path)))
-except ImportError:
-    v = None
+import os, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok, validator
+v = validator(schema_path)
 rows = set(re.findall(r'^PC_PROBE\(\w+, "([^"]+)"', open(defs).read(), re.M))
 docs = {p.split("/")[-1]: json.load(open(p)) for p in sorted(glob.glob(ref + "/*.json"))}
 for name, d in docs.items():

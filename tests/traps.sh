@@ -43,8 +43,9 @@ import fnmatch, json, os, sys
 doc = json.load(open(sys.argv[1]))
 (key, entry), = doc["cpus"].items()
 probes = entry["probes"]
-def ok(cond, desc):
-    print("%d\t%s" % (0 if cond else 1, desc.replace("\n", " ")))
+import os, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok, validator
 for line in open(sys.argv[2]):
     name, sig, word = line.split()
     p = probes.get(name, {})
