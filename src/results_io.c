@@ -125,14 +125,12 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 
 /* The bytes of a regular file: mapped (the page cache, read where it is:
  * copying 25 MiB into fresh memory cost more than parsing it), or where
- * mapping fails, read. *mapped says which to release. A file that grows
- * meanwhile is read no further than its size when opened. */
+ * mapping fails (an empty file), read to its end as a pipe is. *mapped
+ * says which to release. */
 static char *file_bytes(int fd, const char *path, size_t *len, int *mapped,
 			char *err, size_t errlen)
 {
 	struct stat sb;
-	size_t got = 0;
-	ssize_t r;
 	char *buf;
 
 	*mapped = 0;
@@ -153,23 +151,7 @@ static char *file_bytes(int fd, const char *path, size_t *len, int *mapped,
 			return buf;
 		}
 	}
-	buf = malloc(*len + 1);
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
-	while (got < *len && (r = read(fd, buf + got, *len - got)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			free(buf);
-			return NULL;
-		}
-		got += (size_t)r;
-	}
-	*len = got;
-	return buf;
+	return read_all(fd, path, len, err, errlen);
 }
 
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)

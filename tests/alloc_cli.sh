@@ -67,13 +67,7 @@ for a in allocs:
     else:
         print("skip\t%s: the result validates against data/schema.json" % a)
 PY
-while IFS='	' read -r st desc; do
-	case $st in
-	0|1) ok "$st" "$desc" ;;
-	skip) skip "python3-jsonschema is not installed" "$desc" ;;
-	*) ok 1 "the result checks ran: $st $desc" ;;
-	esac
-done <"$pc_tmp/checks"
+import_checks "$pc_tmp/checks" "the result checks"
 
 case " $allocs " in
 *" jemalloc "*)

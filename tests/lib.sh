@@ -34,6 +34,20 @@ tap_import() {
 	done
 }
 
+# import_checks FILE WHAT: the check lines of a Python check (tests/pccheck.py:
+# "0|1<TAB>description", or "skip<TAB>description" where python3-jsonschema
+# is missing) as test points; anything else fails "WHAT ran".
+import_checks() {
+	[ -s "$1" ] || ok 1 "$2 ran"
+	while IFS='	' read -r st desc; do
+		case $st in
+		0|1) ok "$st" "$desc" ;;
+		skip) skip "python3-jsonschema is not installed" "$desc" ;;
+		*) ok 1 "$2 ran: $st $desc" ;;
+		esac
+	done <"$1"
+}
+
 done_testing() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

@@ -112,14 +112,7 @@ ok(abs(amd["spin_lock_unlock.qspinlock.nodes1.threads2"]["cycles"]["median"] - 6
 extra = sorted(set(amd) | set(k8) - rows)
 ok(extra and not (set(amd) & rows), "reference-only probe names that are no rows of probes.def are accepted (%d)" % len(extra))
 PY
-[ -s "$pc_tmp/checks" ] || ok 1 "the figure checks ran"
-while IFS='	' read -r st desc; do
-	case $st in
-	0|1) ok "$st" "$desc" ;;
-	skip) skip "python3-jsonschema is not installed" "$desc" ;;
-	*) ok 1 "the figure checks ran: $st $desc" ;;
-	esac
-done <"$pc_tmp/checks"
+import_checks "$pc_tmp/checks" "the figure checks"
 
 # Installed with the program.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$PC_BUILDDIR" -s install-dist_referenceDATA \
