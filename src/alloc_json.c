@@ -26,17 +26,7 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 		json_object_set_new(p, "reason", json_string(r->reason));
 	if (r->status != PC_STATUS_OK)
 		return p;
-	json_object_set_new(p, "cycles_source",
-			    json_string(pc_cycles_source_name(r->cycles_source)));
-	json_object_set_new(p, "cycles_per_tick", pc_json_real7(r->cycles_per_tick));
-	json_object_set_new(p, "samples", json_integer((json_int_t)r->samples));
-	json_object_set_new(p, "iters", json_integer((json_int_t)r->iters));
-	json_object_set_new(p, "ops_per_sample", json_integer((json_int_t)r->ops_per_sample));
-	json_object_set_new(p, "linearity", isnan(r->linearity) ? json_null() :
-			    pc_json_real7(r->linearity));
-	json_object_set_new(p, "ticks", pc_json_summary(&r->ticks));
-	json_object_set_new(p, "cycles", pc_json_summary(&r->cycles));
-	json_object_set_new(p, "ns", pc_json_summary(&r->ns));
+	pc_json_figures(p, r);
 	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i, s:i}",
 			    "disturbed", (int)r->events.disturbed,
 			    "multiplexed", (int)r->events.multiplexed,

@@ -33,6 +33,9 @@ json_t *pc_json_real7(double x);
  * rounded as every figure is. */
 json_t *pc_json_summary(const struct pc_summary *s);
 json_t *pc_json_values(const double *v, size_t n);
+/* The figures of an ok result into p: cycles source and calibration,
+ * sample counts, linearity, ticks, cycles and ns summaries. */
+void pc_json_figures(json_t *p, const struct pc_probe_result *r);
 
 /* ---- results_build.c ---- */
 json_t *pc_doc_new(void);

@@ -275,6 +275,22 @@ void pc_json_run_events(json_t *run, const struct pc_events *e)
 	json_object_set_new(run, "disturbance", dist);
 }
 
+void pc_json_figures(json_t *p, const struct pc_probe_result *r)
+{
+	json_object_set_new(p, "cycles_source",
+			    json_string(pc_cycles_source_name(r->cycles_source)));
+	json_object_set_new(p, "cycles_per_tick", real(r->cycles_per_tick));
+	json_object_set_new(p, "samples", json_integer((json_int_t)r->samples));
+	json_object_set_new(p, "iters", json_integer((json_int_t)r->iters));
+	json_object_set_new(p, "ops_per_sample",
+			    json_integer((json_int_t)r->ops_per_sample));
+	json_object_set_new(p, "linearity",
+			    isnan(r->linearity) ? json_null() : real(r->linearity));
+	json_object_set_new(p, "ticks", pc_json_summary(&r->ticks));
+	json_object_set_new(p, "cycles", pc_json_summary(&r->cycles));
+	json_object_set_new(p, "ns", pc_json_summary(&r->ns));
+}
+
 json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *clk)
 {
 	const struct pc_probe_row *row = &pc_probe_rows[r->id];
@@ -289,18 +305,7 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 		json_object_set_new(p, "partial", json_true());
 	if (r->status != PC_STATUS_OK)
 		return p;
-	json_object_set_new(p, "cycles_source",
-			    json_string(pc_cycles_source_name(r->cycles_source)));
-	json_object_set_new(p, "cycles_per_tick", real(r->cycles_per_tick));
-	json_object_set_new(p, "samples", json_integer((json_int_t)r->samples));
-	json_object_set_new(p, "iters", json_integer((json_int_t)r->iters));
-	json_object_set_new(p, "ops_per_sample",
-			    json_integer((json_int_t)r->ops_per_sample));
-	json_object_set_new(p, "linearity",
-			    isnan(r->linearity) ? json_null() : real(r->linearity));
-	json_object_set_new(p, "ticks", pc_json_summary(&r->ticks));
-	json_object_set_new(p, "cycles", pc_json_summary(&r->cycles));
-	json_object_set_new(p, "ns", pc_json_summary(&r->ns));
+	pc_json_figures(p, r);
 	probe_events_json(p, r);
 	if (r->raw_ticks) {
 		json_t *raw = json_object();
