@@ -6,7 +6,7 @@
 #   summaries   the figures only ("samples": 1000), as `run` writes by default
 #   raw         with every sample kept (raw.ticks and raw.cycles, 1000 each),
 #               as `run --keep-samples` writes them: packed strings
-#               (src/packed.h); one Mann-Whitney U test per probe and CPU
+#               (src/results/packed.h); one Mann-Whitney U test per probe and CPU
 #   raw-arrays  the same samples as arrays of numbers, as primcost wrote them
 #               before packing (such files are still read)
 # CPUs are paired by model key (100 tables). Prints the median of RUNS runs

@@ -2,7 +2,7 @@
 /*
  * engine.c - the sampling method (engine.h): sizing, warm-up, differential
  * pairs, rounds, retakes, linearity pairs. No statistics beyond the
- * warm-up's batch median: the host finishes (src/samples.c).
+ * warm-up's batch median: the host finishes (src/core/samples.c).
  *
  * One sample is a pair of timed loops with the same iteration count, the
  * body unrolled PC_UNROLL_HI and PC_UNROLL_LO times; their difference is

@@ -5,11 +5,11 @@
  * linearity pairs, over any executor.
  *
  * An executor runs one timed loop of a probe somewhere: in this process
- * (src/executor.c, with the PMU and the perf group read around it), in ring
- * 0 (src/ring0.c: a command to the KVM micro-guest or the kernel module),
+ * (src/core/executor.c, with the PMU and the perf group read around it), in ring
+ * 0 (src/ring0/ring0.c: a command to the KVM micro-guest or the kernel module),
  * or in the freestanding runner (runner/runner.c, a direct call). The
  * engine hands every sample, raw ticks, to the host's sink: primcost keeps
- * it, the runner prints it; either way src/samples.c turns the samples into
+ * it, the runner prints it; either way src/core/samples.c turns the samples into
  * a result, with the same code.
  *
  * Freestanding: no libc, no allocation, no writable globals; it builds for

@@ -4,7 +4,7 @@
  *
  * Freestanding (macros only): the engine (engine.c) builds into primcost,
  * the freestanding runner and the ring-0 executors; the host's finishing
- * (src/samples.c), the option parsers and the ring-0 gate read the same
+ * (src/core/samples.c), the option parsers and the ring-0 gate read the same
  * names. docs/design.md says where each number comes from.
  */
 #ifndef PC_METHOD_H

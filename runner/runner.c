@@ -4,7 +4,7 @@
  * (engine/engine.h) over a direct executor, its sink writing every sample
  * raw (runner.h documents the format). No statistics here: primcost
  * computes them from the raw lines, with the same code as for a native run
- * (src/samples.c).
+ * (src/core/samples.c).
  *
  * No libc: the platform (runner/<arch>/) provides output, the clock and the
  * entry point.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# uarch-table.awk - turns data/uarch.tsv into the C table src/uarch.c reads.
+# uarch-table.awk - turns data/uarch.tsv into the C table src/core/uarch.c reads.
 #   awk -f scripts/uarch-table.awk data/uarch.tsv > uarch_table.c
 # A malformed row stops the build with its line number.
 BEGIN {

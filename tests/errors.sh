@@ -56,7 +56,7 @@ err 2 "'-o'" "merge -o without a value" merge a.json -o
 # The table of exit codes in primcost(1) and the codes primcost.h defines.
 table=$(sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$PC_SRCDIR/man/primcost.1" |
 	sed -n '/^\.TS/,/^\.TE/p')
-for code in $(sed -n 's/^[[:space:]]*PC_EXIT_[A-Z_]* = \([0-9]*\),.*/\1/p' "$PC_SRCDIR/src/primcost.h"); do
+for code in $(sed -n 's/^[[:space:]]*PC_EXIT_[A-Z_]* = \([0-9]*\),.*/\1/p' "$PC_SRCDIR/src/core/primcost.h"); do
 	case $code in
 	128) rows="129 130 143" ;;	# 128 + the signal number
 	*) rows=$code ;;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Raw samples as primcost stores them (src/packed.h): a JSON array of
+"""Raw samples as primcost stores them (src/results/packed.h): a JSON array of
 numbers (older files) or one packed string "dz1:K:N:BASE64", value i being
 n_i / 10^K, the n_i as zigzag LEB128 varints of consecutive differences.
 A second implementation, in Python, for the tests."""

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/alloc.h"
-#include "src/results.h"
+#include "src/alloc/alloc.h"
+#include "src/results/results.h"
 #include "tap.h"
 
 static void test_names(void)

@@ -2,7 +2,7 @@
 /*
  * The sampling engine (engine/engine.c) over a scripted executor and sink:
  * sizing, a timer that does not move, the self-check, rounds, retakes and
- * the linearity pairs; and the host's linearity verdict (src/samples.c).
+ * the linearity pairs; and the host's linearity verdict (src/core/samples.c).
  */
 #include <math.h>
 #include <stdlib.h>
