@@ -193,4 +193,12 @@ ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'status-fd 987: not an open 
 	"run --status-fd on a closed descriptor: one-line error, exit 2"
 pc run -p baseline -n 21 --status-fd x -o "$pc_tmp/s.json"
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "run --status-fd x: one-line error, exit 2"
+# One word for no value in every view: no empty field in compare's CSV.
+ref=$PC_SRCDIR/data/reference
+pc compare --format csv "$ref/intel-pentium4.json" "$ref/amd-athlon64-x2-3800.json"
+ok $(test $pc_rc -eq 0 && ! grep -qE ',,|,$|^,' "$pc_tmp/out" && grep -q ',-,' "$pc_tmp/out"; echo $?) \
+	"compare --format csv: '-' for no value, no empty field ($(sed -n 2p "$pc_tmp/out" | cut -c1-60)...)"
+pc compare --format markdown "$ref/intel-pentium4.json" "$ref/amd-athlon64-x2-3800.json"
+ok $(test $pc_rc -eq 0 && grep -q '| - |' "$pc_tmp/out"; echo $?) \
+	"compare --format markdown: the same '-' for no value"
 done_testing

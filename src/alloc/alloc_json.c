@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "report.h"
 #include "results.h"
 
 static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
@@ -366,7 +367,7 @@ static void csv_number(FILE *f, json_t *pt, const char *metric, const char *stat
 	if (json_is_number(v))
 		fprintf(f, ",%.7g", json_number_value(v));
 	else
-		fputs(",", f);
+		fputs("," PC_NO_VALUE, f);
 }
 
 /* One line per point; every field is a name, a status or a number, so none

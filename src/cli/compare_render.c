@@ -300,10 +300,19 @@ static void table_markdown(FILE *f, const struct pc_compare *m,
 
 /* ---- CSV ---------------------------------------------------------------------- */
 
+/* A text field, or the one word for no value when it is empty. */
+static void csv_text(FILE *f, const char *s)
+{
+	pc_csv_field(f, s && *s ? s : PC_NO_VALUE);
+}
+
+/* A number, or the one word for no value (PC_NO_VALUE), as in every view. */
 static void csv_num(FILE *f, double x)
 {
 	if (!isnan(x))
 		fprintf(f, "%.6g", x);
+	else
+		fputs(PC_NO_VALUE, f);
 	fputc(',', f);
 }
 
@@ -324,7 +333,7 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 			const struct pc_cmp_cell *c = &t->row[r].cell[i];
 			int ok = c->state == PC_CELL_OK;
 
-			pc_csv_field(f, t->title);
+			csv_text(f, t->title);
 			fputc(',', f);
 			pc_csv_field(f, t->row[r].probe);
 			fputc(',', f);
@@ -333,7 +342,7 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 			pc_csv_field(f, t->side[i].file);
 			fputc(',', f);
 			pc_csv_field(f, t->side[i].key);
-			fprintf(f, ",%s,%s,", state_name(c->state), c->status ? c->status : "");
+			fprintf(f, ",%s,%s,", state_name(c->state), c->status ? c->status : PC_NO_VALUE);
 			csv_num(f, ok ? c->median : NAN);
 			csv_num(f, ok ? c->q1 : NAN);
 			csv_num(f, ok ? c->q3 : NAN);
@@ -341,24 +350,27 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 			if (ok)
 				fprintf(f, "%lld,%zu,", c->samples, c->nraw);
 			else
-				fputs(",,", f);
+				fputs(PC_NO_VALUE "," PC_NO_VALUE ",", f);
 			csv_num(f, c->ratio);
 			csv_num(f, c->delta_pct);
 			csv_num(f, c->p);
-			fprintf(f, "%s,%s\n", i ? pc_test_name(c->test) : "",
-				pc_verdict_name(c->verdict));
+			csv_text(f, i ? pc_test_name(c->test) : NULL);
+			fputc(',', f);
+			csv_text(f, pc_verdict_name(c->verdict));
+			fputc('\n', f);
 		}
 	}
 	for (i = 1; i < t->nsides; i++) {
-		pc_csv_field(f, t->title);
-		fprintf(f, ",geomean,,%s,", pc_side_label(i, l));
+		csv_text(f, t->title);
+		fprintf(f, ",geomean," PC_NO_VALUE ",%s,", pc_side_label(i, l));
 		pc_csv_field(f, t->side[i].file);
 		fputc(',', f);
 		pc_csv_field(f, t->side[i].key);
-		fprintf(f, ",geomean,,,,,,,%zu,", t->geomean_n[i]);
+		fprintf(f, ",geomean,%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,%2$zu,", PC_NO_VALUE,
+			t->geomean_n[i]);
 		csv_num(f, t->geomean[i]);
 		csv_num(f, isnan(t->geomean[i]) ? NAN : (t->geomean[i] - 1) * 100);
-		fputs(",,\n", f);
+		fputs(PC_NO_VALUE "," PC_NO_VALUE "\n", f);
 	}
 }
 

@@ -326,7 +326,7 @@ static void csv_events(FILE *f, json_t *p)
 	if (json_object_get(p, "discarded"))
 		fprintf(f, ",%ld,", discarded(p));
 	else
-		fprintf(f, ",,");
+		fprintf(f, ",%s,", PC_NO_VALUE);
 	buf[0] = 0;
 	json_object_foreach(evs, name, e) {
 		event_cell(p, name, 4, cell, sizeof(cell));
@@ -361,8 +361,8 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 				num(p, "ns", "median"), num(p, "ticks", "median"),
 				(long long)json_integer_value(json_object_get(p, "samples")),
 				str(p, "cycles_source"));
-		else
-			fprintf(f, ",,,,,,,,");
+		else	/* no figures: the one word for no value, as in every view */
+			fprintf(f, "%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,", PC_NO_VALUE);
 		pc_csv_field(f, str(p, "reason"));
 		csv_events(f, p);
 		fputc('\n', f);
