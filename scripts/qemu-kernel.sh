@@ -98,7 +98,11 @@ for t in tests/ring0_kmod tests/ring0_guest; do
 done
 ksrc=$work/src
 "$srcdir/scripts/kmod-tree.sh" "$srcdir" "$ksrc"
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$ksrc/arch/x86_64/kmod" KDIR="$kdir" \
+# One kbuild at a time against a kernel tree: two at once (make -j check
+# runs this and the other module build side by side) race on the tree's
+# own files ("mcount" undefined, objtool warnings).
+flock "${TMPDIR:-/tmp}/primcost-kbuild.lock" \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$ksrc/arch/x86_64/kmod" KDIR="$kdir" \
 	>"$out/kbuild.log" 2>&1 || { say "the module does not build (see $out/kbuild.log)"; exit 1; }
 ird=$work/initramfs
 mkdir -p "$ird/bin" "$ird/proc" "$ird/sys" "$ird/dev" "$ird/tmp" "$ird/kvm"

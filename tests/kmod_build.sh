@@ -26,7 +26,11 @@ fi
 src=$pc_tmp/src
 "$PC_SRCDIR/scripts/kmod-tree.sh" "$PC_SRCDIR" "$src"
 # A make of its own, not a sub-make of `make check` (whose jobserver it lacks).
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src/arch/x86_64/kmod" KDIR="$kdir" \
+# One kbuild at a time against a kernel tree: two at once (make -j check
+# runs this and the other module build side by side) race on the tree's
+# own files ("mcount" undefined, objtool warnings).
+flock "${TMPDIR:-/tmp}/primcost-kbuild.lock" \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src/arch/x86_64/kmod" KDIR="$kdir" \
 	>"$pc_tmp/build.log" 2>&1
 rc=$?
 ko=$src/arch/x86_64/kmod/primcost_ring0.ko

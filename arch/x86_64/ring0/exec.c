@@ -78,6 +78,11 @@ void pc_ring0_exec(struct pc_ring0_cmd *c, const struct pc_arch_probe *extra,
 		p = &pc_arch_probes[c->probe];
 	else if (c->probe - PC_PROBE_COUNT < nextra)
 		p = &extra[c->probe - PC_PROBE_COUNT];
+	/* A body that needs what only a user process has (a TLS segment for
+	 * preempt's %fs: form) gives way to its fallback here, as in the
+	 * freestanding runner: ring 0 has no arch env to ask. */
+	while (p && p->unavailable && p->fallback)
+		p = p->fallback;
 	if (!p || !p->run) {
 		c->status = PC_RING0_BAD_COMMAND;
 		copy_reason(c->reason, sizeof(c->reason), "no such probe in ring 0");
