@@ -136,24 +136,39 @@ int main(void)
 								0.5) * 0.02));
 		w[10] = w[11] = w[12] = 0;		/* ties, and zero */
 		s = pc_pack_doubles(w, 1000);
+		if (!s)
+			diag("the samples did not pack");
 		js = json_string(s);
 		ja = json_array();
 		for (i = 0; i < 1000; i++)
 			json_array_append_new(ja, json_real(w[i]));
 		for (j = 0; j < 2; j++) {
-			double scale = j ? 1e9 / 2.1e9 : 1;
+			/* volatile: a double, not the x87's 80 bits (i386) */
+			volatile double scale = j ? 1e9 / 2.1e9 : 1;
 
 			plain = pc_samples_values(js, &n1);
 			for (i = 0; plain && i < n1; i++)
 				plain[i] *= scale;
 			pc_sort_doubles(plain, n1);
 			sorted = pc_samples_sorted(js, scale, &n2);
+			if (!sorted || n1 != 1000 || n2 != 1000)
+				diag("j %zu: %s, %zu and %zu values", j, sorted ? "sorted" : "not sorted", n1, n2);
 			same = same && s && plain && sorted && n1 == 1000 && n2 == 1000 &&
 			       memcmp(plain, sorted, 1000 * sizeof(double)) == 0;
+			for (i = 0; plain && sorted && i < 1000; i++)
+				if (memcmp(&plain[i], &sorted[i], sizeof(double))) {
+					diag("j %zu: slot %zu: %.17g against %.17g", j, i, plain[i], sorted[i]);
+					break;
+				}
 			free(sorted);
 			sorted = pc_samples_sorted(ja, scale, &n2);
 			same = same && sorted && n2 == 1000 &&
 			       memcmp(plain, sorted, 1000 * sizeof(double)) == 0;
+			for (i = 0; plain && sorted && i < 1000; i++)
+				if (memcmp(&plain[i], &sorted[i], sizeof(double))) {
+					diag("ja j %zu: slot %zu: %.17g against %.17g", j, i, plain[i], sorted[i]);
+					break;
+				}
 			free(sorted);
 			free(plain);
 		}

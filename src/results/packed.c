@@ -2,6 +2,9 @@
 /* packed.c - raw samples as packed strings (see packed.h). */
 #include <errno.h>
 #include <math.h>
+#if defined(__i386__) && !defined(__SSE2_MATH__)
+#include <fpu_control.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +35,21 @@ static double scaled(int64_t n, int k)
 {
 	/* volatile: an i386 build computes in the x87's 80 bits, and the value
 	 * must be rounded to a double before it is compared or returned. */
-	volatile double d = k >= 0 ? (double)n / pow10_exact[k] :
-				     (double)n * pow10_exact[-k];
+	volatile double d;
+#if defined(__i386__) && !defined(__SSE2_MATH__)
+	/* ...and rounded once: a quotient rounded to 64 bits, then to 53,
+	 * is not always the correctly rounded one a decimal reader gives.
+	 * The x87 divides to 53 bits while its precision control says so. */
+	fpu_control_t cw, dbl;
 
+	_FPU_GETCW(cw);
+	dbl = (fpu_control_t)((cw & ~_FPU_EXTENDED) | _FPU_DOUBLE);
+	_FPU_SETCW(dbl);
+#endif
+	d = k >= 0 ? (double)n / pow10_exact[k] : (double)n * pow10_exact[-k];
+#if defined(__i386__) && !defined(__SSE2_MATH__)
+	_FPU_SETCW(cw);
+#endif
 	return d;
 }
 
