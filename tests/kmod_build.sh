@@ -29,10 +29,23 @@ src=$pc_tmp/src
 # One kbuild at a time against a kernel tree: two at once (make -j check
 # runs this and the other module build side by side) race on the tree's
 # own files ("mcount" undefined, objtool warnings).
-flock "${TMPDIR:-/tmp}/primcost-kbuild.lock" \
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src/arch/x86_64/kmod" KDIR="$kdir" \
-	>"$pc_tmp/build.log" 2>&1
+kbuild() {
+	flock "${TMPDIR:-/tmp}/primcost-kbuild.lock" \
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src/arch/x86_64/kmod" \
+		KDIR="$kdir" "$@" >"$pc_tmp/build.log" 2>&1
+}
+# kbuild probes the compiler's options by test compiles (-mfentry, the
+# retpoline flags); on a busy build machine one of them now and then came
+# out wrong for a whole build: "mcount" undefined, objtool's "indirect call
+# in RETPOLINE build". Such a build is said and made once more from clean.
+kbuild
 rc=$?
+if [ $rc -ne 0 ] || grep -q 'warning:' "$pc_tmp/build.log"; then
+	diag "first build: exit $rc, $(grep -E 'warning:|rror' "$pc_tmp/build.log" | head -2 | tr '\n' ' ')"
+	kbuild clean
+	kbuild
+	rc=$?
+fi
 ko=$src/arch/x86_64/kmod/primcost_ring0.ko
 ok $(test $rc -eq 0 && test -s "$ko"; echo $?) "the kernel module builds against $kdir"
 [ $rc -eq 0 ] || sed 's/^/# /' "$pc_tmp/build.log" | tail -30
