@@ -97,23 +97,11 @@ for t in tests/ring0_kmod tests/ring0_guest; do
 		{ say "cannot build $t"; exit 1; }
 done
 ksrc=$work/src
-"$srcdir/scripts/kmod-tree.sh" "$srcdir" "$ksrc"
-# One kbuild at a time against a kernel tree: two at once (make -j check
-# runs this and the other module build side by side) race on the tree's
-# own files ("mcount" undefined, objtool warnings).
-kbuild() {
-	flock "${TMPDIR:-/tmp}/primcost-kbuild.lock" \
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$ksrc/arch/x86_64/kmod" \
-		KDIR="$kdir" "$@" >>"$out/kbuild.log" 2>&1
+"$srcdir/scripts/kmod-build.sh" "$srcdir" "$ksrc" "$kdir" "$out/kbuild.log" || {
+	tail -20 "$out/kbuild.log" >&2
+	say "the module does not build (see $out/kbuild.log)"
+	exit 1
 }
-: >"$out/kbuild.log"
-# A build that fails is said with its last lines and tried once more from
-# clean: seen twice in many runs, and never again on the second try.
-if ! kbuild; then
-	say "the module did not build the first time: $(grep -E 'rror|undefined' "$out/kbuild.log" | tail -3 | tr '\n' ' ')"
-	kbuild clean
-	kbuild || { tail -20 "$out/kbuild.log" >&2; say "the module does not build (see $out/kbuild.log)"; exit 1; }
-fi
 ird=$work/initramfs
 mkdir -p "$ird/bin" "$ird/proc" "$ird/sys" "$ird/dev" "$ird/tmp" "$ird/kvm"
 cp /bin/busybox "$ird/bin/busybox"

@@ -22,30 +22,11 @@ if [ -z "$kdir" ] || [ ! -f "$kdir/Makefile" ]; then
 	exit
 fi
 
-# kbuild writes next to the sources: build in a copy of the files it needs.
 src=$pc_tmp/src
-"$PC_SRCDIR/scripts/kmod-tree.sh" "$PC_SRCDIR" "$src"
-# A make of its own, not a sub-make of `make check` (whose jobserver it lacks).
-# One kbuild at a time against a kernel tree: two at once (make -j check
-# runs this and the other module build side by side) race on the tree's
-# own files ("mcount" undefined, objtool warnings).
-kbuild() {
-	flock "${TMPDIR:-/tmp}/primcost-kbuild.lock" \
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src/arch/x86_64/kmod" \
-		KDIR="$kdir" "$@" >"$pc_tmp/build.log" 2>&1
-}
-# kbuild probes the compiler's options by test compiles (-mfentry, the
-# retpoline flags); on a busy build machine one of them now and then came
-# out wrong for a whole build: "mcount" undefined, objtool's "indirect call
-# in RETPOLINE build". Such a build is said and made once more from clean.
-kbuild
+"$PC_SRCDIR/scripts/kmod-build.sh" "$PC_SRCDIR" "$src" "$kdir" "$pc_tmp/build.log" \
+	2>"$pc_tmp/again"
 rc=$?
-if [ $rc -ne 0 ] || grep -q 'warning:' "$pc_tmp/build.log"; then
-	diag "first build: exit $rc, $(grep -E 'warning:|rror' "$pc_tmp/build.log" | head -2 | tr '\n' ' ')"
-	kbuild clean
-	kbuild
-	rc=$?
-fi
+[ -s "$pc_tmp/again" ] && diag "$(cat "$pc_tmp/again")"
 ko=$src/arch/x86_64/kmod/primcost_ring0.ko
 ok $(test $rc -eq 0 && test -s "$ko"; echo $?) "the kernel module builds against $kdir"
 [ $rc -eq 0 ] || sed 's/^/# /' "$pc_tmp/build.log" | tail -30
