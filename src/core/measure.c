@@ -23,9 +23,10 @@
 
 const char *pc_status_name(enum pc_status s)
 {
-	static const char *const names[] = { "ok", "skipped", "unsupported", "failed" };
+	static const char *const names[] = { "ok", "skipped", "unsupported", "failed",
+						     "noisy" };
 
-	return (unsigned)s < 4 ? names[s] : "?";
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }
 
 /* A test program may define this table to give rows test-only bodies (the

@@ -201,8 +201,10 @@ int pc_clock_pmu_attach(struct pc_clock *c, int fd);
 void pc_status_line(int fd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* NOISY: a figure, the best clean estimate, from a probe whose samples
+ * stayed disturbed past the sampling bound; the reason says why. */
 enum pc_status { PC_STATUS_OK, PC_STATUS_SKIPPED, PC_STATUS_UNSUPPORTED,
-		 PC_STATUS_FAILED };
+		 PC_STATUS_FAILED, PC_STATUS_NOISY };
 
 const char *pc_status_name(enum pc_status s);
 
@@ -232,7 +234,10 @@ struct pc_probe_result {
 	uint64_t iters;			/* loop iterations per sample */
 	uint64_t ops_per_sample;	/* iters * PC_UNROLL_DIFF */
 	double linearity;		/* D(2N)/D(N); NAN when D is ~0 */
-	bool nonlinear;
+	bool nonlinear;			/* failed the linearity check */
+	/* (max - min) / median of the per-round medians: how far the figure
+	 * moved within the run; NAN when not measured in rounds. */
+	double round_spread;
 	enum pc_cycles_source cycles_source;
 	double cycles_per_tick;
 	double *raw_ticks;		/* per-op ticks of every sample, or NULL */
