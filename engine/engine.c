@@ -102,6 +102,12 @@ void pc_loop_pair(struct pc_loop *l, uint64_t iters, struct pc_pair *p)
 		p->lo = timed(l, iters, 0);
 		p->hi = timed(l, iters, 1);
 	}
+	if (iters != l->iters)
+		return;
+	if (p->lo && (!l->floor_lo || p->lo < l->floor_lo))
+		l->floor_lo = p->lo;
+	if (p->hi && (!l->floor_hi || p->hi < l->floor_hi))
+		l->floor_hi = p->hi;
 }
 
 static uint64_t median3(uint64_t a, uint64_t b, uint64_t c)
@@ -222,6 +228,17 @@ static int size_series(struct pc_loop *l, uint64_t target)
 	return l->iters ? 0 : -1;
 }
 
+/* A batch of pairs, so that a series that is not warmed up has floors
+ * before its first sample is judged. */
+static void seed_floors(struct pc_loop *l)
+{
+	struct pc_pair p;
+	unsigned i;
+
+	for (i = 0; l->exec && i < PC_WARMUP_BATCH; i++)
+		pc_loop_pair(l, l->iters, &p);
+}
+
 static void step_prepare(void *arg)
 {
 	struct step *s = arg;
@@ -234,6 +251,8 @@ static void step_prepare(void *arg)
 		return;
 	}
 	pc_loop_warm_up(&j->probe);
+	seed_floors(&j->cal);
+	seed_floors(&j->canary);
 }
 
 static void take(struct pc_job *j, struct pc_sample *smp)
@@ -360,13 +379,13 @@ static void sample_rounds(struct pc_job *const *jobs, unsigned njobs,
 	}
 }
 
-int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
-		  const struct pc_engine_config *cfg, const struct pc_engine_host *h)
+static int sample_and_check(struct pc_job *const *jobs, unsigned njobs,
+			    const struct pc_engine_config *cfg,
+			    const struct pc_engine_host *h)
 {
 	struct step s = { 0, h, 0 };
 	unsigned i;
 
-	prepare_all(jobs, njobs, h);
 	sample_rounds(jobs, njobs, cfg, h);
 	for (i = 0; i < njobs && !stopped(h); i++) {
 		s.j = jobs[i];
@@ -374,4 +393,25 @@ int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
 			guarded(&s, "the linearity check", step_linearity);
 	}
 	return stopped(h);
+}
+
+int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
+		  const struct pc_engine_config *cfg, const struct pc_engine_host *h)
+{
+	prepare_all(jobs, njobs, h);
+	return sample_and_check(jobs, njobs, cfg, h);
+}
+
+int pc_engine_resample(struct pc_job *const *jobs, unsigned njobs,
+		       const struct pc_engine_config *cfg,
+		       const struct pc_engine_host *h)
+{
+	unsigned i;
+
+	for (i = 0; i < njobs; i++) {
+		jobs[i]->kept = 0;
+		jobs[i]->short_by = 0;
+		jobs[i]->budget = cfg->samples;
+	}
+	return sample_and_check(jobs, njobs, cfg, h);
 }

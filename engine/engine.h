@@ -43,6 +43,9 @@ struct pc_loop {
 	int probe;			/* the executor's probe number */
 	uint64_t iters;			/* sized by pc_loop_size() */
 	unsigned flip;			/* which loop of a pair runs first */
+	/* The fastest lo and hi loop seen at iters (warm-up and samples):
+	 * the floors a disturbed loop is judged against (samples.c). */
+	uint64_t floor_lo, floor_hi;
 	struct pc_probe_state st;
 };
 
@@ -62,6 +65,7 @@ enum pc_sample_verdict {
 	PC_SAMPLE_KEEP,
 	PC_SAMPLE_DISTURBED,		/* a context switch or CPU migration */
 	PC_SAMPLE_MULTIPLEXED,		/* a counter was not running throughout */
+	PC_SAMPLE_SLOW,			/* a loop ran far above its floor */
 };
 
 /* A probe being measured. */
@@ -118,6 +122,15 @@ struct pc_engine_config {
  */
 int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
 		  const struct pc_engine_config *cfg, const struct pc_engine_host *h);
+/*
+ * Takes the live jobs' samples again, from slot 0, in rounds, then their
+ * linearity pairs: for the host that judged a probe's samples disturbed
+ * throughout. Each job keeps its sizing, warm-up and floors; its kept
+ * count, budget and short_by start afresh.
+ */
+int pc_engine_resample(struct pc_job *const *jobs, unsigned njobs,
+		       const struct pc_engine_config *cfg,
+		       const struct pc_engine_host *h);
 
 /* ---- the pieces, for the ring-0 gate and the tests -------------------------- */
 

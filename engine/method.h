@@ -47,6 +47,20 @@
  * is dropped, unless fewer than PC_SAMPLES_MIN or a quarter would stay. */
 #define PC_CONTENTION_TOLERANCE	0.10
 
+/* ---- disturbed samples ------------------------------------------------------ */
+/* A sample one of whose loops (the probe's lo or hi, the calibration's lo
+ * or hi) ran more than 10 % plus two timer steps above the fastest such
+ * loop is retaken: an interrupt or a preemption inside it, or the core
+ * taken away for part of it. docs/design.md gives the distributions. */
+#define PC_SLOW_LOOP_TOLERANCE	0.10
+/* A probe whose kept samples' MAD exceeds 2 % of their median (10 % for
+ * a system call's cost) plus 0.01 cycles is sampled again, at most
+ * PC_NOISY_RETRIES more times; then it is `noisy`. */
+#define PC_NOISY_SPREAD		0.02
+#define PC_NOISY_SPREAD_SYSCALL	0.10
+#define PC_NOISY_FLOOR_CYCLES	0.01
+#define PC_NOISY_RETRIES	2
+
 /* ---- calibration sanity ---------------------------------------------------- */
 /* A calibrated core clock outside 200 MHz .. 10 GHz, or moving more than
  * 10 % within a run, makes the run unreliable. */

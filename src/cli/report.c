@@ -192,7 +192,9 @@ static long discarded(json_t *p)
 
 	return (long)(json_integer_value(json_object_get(d, "disturbed")) +
 		      json_integer_value(json_object_get(d, "multiplexed")) +
-		      json_integer_value(json_object_get(d, "contended")));
+		      json_integer_value(json_object_get(d, "contended")) +
+		      json_integer_value(json_object_get(d, "slow")) +
+		      json_integer_value(json_object_get(d, "slow_calibration")));
 }
 
 /* What the header says about events and discarded samples. */
@@ -201,7 +203,7 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 	json_t *run = last_run(entry), *evs = json_object_get(run, "events"), *e, *p;
 	json_t *dist = json_object_get(run, "disturbance");
 	const char *name;
-	long dist_n = 0, mux_n = 0, short_n = 0;
+	long dist_n = 0, mux_n = 0, short_n = 0, slow_n = 0, cal_n = 0;
 	size_t i, counted = 0;
 
 	json_array_foreach(evs, i, e)
@@ -228,6 +230,8 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 		dist_n += (long)json_integer_value(json_object_get(d, "disturbed"));
 		mux_n += (long)json_integer_value(json_object_get(d, "multiplexed"));
 		short_n += (long)json_integer_value(json_object_get(d, "short_by"));
+		slow_n += (long)json_integer_value(json_object_get(d, "slow"));
+		cal_n += (long)json_integer_value(json_object_get(d, "slow_calibration"));
 	}
 	if (dist && json_is_true(json_object_get(dist, "checked")))
 		fprintf(f, "%sdisturbed samples: %ld discarded and retaken (a context "
@@ -241,6 +245,11 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 		fprintf(f, "; %ld samples missing (retake budget spent)", short_n);
 	if (dist)
 		fputc('\n', f);
+	if (slow_n || cal_n)
+		fprintf(f, "%sslow loops: %ld samples retaken or dropped (a loop of the "
+			"probe's pair, %ld more of the calibration's, ran far above its "
+			"fastest: an interrupt or preemption inside it)\n", prefix,
+			slow_n, cal_n);
 	{
 		json_t *c = json_object_get(run, "contention");
 

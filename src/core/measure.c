@@ -206,6 +206,8 @@ struct job {
 	double **evv;			/* [nev][samples]: per-op counts */
 	bool *ev_nonzero;		/* [nev]: counted something in some loop */
 	unsigned disturbed, multiplexed;	/* samples discarded, by cause */
+	unsigned retries;		/* times sampled again, disturbed */
+	char noisy[160];		/* why the samples do not stand, or "" */
 	double spent_s;			/* time spent in this probe's code */
 };
 
@@ -276,6 +278,7 @@ static int job_setup(struct job *j, const struct what *w,
 	if (pc_sample_set_init(&j->set, cfg->samples, canary) < 0)
 		return -1;
 	j->set.pmu = pmu;
+	j->set.slack = 2 * (clk->tick_step ? clk->tick_step : 1);
 	return job_alloc_events(j, cfg->samples);
 }
 
@@ -302,13 +305,20 @@ static enum pc_sample_verdict sink_sample(void *ctx, struct pc_job *ej, unsigned
 			  (double)j->hk.cycles[1] - (double)j->hk.cycles[0] };
 	enum pc_sample_verdict v;
 	unsigned i;
+	const uint64_t floors[PC_SAMPLE_LOOPS] = { ej->probe.floor_lo, ej->probe.floor_hi,
+						   ej->cal.floor_lo, ej->cal.floor_hi };
 
 	(void)ctx;
-	if (!pc_sample_set_put(&j->set, slot, x, pmu)) {
+	switch (pc_sample_set_put(&j->set, slot, x, pmu, floors)) {
+	case PC_PUT_OK:
+		break;
+	case PC_PUT_UNUSABLE:
 		/* A coarse timer (an emulator's) can read no difference in
 		 * the calibration: it scales nothing; the sample is retaken. */
 		j->disturbed++;
 		return PC_SAMPLE_DISTURBED;
+	default:	/* counted by cause in the set */
+		return PC_SAMPLE_SLOW;
 	}
 	v = pc_events_verdict(j->ev, loops, j->ej.cal.exec ? 4 : 2);
 	if (v == PC_SAMPLE_DISTURBED)
@@ -531,9 +541,20 @@ static void canary_reference(struct run *run, struct pc_profile *prof)
  * are flagged that the rest could not stand for the probe: then the core
  * was contended throughout, every sample is kept and the reason says so.
  */
+static void compact(struct job *j, const bool *keep)
+{
+	unsigned e, i, k;
+
+	for (e = 0; e < j->nev; e++)
+		for (i = 0, k = 0; i < j->set.n; i++)
+			if (keep[i])
+				j->evv[e][k++] = j->evv[e][i];
+	pc_sample_set_keep(&j->set, keep);
+}
+
 static void drop_contended(struct job *j, double limit)
 {
-	unsigned n = j->set.n, kept, i, k, e;
+	unsigned n = j->set.n, kept;
 	bool *keep;
 
 	if (!j->set.can_c || !n || !(keep = malloc(n * sizeof(*keep))))
@@ -546,14 +567,40 @@ static void drop_contended(struct job *j, double limit)
 			 "%scontended: the core was shared during %u of %u samples "
 			 "(kept them all)", len ? "; " : "", n - kept, n);
 	} else if (kept < n) {
-		for (e = 0; e < j->nev; e++)
-			for (i = 0, k = 0; i < n; i++)
-				if (keep[i])
-					j->evv[e][k++] = j->evv[e][i];
-		pc_sample_set_keep(&j->set, keep);
-		j->r->events.contended = n - kept;
+		compact(j, keep);
+		j->r->events.contended += n - kept;
 	}
 	free(keep);
+}
+
+/*
+ * Drops the samples kept before a loop's fastest run was seen that are
+ * far above it, then judges what stays: noisy when over half of the
+ * wanted samples were lost to slow loops, or when the rest spread more
+ * than a quiet host's would (samples.c). A caller's body (an allocator's)
+ * is judged by its loops only: its spread is its own.
+ */
+static void judge_clean(struct job *j, unsigned want)
+{
+	unsigned n = j->set.n, dropped = 0;
+	double spread;
+	bool *keep;
+
+	j->noisy[0] = 0;
+	if (n && (keep = malloc(n * sizeof(*keep)))) {
+		dropped = pc_sample_set_refloor(&j->set, keep);
+		if (dropped)
+			compact(j, keep);
+		free(keep);
+	}
+	if (2 * j->set.n < want)
+		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples had a loop over "
+			 "%.0f %% above its fastest", want - j->set.n, want,
+			 PC_SLOW_LOOP_TOLERANCE * 100);
+	else if (!j->item && pc_samples_noisy(j->set.dc, j->set.n, (int)j->r->id, &spread))
+		snprintf(j->noisy, sizeof(j->noisy), "the samples spread by %.1f %% "
+			 "(median absolute deviation; a quiet host: under %.0f %%)",
+			 spread * 100, pc_spread_limit((int)j->r->id) * 100);
 }
 
 /* Per-op statistics of the events, and what was discarded. */
@@ -569,6 +616,9 @@ static int finish_events(struct job *j, const struct pc_measure_config *cfg)
 	pe->disturbed = j->disturbed;
 	pe->multiplexed = j->multiplexed;
 	pe->short_by = j->ej.short_by;
+	pe->slow = j->set.slow_probe;
+	pe->slow_cal = j->set.slow_cal;
+	pe->noisy_retries = j->retries;
 	if (!j->nev || !j->set.n)
 		return 0;
 	pe->per_op = calloc(j->nev, sizeof(*pe->per_op));
@@ -633,29 +683,91 @@ static void cut_short(struct pc_probe_result *r, unsigned have, unsigned want,
 		 "interrupted by %s", pc_signal_name(sig));
 }
 
-/* After the engine: contended samples dropped, figures or reasons. */
-static int finish_all(struct run *run, struct pc_profile *prof)
+/* Every live job's samples cleaned and judged (the canary's limit, when it
+ * ran, from the whole run's first pass). */
+static void clean_all(struct run *run, struct pc_profile *prof, bool only_noisy)
+{
+	size_t i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+
+		if (!j->ej.live || (only_noisy && !j->noisy[0]))
+			continue;
+		j->set.n = j->ej.kept;
+		if (prof->canary)
+			drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
+		judge_clean(j, run->cfg->samples);
+	}
+}
+
+/* The probes judged noisy are sampled again, up to PC_NOISY_RETRIES times,
+ * in rounds among themselves: a disturbance of seconds may have passed. */
+static int resample_noisy(struct run *run, struct pc_profile *prof,
+			  const struct pc_engine_host *host)
+{
+	const struct pc_engine_config ecfg = { run->cfg->samples, PC_ROUNDS };
+	struct pc_job **ej = calloc(run->njobs ? run->njobs : 1, sizeof(*ej));
+	unsigned attempt, n, i;
+
+	if (!ej)
+		return -1;
+	for (attempt = 0; attempt < PC_NOISY_RETRIES && !pc_interrupted(); attempt++) {
+		for (i = 0, n = 0; i < run->njobs; i++)
+			if (run->jobs[i].ej.live && run->jobs[i].noisy[0]) {
+				run->jobs[i].retries++;
+				ej[n++] = &run->jobs[i].ej;
+			}
+		if (!n)
+			break;
+		pc_engine_resample(ej, n, &ecfg, host);
+		if (!pc_interrupted())
+			clean_all(run, prof, true);
+	}
+	free(ej);
+	return 0;
+}
+
+static void mark_noisy(struct job *j)
+{
+	struct pc_probe_result *r = j->r;
+	size_t len = strlen(r->reason);
+
+	if (!j->noisy[0] || r->status != PC_STATUS_OK)
+		return;
+	r->status = PC_STATUS_NOISY;
+	snprintf(r->reason + len, sizeof(r->reason) - len, "%sdisturbed: %s, "
+		 "sampled %u times; the figure is the last sampling's", len ? "; " : "",
+		 j->noisy, j->retries + 1);
+}
+
+/* After the engine: disturbed samples dropped, figures or reasons. */
+static int finish_all(struct run *run, struct pc_profile *prof,
+		      const struct pc_engine_host *host)
 {
 	const struct pc_measure_config *cfg = run->cfg;
-	int stop = pc_interrupted(), failed = 0;
+	int stop, failed = 0;
 	size_t i;
 
 	for (i = 0; i < run->njobs; i++)
 		run->jobs[i].set.n = run->jobs[i].ej.kept;
 	canary_reference(run, prof);
+	clean_all(run, prof, false);
+	if (!pc_interrupted() && resample_noisy(run, prof, host) < 0)
+		return -1;
+	stop = pc_interrupted();
 	for (i = 0; i < run->njobs; i++) {
 		struct job *j = &run->jobs[i];
 
 		if (!j->ej.live)
 			continue;
-		if (prof->canary) {
-			drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
-			prof->contended += j->r->events.contended;
-		}
+		prof->contended += j->r->events.contended;
 		if (stop && j->ej.kept < cfg->samples)
 			cut_short(j->r, j->ej.kept, cfg->samples, stop);
 		if ((j->set.n || !stop) && job_finish(j, cfg, run->clk) < 0)
 			failed = -1;
+		else
+			mark_noisy(j);
 	}
 	/* Probes the run never reached. */
 	if (stop) {
@@ -685,7 +797,7 @@ static int run_jobs(struct run *run, struct pc_profile *prof)
 		for (i = 0; i < run->njobs; i++)
 			ejobs[i] = &run->jobs[i].ej;
 		pc_engine_run(ejobs, (unsigned)run->njobs, &ecfg, &host);
-		rc = finish_all(run, prof);
+		rc = finish_all(run, prof, &host);
 	}
 	free(ejobs);
 	return rc;

@@ -252,6 +252,10 @@ struct pc_probe_result {
 		unsigned disturbed, multiplexed;	/* samples discarded */
 		unsigned short_by;	/* samples missing: discard budget spent */
 		unsigned contended;	/* samples dropped: the core was shared */
+		unsigned slow, slow_cal;	/* samples refused: a loop of the
+						 * probe's (the calibration's)
+						 * pair far above its floor */
+		unsigned noisy_retries;	/* times sampled again, disturbed */
 	} events;
 	bool partial;			/* cut short by an interruption */
 };

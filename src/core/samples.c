@@ -18,9 +18,10 @@ int pc_sample_set_init(struct pc_sample_set *s, unsigned cap, bool canary)
 	s->dt = calloc(cap ? cap : 1, sizeof(*s->dt));
 	s->dc = calloc(cap ? cap : 1, sizeof(*s->dc));
 	s->cpt = calloc(cap ? cap : 1, sizeof(*s->cpt));
+	s->loops = calloc(cap ? cap : 1, sizeof(*s->loops));
 	if (canary)
 		s->can_c = calloc(cap ? cap : 1, sizeof(*s->can_c));
-	if (!s->dt || !s->dc || !s->cpt || (canary && !s->can_c)) {
+	if (!s->dt || !s->dc || !s->cpt || !s->loops || (canary && !s->can_c)) {
 		pc_sample_set_free(s);
 		return -1;
 	}
@@ -33,7 +34,9 @@ void pc_sample_set_free(struct pc_sample_set *s)
 	free(s->dc);
 	free(s->cpt);
 	free(s->can_c);
+	free(s->loops);
 	s->dt = s->dc = s->cpt = s->can_c = NULL;
+	s->loops = NULL;
 }
 
 static double pair_ticks(const struct pc_pair *p)
@@ -41,13 +44,40 @@ static double pair_ticks(const struct pc_pair *p)
 	return (double)p->hi - (double)p->lo;
 }
 
-bool pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
-		       const struct pc_sample *x, const double *pmu_cycles)
+static bool above_floor(uint64_t v, uint64_t floor, uint64_t slack)
+{
+	return floor && v && (double)v > (double)floor * (1 + PC_SLOW_LOOP_TOLERANCE) +
+					  (double)slack;
+}
+
+/* The first of a sample's loops above its floor, or -1. */
+static int slow_loop(const struct pc_sample_set *s, const uint64_t *v)
+{
+	int k;
+
+	for (k = 0; k < PC_SAMPLE_LOOPS; k++)
+		if (above_floor(v[k], s->floor[k], s->slack))
+			return k;
+	return -1;
+}
+
+static void lower_floor(uint64_t *floor, uint64_t v)
+{
+	if (v && (!*floor || v < *floor))
+		*floor = v;
+}
+
+enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
+			      const struct pc_sample *x, const double *pmu_cycles,
+			      const uint64_t *floors)
 {
 	double ops = (double)(s->iters * PC_UNROLL_DIFF);
+	const uint64_t v[PC_SAMPLE_LOOPS] = { x->probe.lo, x->probe.hi, x->cal.lo,
+					      x->cal.hi };
+	int k;
 
 	if (slot >= s->cap)
-		return false;
+		return PC_PUT_UNUSABLE;
 	s->dt[slot] = pair_ticks(&x->probe) / ops;
 	if (s->pmu) {
 		s->dc[slot] = pmu_cycles[0] / ops;
@@ -55,7 +85,7 @@ bool pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 		double cal = pair_ticks(&x->cal);
 
 		if (!(cal > 0))
-			return false;
+			return PC_PUT_UNUSABLE;
 		s->cpt[slot] = (double)(s->cal_iters * PC_UNROLL_DIFF) / cal;
 		s->dc[slot] = s->dt[slot] * s->cpt[slot];
 	}
@@ -63,7 +93,91 @@ bool pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 		s->can_c[slot] = (s->pmu ? pmu_cycles[1] :
 				  pair_ticks(&x->canary) * s->cpt[slot]) /
 				 (double)(s->can_iters * PC_UNROLL_DIFF);
-	return true;
+	for (k = 0; k < PC_SAMPLE_LOOPS; k++) {
+		s->loops[slot][k] = v[k];
+		if (floors)
+			lower_floor(&s->floor[k], floors[k]);
+		lower_floor(&s->floor[k], v[k]);
+	}
+	k = slow_loop(s, v);
+	if (k < 0)
+		return PC_PUT_OK;
+	if (k < 2)
+		s->slow_probe++;
+	else
+		s->slow_cal++;
+	return k < 2 ? PC_PUT_SLOW : PC_PUT_SLOW_CAL;
+}
+
+unsigned pc_sample_set_refloor(struct pc_sample_set *s, bool *keep)
+{
+	unsigned i, dropped = 0;
+
+	for (i = 0; i < s->n; i++) {
+		int k = slow_loop(s, s->loops[i]);
+
+		keep[i] = k < 0;
+		if (k < 0)
+			continue;
+		dropped++;
+		if (k < 2)
+			s->slow_probe++;
+		else
+			s->slow_cal++;
+	}
+	return dropped;
+}
+
+/* Rows whose cost is a system call vary more from sample to sample (and
+ * run to run) than instructions do. */
+double pc_spread_limit(int id)
+{
+	return id == PC_PROBE_sigprocmask ? PC_NOISY_SPREAD_SYSCALL : PC_NOISY_SPREAD;
+}
+
+bool pc_samples_noisy(const double *cycles, size_t n, int id, double *spread)
+{
+	double *x, med, mad, limit;
+	size_t i;
+
+	*spread = NAN;
+	if (n < 2 || !(x = malloc(n * sizeof(*x))))
+		return false;
+	memcpy(x, cycles, n * sizeof(*x));
+	med = pc_median(x, n);
+	for (i = 0; i < n; i++)
+		x[i] = fabs(x[i] - med);
+	mad = pc_median(x, n);
+	free(x);
+	if (med != 0)
+		*spread = mad / fabs(med);
+	limit = pc_spread_limit(id) * fabs(med) +
+		PC_NOISY_FLOOR_CYCLES;
+	return mad > limit;
+}
+
+double pc_round_spread(const double *x, size_t n)
+{
+	double med[PC_ROUNDS], *part, lo, hi, mid;
+	size_t r, a, b;
+
+	if (n < PC_ROUNDS || !(part = malloc(n * sizeof(*part))))
+		return NAN;
+	for (r = 0; r < PC_ROUNDS; r++) {
+		a = n * r / PC_ROUNDS;
+		b = n * (r + 1) / PC_ROUNDS;
+		memcpy(part, x + a, (b - a) * sizeof(*part));
+		med[r] = pc_median(part, b - a);
+	}
+	memcpy(part, x, n * sizeof(*part));
+	mid = pc_median(part, n);
+	free(part);
+	lo = hi = med[0];
+	for (r = 1; r < PC_ROUNDS; r++) {
+		lo = med[r] < lo ? med[r] : lo;
+		hi = med[r] > hi ? med[r] : hi;
+	}
+	return mid != 0 ? (hi - lo) / fabs(mid) : NAN;
 }
 
 void pc_sample_set_lin(struct pc_sample_set *s, int64_t d_n, int64_t d_2n)
@@ -85,6 +199,7 @@ unsigned pc_sample_set_keep(struct pc_sample_set *s, const bool *keep)
 		s->dt[k] = s->dt[i];
 		s->dc[k] = s->dc[i];
 		s->cpt[k] = s->cpt[i];
+		memcpy(s->loops[k], s->loops[i], sizeof(s->loops[k]));
 		if (s->can_c)
 			s->can_c[k] = s->can_c[i];
 		k++;
@@ -132,6 +247,7 @@ int pc_sample_set_finish(struct pc_sample_set *s, struct pc_probe_result *r,
 	r->cycles_per_tick = s->pmu ? r->cycles.median / r->ticks.median :
 			     pc_median(s->cpt, s->n);
 	judge_linearity(s, r);
+	r->round_spread = pc_round_spread(s->dc, s->n);
 	if (keep) {
 		r->raw_ticks = s->dt;
 		r->raw_cycles = s->dc;
@@ -161,6 +277,7 @@ int pc_profile_alloc(struct pc_profile *prof, const bool *selected,
 		r->id = (enum pc_probe_id)id;
 		r->ring = pc_probe_rows[id].ring;
 		r->linearity = NAN;
+		r->round_spread = NAN;
 		r->cycles_source = source;
 	}
 	return 0;

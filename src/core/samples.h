@@ -12,6 +12,8 @@
 #include "engine/engine.h"
 #include "primcost.h"
 
+#define PC_SAMPLE_LOOPS 4
+
 /* One probe's samples, per operation, in the order taken. */
 struct pc_sample_set {
 	unsigned cap, n;		/* slots; samples kept */
@@ -23,20 +25,57 @@ struct pc_sample_set {
 	unsigned nlin;
 	uint64_t iters, cal_iters, can_iters;	/* loop iterations of each pair */
 	bool pmu;			/* cycles counted, not calibrated */
+	/* ---- loops far above their floors (pc_sample_set_put) ---- */
+	uint64_t (*loops)[PC_SAMPLE_LOOPS];	/* each sample's probe lo, hi,
+						 * calibration lo, hi ticks */
+	uint64_t floor[PC_SAMPLE_LOOPS];	/* the fastest of each (0: none) */
+	uint64_t slack;			/* ticks a loop may exceed its floor by
+					 * besides the tolerance: timer steps */
+	unsigned slow_probe, slow_cal;	/* samples refused, by loop */
 };
 
 /* Room for cap samples (and their canary when canary). -1: out of memory. */
 int pc_sample_set_init(struct pc_sample_set *s, unsigned cap, bool canary);
 void pc_sample_set_free(struct pc_sample_set *s);
 
+/* What pc_sample_set_put made of a sample. */
+enum pc_put {
+	PC_PUT_OK,
+	PC_PUT_UNUSABLE,	/* the calibration pair read no difference */
+	PC_PUT_SLOW,		/* a loop of the probe's pair ran far above its floor */
+	PC_PUT_SLOW_CAL,	/* a loop of the calibration's did */
+};
+
 /*
  * Turns raw sample x into slot `slot`. pmu_cycles, when s->pmu: the PMU
- * cycles of the probe pair (hi - lo) and of the canary pair. False when the
+ * cycles of the probe pair (hi - lo) and of the canary pair. Not OK when the
  * sample cannot be used: its calibration pair read no difference (a coarse
- * timer), so it scales nothing. Allocates nothing (contained work calls it).
+ * timer), so it scales nothing; or one of its loops ran more than
+ * PC_SLOW_LOOP_TOLERANCE above the fastest such loop (an interrupt, a
+ * preemption, the core taken away: the difference would carry it). floors,
+ * when not NULL, are floors seen elsewhere (the engine's warm-up) to start
+ * from. Allocates nothing (contained work calls it).
  */
-bool pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
-		       const struct pc_sample *x, const double *pmu_cycles);
+enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
+			      const struct pc_sample *x, const double *pmu_cycles,
+			      const uint64_t *floors);
+/* Drops the kept samples with a loop above the final floors (taken before
+ * the fastest loop was seen); keep[] (s->n entries) says which stayed.
+ * Returns how many were dropped. */
+unsigned pc_sample_set_refloor(struct pc_sample_set *s, bool *keep);
+/*
+ * Whether a probe's samples are too spread to stand for one cost: their
+ * median absolute deviation over PC_NOISY_SPREAD of the median (or
+ * PC_NOISY_SPREAD_SYSCALL for a row whose cost is a system call) plus
+ * PC_NOISY_FLOOR_CYCLES. *spread gets MAD / |median|. cycles[0..n) is not
+ * changed. id: the row, or -1 for a caller's body.
+ */
+bool pc_samples_noisy(const double *cycles, size_t n, int id, double *spread);
+/* The relative spread (MAD / median) a quiet host keeps row id within. */
+double pc_spread_limit(int id);
+/* (max - min) / |median| of the medians of the samples in PC_ROUNDS equal
+ * parts, in order; NAN for fewer than PC_ROUNDS samples or a zero median. */
+double pc_round_spread(const double *x, size_t n);
 /* One linearity pair (hi - lo ticks at iters and at 2 * iters). */
 void pc_sample_set_lin(struct pc_sample_set *s, int64_t d_n, int64_t d_2n);
 /* Keeps the samples whose keep[i] is set, in order; returns how many. */

@@ -292,7 +292,7 @@ static int check_points(json_t *pts, const char *where, char *err, size_t errlen
 
 int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 {
-	static const char *const statuses[] = { "ok", "skipped", "unsupported", "failed",
+	static const char *const statuses[] = { "ok", "skipped", "unsupported", "failed", "noisy",
 						NULL };
 	static const char *const metrics[] = { "ticks", "cycles", "ns" };
 	json_t *st, *v;

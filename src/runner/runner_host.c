@@ -397,6 +397,37 @@ void pc_runner_cpu(const struct pc_runner_output *out, const char *emulator,
 }
 
 /* A measured probe's samples, through the host's finishing (samples.c). */
+/* The runner keeps every sample: its loops are judged here, against the
+ * floors of the whole series (samples.c), and the spread after that. */
+static int judge_runner_samples(struct pc_sample_set *set, struct pc_probe_result *r)
+{
+	bool *keep = malloc((set->n ? set->n : 1) * sizeof(*keep));
+	unsigned dropped;
+	double spread;
+
+	if (!keep)
+		return -1;
+	set->slow_probe = set->slow_cal = 0;	/* put judged against floors so far */
+	dropped = pc_sample_set_refloor(set, keep);
+	if (dropped && set->n - dropped >= (set->n + 1) / 2)
+		pc_sample_set_keep(set, keep);
+	free(keep);
+	r->events.slow = set->slow_probe;
+	r->events.slow_cal = set->slow_cal;
+	if (set->n - dropped < (set->n + 1) / 2) {
+		r->status = PC_STATUS_NOISY;
+		snprintf(r->reason, sizeof(r->reason), "disturbed: %u of %u samples "
+			 "had a loop over %.0f %% above its fastest", dropped, set->n,
+			 PC_SLOW_LOOP_TOLERANCE * 100);
+	} else if (pc_samples_noisy(set->dc, set->n, (int)r->id, &spread)) {
+		r->status = PC_STATUS_NOISY;
+		snprintf(r->reason, sizeof(r->reason), "disturbed: the samples spread "
+			 "by %.1f %% (median absolute deviation)", spread * 100);
+	}
+	return 0;
+}
+
+/* A measured probe's samples, through the host's finishing (samples.c). */
 static int profile_probe(const struct pc_runner_probe *rp, const struct pc_clock *clk,
 			 bool keep_samples, struct pc_probe_result *r)
 {
@@ -408,12 +439,13 @@ static int profile_probe(const struct pc_runner_probe *rp, const struct pc_clock
 		return -1;
 	set.iters = rp->iters;
 	set.cal_iters = rp->cal_iters;
+	set.slack = 2 * (clk->tick_step ? clk->tick_step : 1);
 	for (i = 0; i < rp->n; i++) {
 		struct pc_sample x = { { rp->s[i][0], rp->s[i][1] },
 				       { rp->s[i][2], rp->s[i][3] }, { 0, 0 } };
 
 		/* a calibration pair that read nothing scales nothing */
-		if (pc_sample_set_put(&set, set.n, &x, NULL))
+		if (pc_sample_set_put(&set, set.n, &x, NULL, NULL) != PC_PUT_UNUSABLE)
 			set.n++;
 	}
 	for (i = 0; i < rp->nlin; i++)
@@ -426,7 +458,9 @@ static int profile_probe(const struct pc_runner_probe *rp, const struct pc_clock
 		return 0;
 	}
 	r->status = PC_STATUS_OK;
-	rc = pc_sample_set_finish(&set, r, clk, keep_samples);
+	rc = judge_runner_samples(&set, r);
+	if (rc == 0)
+		rc = pc_sample_set_finish(&set, r, clk, keep_samples);
 	pc_sample_set_free(&set);
 	return rc;
 }
