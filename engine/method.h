@@ -62,11 +62,14 @@
 #define PC_NOISY_RETRIES	2
 
 /* ---- calibration sanity ---------------------------------------------------- */
-/* A calibrated core clock outside 200 MHz .. 10 GHz, or moving more than
- * 10 % within a run, makes the run unreliable. */
+/* A calibrated core clock outside 200 MHz .. 10 GHz, or the probes'
+ * calibrations spreading more than 5 % (max - min over the median) within a
+ * run, makes the run unreliable; so does a canary (4 independent adds) under
+ * half a cycle: no core has more than 8 integer ALUs. */
 #define PC_CORE_HZ_MIN		2e8
 #define PC_CORE_HZ_MAX		1e10
-#define PC_CALIB_DRIFT_MAX	0.10
+#define PC_CALIB_DRIFT_MAX	0.05
+#define PC_CANARY_FLOOR_CYCLES	0.5
 /* With PMU cycles, the dependent add chain must read 1 cycle within 10 %. */
 #define PC_PMU_ADD_TOLERANCE	0.10
 

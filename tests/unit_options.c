@@ -161,13 +161,15 @@ int main(void)
 	/* Reliability options. */
 	ok(parse(1, none, &o, err) == 0 && o.probe_timeout_s < 0 && !o.save_partial,
 	   "by default: the computed probe time limit, no --save-partial");
-	near(pc_run_probe_timeout(&o), 10 + 40 * (501 + 500) * 20e-6, 1e-9,
+	near(pc_run_probe_timeout(&o, 0), 10 + 40 * (501 + 500) * 20e-6, 1e-9,
 	     "the default probe time limit is 10 s + 40 x (samples + 500) x sample-us");
+	near(pc_run_probe_timeout(&o, 50e-6), 10 + 40 * (501 + 500) * 50e-6, 1e-9,
+	     "a timer whose steps make a sample last 50 us lengthens the limit");
 	ok(parse(4, ARGV("--probe-timeout", "2.5", "--save-partial"), &o, err) == 0 &&
-	   o.probe_timeout_s == 2.5 && o.save_partial && pc_run_probe_timeout(&o) == 2.5,
+	   o.probe_timeout_s == 2.5 && o.save_partial && pc_run_probe_timeout(&o, 1) == 2.5,
 	   "--probe-timeout 2.5 --save-partial land in their fields");
 	ok(parse(3, ARGV("--probe-timeout", "0"), &o, err) == 0 &&
-	   pc_run_probe_timeout(&o) == 0, "--probe-timeout 0 means no limit");
+	   pc_run_probe_timeout(&o, 1) == 0, "--probe-timeout 0 means no limit");
 	ok(parse(3, ARGV("--probe-timeout", "-1"), &o, err) < 0 &&
 	   strstr(err, "--probe-timeout"), "a negative time limit is refused: %s", err);
 	ok(parse(3, ARGV("--probe-timeout", "0.001"), &o, err) < 0,

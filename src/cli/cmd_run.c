@@ -403,11 +403,22 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 	return pc_options_end(parse(argc, argv, &p), err, errlen);
 }
 
-double pc_run_probe_timeout(const struct pc_run_options *o)
+double pc_run_probe_timeout(const struct pc_run_options *o, double sample_floor_s)
 {
+	double sample_s = (double)o->sample_us * 1e-6;
+
 	if (o->probe_timeout_s >= 0)
 		return o->probe_timeout_s;
-	return 10.0 + 40.0 * ((double)o->samples + 500.0) * (double)o->sample_us * 1e-6;
+	if (sample_floor_s > sample_s)	/* a coarse timer makes samples longer */
+		sample_s = sample_floor_s;
+	return 10.0 + 40.0 * ((double)o->samples + 500.0) * sample_s;
+}
+
+/* The shortest sample the timer allows (pc_sample_ticks), in seconds. */
+static double sample_floor(const struct pc_run_options *o, const struct pc_clock *clk)
+{
+	return clk && clk->tick_hz > 0 ?
+	       pc_sample_ticks(clk, (double)o->sample_us * 1e-6) / clk->tick_hz : 0;
 }
 
 /* The runner bootstrap builds: build-ARCH/ next to the primcost program,
@@ -464,7 +475,8 @@ static int run_remote(const struct pc_run_options *o, struct pc_cpu_info *ci,
 	return pc_runner_measure(&rq, o->selected, ci, clk, prof, extra, err, errlen);
 }
 
-static json_t *options_json(const struct pc_run_options *o, int cpu)
+static json_t *options_json(const struct pc_run_options *o, int cpu,
+			    const struct pc_clock *clk)
 {
 	json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:b, s:b, s:s, s:f, s:s, s:b, s:b, s:f}",
 			 "probes", o->probes, "cpu", cpu, "samples", (int)o->samples,
@@ -475,7 +487,7 @@ static json_t *options_json(const struct pc_run_options *o, int cpu)
 			 o->events_list ? o->events_list : "",
 			 "reject_disturbed", o->reject_disturbed,
 			 "keep_contended", o->keep_contended,
-			 "probe_timeout_s", pc_run_probe_timeout(o));
+			 "probe_timeout_s", pc_run_probe_timeout(o, sample_floor(o, clk)));
 
 	if (j && o->arch)
 		json_object_set_new(j, "arch", json_string(o->arch));
@@ -634,7 +646,7 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 		cfg.ring0 = *r0;
 	}
 	cfg.events = &o->events;
-	cfg.probe_timeout_s = pc_run_probe_timeout(o);
+	cfg.probe_timeout_s = pc_run_probe_timeout(o, sample_floor(o, clk));
 	cfg.keep_contended = o->keep_contended;
 	if ((o->alloc.on ? pc_alloc_measure(&o->alloc, ar, &cfg, clk, prof, err, errlen) :
 	     pc_profile_run(o->selected, &cfg, clk, prof, err, errlen)) < 0) {
@@ -753,7 +765,7 @@ static json_t *build_doc(struct run_state *r)
 	json_t *cpu, *run, *probes, *doc;
 
 	cpu = pc_json_cpu(&r->ci, &r->clk, r->prof.cycles_per_tick);
-	run = pc_json_run(&r->ci, &r->clk, &r->prof, options_json(&r->o, r->cpu_no));
+	run = pc_json_run(&r->ci, &r->clk, &r->prof, options_json(&r->o, r->cpu_no, &r->clk));
 	if (run && r->r0)
 		json_object_set_new(run, "ring0", pc_ring0_json(r->r0));
 	if (run && r->extra)

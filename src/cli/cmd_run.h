@@ -45,7 +45,7 @@ struct pc_run_options {
 /* The time limit of one probe: the option, else 10 s plus 40 times what the
  * --samples and --sample-us settings ask for (plus 500 samples' worth for
  * sizing, warm-up and the linearity check). 0: no limit. */
-double pc_run_probe_timeout(const struct pc_run_options *o);
+double pc_run_probe_timeout(const struct pc_run_options *o, double sample_floor_s);
 
 /* 0: run; 1: --help asked; -1: error in err. */
 int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,

@@ -299,10 +299,14 @@ static size_t run_calibration(struct pc_profile *prof)
 			calib[n++] = r->cycles_per_tick;
 	}
 	if (n) {
-		double first = calib[0], last = calib[n - 1];
+		double lo = calib[0], hi = calib[0];
 
+		for (i = 1; i < n; i++) {
+			lo = calib[i] < lo ? calib[i] : lo;
+			hi = calib[i] > hi ? calib[i] : hi;
+		}
 		prof->cycles_per_tick = pc_median(calib, n);
-		prof->calib_drift = (last - first) / prof->cycles_per_tick;
+		prof->calib_drift = (hi - lo) / prof->cycles_per_tick;
 	}
 	free(calib);
 	return n;
@@ -333,12 +337,27 @@ void pc_profile_judge(struct pc_profile *prof, const struct pc_clock *clk,
 	}
 	/* Emulators and broken timers give calibrations no core can have. */
 	if (ncal && clk->source == PC_CYCLES_CALIBRATED &&
-	    (!(core_hz > PC_CORE_HZ_MIN && core_hz < PC_CORE_HZ_MAX) ||
-	     prof->calib_drift > PC_CALIB_DRIFT_MAX)) {
-		unreliable(prof, "calibration makes no sense: core clock %.0f MHz, "
-			   "moving %.0f %% during the run (an emulator, or a timer "
-			   "that does not count time?)", core_hz / 1e6,
-			   prof->calib_drift * 100);
+	    !(core_hz > PC_CORE_HZ_MIN && core_hz < PC_CORE_HZ_MAX)) {
+		unreliable(prof, "calibration makes no sense: core clock %.0f MHz "
+			   "(an emulator, or a timer that does not count time?)",
+			   core_hz / 1e6);
+		return;
+	}
+	if (ncal > 1 && prof->calib_drift > PC_CALIB_DRIFT_MAX) {
+		unreliable(prof, "the core clock moved by %.1f %% during the run "
+			   "(probes' calibrations from %s): figures taken at "
+			   "different clocks do not compare", prof->calib_drift * 100,
+			   "the dependent add chain");
+		return;
+	}
+	/* Four independent adds cannot issue in under half a cycle: no core
+	 * has more than 8 integer ALUs. A canary below that says the cycles
+	 * themselves are wrong (the calibration caught a disturbed add chain). */
+	if (prof->canary && prof->canary_best < PC_CANARY_FLOOR_CYCLES) {
+		unreliable(prof, "the canary (4 independent adds) read %.2f cycles at "
+			   "its best, below the %.2f no core can beat: the cycles of "
+			   "this run are wrong (a disturbed calibration?)",
+			   prof->canary_best, PC_CANARY_FLOOR_CYCLES);
 		return;
 	}
 	/* With PMU cycles the add chain is an independent check: one cycle per

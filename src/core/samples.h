@@ -102,8 +102,9 @@ int pc_profile_alloc(struct pc_profile *prof, const bool *selected,
 /*
  * Judges a run: the median calibration and its drift across its ok probes,
  * then unreliable when emulated (the reason given), when the calibration
- * makes no sense (PC_CORE_HZ_MIN..MAX, PC_CALIB_DRIFT_MAX), or when PMU
- * cycles read the add chain off 1 cycle.
+ * makes no sense (PC_CORE_HZ_MIN..MAX), moved over PC_CALIB_DRIFT_MAX, or
+ * made the canary beat PC_CANARY_FLOOR_CYCLES, or when PMU cycles read
+ * the add chain off 1 cycle.
  */
 void pc_profile_judge(struct pc_profile *prof, const struct pc_clock *clk,
 		      const char *emulated);
