@@ -102,12 +102,6 @@ void pc_loop_pair(struct pc_loop *l, uint64_t iters, struct pc_pair *p)
 		p->lo = timed(l, iters, 0);
 		p->hi = timed(l, iters, 1);
 	}
-	if (iters != l->iters)
-		return;
-	if (p->lo && (!l->floor_lo || p->lo < l->floor_lo))
-		l->floor_lo = p->lo;
-	if (p->hi && (!l->floor_hi || p->hi < l->floor_hi))
-		l->floor_hi = p->hi;
 }
 
 static uint64_t median3(uint64_t a, uint64_t b, uint64_t c)
@@ -228,17 +222,6 @@ static int size_series(struct pc_loop *l, uint64_t target)
 	return l->iters ? 0 : -1;
 }
 
-/* A batch of pairs, so that a series that is not warmed up has floors
- * before its first sample is judged. */
-static void seed_floors(struct pc_loop *l)
-{
-	struct pc_pair p;
-	unsigned i;
-
-	for (i = 0; l->exec && i < PC_WARMUP_BATCH; i++)
-		pc_loop_pair(l, l->iters, &p);
-}
-
 static void step_prepare(void *arg)
 {
 	struct step *s = arg;
@@ -251,8 +234,6 @@ static void step_prepare(void *arg)
 		return;
 	}
 	pc_loop_warm_up(&j->probe);
-	seed_floors(&j->cal);
-	seed_floors(&j->canary);
 }
 
 static void take(struct pc_job *j, struct pc_sample *smp)

@@ -43,9 +43,6 @@ struct pc_loop {
 	int probe;			/* the executor's probe number */
 	uint64_t iters;			/* sized by pc_loop_size() */
 	unsigned flip;			/* which loop of a pair runs first */
-	/* The fastest lo and hi loop seen at iters (warm-up and samples):
-	 * the floors a disturbed loop is judged against (samples.c). */
-	uint64_t floor_lo, floor_hi;
 	struct pc_probe_state st;
 };
 
@@ -125,7 +122,7 @@ int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
 /*
  * Takes the live jobs' samples again, from slot 0, in rounds, then their
  * linearity pairs: for the host that judged a probe's samples disturbed
- * throughout. Each job keeps its sizing, warm-up and floors; its kept
+ * throughout. Each job keeps its sizing and warm-up; its kept
  * count, budget and short_by start afresh.
  */
 int pc_engine_resample(struct pc_job *const *jobs, unsigned njobs,

@@ -49,10 +49,16 @@
 
 /* ---- disturbed samples ------------------------------------------------------ */
 /* A sample one of whose loops (the probe's lo or hi, the calibration's lo
- * or hi) ran more than 10 % plus two timer steps above the fastest such
- * loop is retaken: an interrupt or a preemption inside it, or the core
- * taken away for part of it. docs/design.md gives the distributions. */
+ * or hi) ran more than 10 % plus two timer steps above the fastest of the
+ * last PC_FLOOR_WINDOW such loops is retaken: an interrupt or a preemption
+ * inside it, or the core taken away for part of it. The window lets the
+ * floor follow a lasting change of pace (a busy sibling, a new clock),
+ * which moves every loop and cancels in the cycles, up to 25 % above the
+ * fastest loop ever: beyond that the loops are disturbed, not paced.
+ * docs/design.md gives the distributions. */
 #define PC_SLOW_LOOP_TOLERANCE	0.10
+#define PC_FLOOR_WINDOW		16
+#define PC_FLOOR_FOLLOW_MAX	0.25
 /* A probe whose kept samples' MAD exceeds 2 % of their median (10 % for
  * a system call's cost) plus 0.01 cycles is sampled again, at most
  * PC_NOISY_RETRIES more times; then it is `noisy`. */

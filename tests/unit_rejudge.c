@@ -91,37 +91,38 @@ static void busy(json_t *quiet, const char *dir, const char *file)
 }
 
 /* The slow-loop rule on synthetic loops: an interrupt in the lo loop would
- * make the difference negative; the sample is refused, by cause, and one
- * kept before the floor was seen is dropped afterwards. */
+ * make the difference negative; the sample is refused, by cause; a lasting
+ * change of pace is refused only until the window has seen it. */
 static void synthetic(void)
 {
 	struct pc_sample_set s;
-	struct pc_sample x = { { 1000, 5000 }, { 500, 2500 }, { 0, 0 } };
-	bool keep[4];
+	struct pc_sample x = { { 1200, 5000 }, { 500, 2500 }, { 0, 0 } };
+	const struct pc_sample slower = { { 1300, 6500 }, { 650, 3250 }, { 0, 0 } };
+	unsigned i, refused = 0;
 
 	if (!ok(pc_sample_set_init(&s, 4, false) == 0, "a set of 4 samples"))
 		return;
 	s.iters = 10;
 	s.cal_iters = 10;
 	s.slack = 2;
-	x.probe.lo = 1200;	/* kept: no floor yet */
-	ok(pc_sample_set_put(&s, 0, &x, NULL, NULL) == PC_PUT_OK, "a first sample is kept");
+	ok(pc_sample_set_put(&s, 0, &x, NULL) == PC_PUT_OK, "a first sample is kept");
 	x.probe.lo = 1000;
-	ok(pc_sample_set_put(&s, 1, &x, NULL, NULL) == PC_PUT_OK, "a faster one is kept");
+	ok(pc_sample_set_put(&s, 1, &x, NULL) == PC_PUT_OK, "a faster one is kept");
 	x.probe.lo = 6000;	/* an interrupt in the lo loop: hi - lo < 0 */
-	ok(pc_sample_set_put(&s, 2, &x, NULL, NULL) == PC_PUT_SLOW && s.slow_probe == 1,
+	ok(pc_sample_set_put(&s, 2, &x, NULL) == PC_PUT_SLOW && s.slow_probe == 1,
 	   "a lo loop 6 times its floor is refused, counted as the probe's");
 	x.probe.lo = 1000;
 	x.cal.hi = 2800;	/* the calibration's hi loop 12 % slow */
-	ok(pc_sample_set_put(&s, 2, &x, NULL, NULL) == PC_PUT_SLOW_CAL && s.slow_cal == 1,
+	ok(pc_sample_set_put(&s, 2, &x, NULL) == PC_PUT_SLOW_CAL && s.slow_cal == 1,
 	   "a calibration loop 12 %% above its floor is refused, counted as the calibration's");
 	x.cal.hi = 2600;	/* 4 %: within the tolerance */
-	ok(pc_sample_set_put(&s, 2, &x, NULL, NULL) == PC_PUT_OK, "4 %% above the floor is kept");
-	s.n = 3;
-	ok(pc_sample_set_refloor(&s, keep) == 1 && !keep[0] && keep[1] && keep[2],
-	   "the first sample, 20 %% above the floor found later, is dropped afterwards");
-	ok(pc_sample_set_keep(&s, keep) == 2 && s.dt[0] > 0 && s.dt[1] > 0,
-	   "two samples stay, both positive");
+	ok(pc_sample_set_put(&s, 2, &x, NULL) == PC_PUT_OK && s.dt[2] > 0,
+	   "4 %% above the floor is kept, and positive");
+	for (i = 0; i < 3 * PC_FLOOR_WINDOW; i++)
+		refused += pc_sample_set_put(&s, 3, &slower, NULL) != PC_PUT_OK;
+	ok(refused > 0 && refused <= PC_FLOOR_WINDOW, "every loop 30 %% slower from "
+	   "now on: %u samples refused, then the floor follows (window %u)", refused,
+	   PC_FLOOR_WINDOW);
 	pc_sample_set_free(&s);
 }
 

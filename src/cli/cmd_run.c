@@ -635,6 +635,7 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 	cfg.progress = !o->quiet && isatty(STDERR_FILENO);
 	cfg.status_fd = o->status_fd;
 	cfg.cpu = *cpu_no;
+	cfg.emulated = ci->emulated[0] != 0;
 	if (wants_ring0(o)) {
 		*r0 = pc_ring0_open(&o->ring0);
 		if (!*r0) {

@@ -305,11 +305,9 @@ static enum pc_sample_verdict sink_sample(void *ctx, struct pc_job *ej, unsigned
 			  (double)j->hk.cycles[1] - (double)j->hk.cycles[0] };
 	enum pc_sample_verdict v;
 	unsigned i;
-	const uint64_t floors[PC_SAMPLE_LOOPS] = { ej->probe.floor_lo, ej->probe.floor_hi,
-						   ej->cal.floor_lo, ej->cal.floor_hi };
 
 	(void)ctx;
-	switch (pc_sample_set_put(&j->set, slot, x, pmu, floors)) {
+	switch (pc_sample_set_put(&j->set, slot, x, pmu)) {
 	case PC_PUT_OK:
 		break;
 	case PC_PUT_UNUSABLE:
@@ -574,28 +572,22 @@ static void drop_contended(struct job *j, double limit)
 }
 
 /*
- * Drops the samples kept before a loop's fastest run was seen that are
- * far above it, then judges what stays: noisy when over half of the
- * wanted samples were lost to slow loops, or when the rest spread more
- * than a quiet host's would (samples.c). A caller's body (an allocator's)
- * is judged by its loops only: its spread is its own.
+ * Judges what stays: noisy when over half of the wanted samples were lost
+ * to slow loops, or when the rest spread more than a quiet host's would
+ * (samples.c). A caller's body (an allocator's) is judged by its loops
+ * only: its spread is its own. An emulator's timings are not judged.
  */
-static void judge_clean(struct job *j, unsigned want)
+static void judge_clean(struct job *j, const struct pc_measure_config *cfg)
 {
-	unsigned n = j->set.n, dropped = 0;
+	unsigned want = cfg->samples;
 	double spread;
-	bool *keep;
 
 	j->noisy[0] = 0;
-	if (n && (keep = malloc(n * sizeof(*keep)))) {
-		dropped = pc_sample_set_refloor(&j->set, keep);
-		if (dropped)
-			compact(j, keep);
-		free(keep);
-	}
+	if (cfg->emulated)	/* the run is unreliable as a whole */
+		return;
 	if (2 * j->set.n < want)
-		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples had a loop over "
-			 "%.0f %% above its fastest", want - j->set.n, want,
+		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples were lost to "
+			 "loops over %.0f %% above their floor", want - j->set.n, want,
 			 PC_SLOW_LOOP_TOLERANCE * 100);
 	else if (!j->item && pc_samples_noisy(j->set.dc, j->set.n, (int)j->r->id, &spread))
 		snprintf(j->noisy, sizeof(j->noisy), "the samples spread by %.1f %% "
@@ -697,7 +689,7 @@ static void clean_all(struct run *run, struct pc_profile *prof, bool only_noisy)
 		j->set.n = j->ej.kept;
 		if (prof->canary)
 			drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
-		judge_clean(j, run->cfg->samples);
+		judge_clean(j, run->cfg);
 	}
 }
 

@@ -217,6 +217,7 @@ struct pc_measure_config {
 	bool progress;			/* progress line on stderr */
 	int status_fd;			/* --status-fd: progress lines; -1: none */
 	int cpu;			/* pinned CPU */
+	bool emulated;			/* an emulator's timings: spread not judged */
 	struct pc_ring0 *ring0;		/* where ring-0 rows run (ring0.h); NULL: nowhere */
 	/* ---- events counted around each sample (events.c) ---- */
 	struct pc_events *events;	/* open group (-e, disturbance), or NULL */

@@ -18,10 +18,9 @@ int pc_sample_set_init(struct pc_sample_set *s, unsigned cap, bool canary)
 	s->dt = calloc(cap ? cap : 1, sizeof(*s->dt));
 	s->dc = calloc(cap ? cap : 1, sizeof(*s->dc));
 	s->cpt = calloc(cap ? cap : 1, sizeof(*s->cpt));
-	s->loops = calloc(cap ? cap : 1, sizeof(*s->loops));
 	if (canary)
 		s->can_c = calloc(cap ? cap : 1, sizeof(*s->can_c));
-	if (!s->dt || !s->dc || !s->cpt || !s->loops || (canary && !s->can_c)) {
+	if (!s->dt || !s->dc || !s->cpt || (canary && !s->can_c)) {
 		pc_sample_set_free(s);
 		return -1;
 	}
@@ -34,9 +33,7 @@ void pc_sample_set_free(struct pc_sample_set *s)
 	free(s->dc);
 	free(s->cpt);
 	free(s->can_c);
-	free(s->loops);
 	s->dt = s->dc = s->cpt = s->can_c = NULL;
-	s->loops = NULL;
 }
 
 static double pair_ticks(const struct pc_pair *p)
@@ -44,32 +41,46 @@ static double pair_ticks(const struct pc_pair *p)
 	return (double)p->hi - (double)p->lo;
 }
 
-static bool above_floor(uint64_t v, uint64_t floor, uint64_t slack)
+/* The floor of loop k before this sample: the fastest of the last
+ * PC_FLOOR_WINDOW, but never over PC_FLOOR_FOLLOW_MAX above the fastest
+ * ever; 0 when there is none yet. */
+static uint64_t window_floor(const struct pc_sample_set *s, int k)
 {
-	return floor && v && (double)v > (double)floor * (1 + PC_SLOW_LOOP_TOLERANCE) +
-					  (double)slack;
+	unsigned i, n = s->nrecent < PC_FLOOR_WINDOW ? s->nrecent : PC_FLOOR_WINDOW;
+	uint64_t f = 0;
+	double cap = (double)s->least[k] * (1 + PC_FLOOR_FOLLOW_MAX);
+
+	for (i = 0; i < n; i++)
+		if (s->recent[k][i] && (!f || s->recent[k][i] < f))
+			f = s->recent[k][i];
+	return (double)f > cap ? (uint64_t)cap : f;
 }
 
-/* The first of a sample's loops above its floor, or -1. */
-static int slow_loop(const struct pc_sample_set *s, const uint64_t *v)
+/* The first of a sample's loops above its floor, or -1; then the loops join
+ * the window, whatever the verdict, so that the floor follows a lasting
+ * change of pace. */
+static int slow_loop(struct pc_sample_set *s, const uint64_t *v)
 {
-	int k;
+	int k, slow = -1;
 
-	for (k = 0; k < PC_SAMPLE_LOOPS; k++)
-		if (above_floor(v[k], s->floor[k], s->slack))
-			return k;
-	return -1;
-}
+	for (k = 0; k < PC_SAMPLE_LOOPS; k++) {
+		uint64_t f = window_floor(s, k);
 
-static void lower_floor(uint64_t *floor, uint64_t v)
-{
-	if (v && (!*floor || v < *floor))
-		*floor = v;
+		if (slow < 0 && f && v[k] &&
+		    (double)v[k] > (double)f * (1 + PC_SLOW_LOOP_TOLERANCE) + (double)s->slack)
+			slow = k;
+	}
+	for (k = 0; k < PC_SAMPLE_LOOPS; k++) {
+		s->recent[k][s->nrecent % PC_FLOOR_WINDOW] = v[k];
+		if (v[k] && (!s->least[k] || v[k] < s->least[k]))
+			s->least[k] = v[k];
+	}
+	s->nrecent++;
+	return slow;
 }
 
 enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
-			      const struct pc_sample *x, const double *pmu_cycles,
-			      const uint64_t *floors)
+			      const struct pc_sample *x, const double *pmu_cycles)
 {
 	double ops = (double)(s->iters * PC_UNROLL_DIFF);
 	const uint64_t v[PC_SAMPLE_LOOPS] = { x->probe.lo, x->probe.hi, x->cal.lo,
@@ -93,12 +104,6 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 		s->can_c[slot] = (s->pmu ? pmu_cycles[1] :
 				  pair_ticks(&x->canary) * s->cpt[slot]) /
 				 (double)(s->can_iters * PC_UNROLL_DIFF);
-	for (k = 0; k < PC_SAMPLE_LOOPS; k++) {
-		s->loops[slot][k] = v[k];
-		if (floors)
-			lower_floor(&s->floor[k], floors[k]);
-		lower_floor(&s->floor[k], v[k]);
-	}
 	k = slow_loop(s, v);
 	if (k < 0)
 		return PC_PUT_OK;
@@ -107,25 +112,6 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 	else
 		s->slow_cal++;
 	return k < 2 ? PC_PUT_SLOW : PC_PUT_SLOW_CAL;
-}
-
-unsigned pc_sample_set_refloor(struct pc_sample_set *s, bool *keep)
-{
-	unsigned i, dropped = 0;
-
-	for (i = 0; i < s->n; i++) {
-		int k = slow_loop(s, s->loops[i]);
-
-		keep[i] = k < 0;
-		if (k < 0)
-			continue;
-		dropped++;
-		if (k < 2)
-			s->slow_probe++;
-		else
-			s->slow_cal++;
-	}
-	return dropped;
 }
 
 /* Rows whose cost is a system call vary more from sample to sample (and
@@ -199,7 +185,6 @@ unsigned pc_sample_set_keep(struct pc_sample_set *s, const bool *keep)
 		s->dt[k] = s->dt[i];
 		s->dc[k] = s->dc[i];
 		s->cpt[k] = s->cpt[i];
-		memcpy(s->loops[k], s->loops[i], sizeof(s->loops[k]));
 		if (s->can_c)
 			s->can_c[k] = s->can_c[i];
 		k++;

@@ -26,9 +26,11 @@ struct pc_sample_set {
 	uint64_t iters, cal_iters, can_iters;	/* loop iterations of each pair */
 	bool pmu;			/* cycles counted, not calibrated */
 	/* ---- loops far above their floors (pc_sample_set_put) ---- */
-	uint64_t (*loops)[PC_SAMPLE_LOOPS];	/* each sample's probe lo, hi,
-						 * calibration lo, hi ticks */
-	uint64_t floor[PC_SAMPLE_LOOPS];	/* the fastest of each (0: none) */
+	/* the last PC_FLOOR_WINDOW of each loop (probe lo, hi, calibration
+	 * lo, hi ticks), every sample put, kept or not */
+	uint64_t recent[PC_SAMPLE_LOOPS][PC_FLOOR_WINDOW];
+	unsigned nrecent;
+	uint64_t least[PC_SAMPLE_LOOPS];	/* the fastest of each ever */
 	uint64_t slack;			/* ticks a loop may exceed its floor by
 					 * besides the tolerance: timer steps */
 	unsigned slow_probe, slow_cal;	/* samples refused, by loop */
@@ -51,18 +53,13 @@ enum pc_put {
  * cycles of the probe pair (hi - lo) and of the canary pair. Not OK when the
  * sample cannot be used: its calibration pair read no difference (a coarse
  * timer), so it scales nothing; or one of its loops ran more than
- * PC_SLOW_LOOP_TOLERANCE above the fastest such loop (an interrupt, a
- * preemption, the core taken away: the difference would carry it). floors,
- * when not NULL, are floors seen elsewhere (the engine's warm-up) to start
- * from. Allocates nothing (contained work calls it).
+ * PC_SLOW_LOOP_TOLERANCE above the fastest of the last PC_FLOOR_WINDOW
+ * such loops (an interrupt, a preemption, the core taken away: the
+ * difference would carry it), counted in slow_probe or slow_cal.
+ * Allocates nothing (contained work calls it).
  */
 enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
-			      const struct pc_sample *x, const double *pmu_cycles,
-			      const uint64_t *floors);
-/* Drops the kept samples with a loop above the final floors (taken before
- * the fastest loop was seen); keep[] (s->n entries) says which stayed.
- * Returns how many were dropped. */
-unsigned pc_sample_set_refloor(struct pc_sample_set *s, bool *keep);
+			      const struct pc_sample *x, const double *pmu_cycles);
 /*
  * Whether a probe's samples are too spread to stand for one cost: their
  * median absolute deviation over PC_NOISY_SPREAD of the median (or

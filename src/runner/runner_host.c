@@ -396,35 +396,31 @@ void pc_runner_cpu(const struct pc_runner_output *out, const char *emulator,
 		pc_cpu_name_uarch(ci);
 }
 
-/* A measured probe's samples, through the host's finishing (samples.c). */
-/* The runner keeps every sample: its loops are judged here, against the
- * floors of the whole series (samples.c), and the spread after that. */
-static int judge_runner_samples(struct pc_sample_set *set, struct pc_probe_result *r)
+/* The runner keeps every sample: its loops are judged here as a native
+ * run judges them (samples.c), but a slow one cannot be retaken, only
+ * dropped; then the spread is judged. */
+static void judge_runner_samples(struct pc_sample_set *set, bool *keep,
+				 struct pc_probe_result *r)
 {
-	bool *keep = malloc((set->n ? set->n : 1) * sizeof(*keep));
-	unsigned dropped;
+	unsigned nslow = set->slow_probe + set->slow_cal;
 	double spread;
 
-	if (!keep)
-		return -1;
-	set->slow_probe = set->slow_cal = 0;	/* put judged against floors so far */
-	dropped = pc_sample_set_refloor(set, keep);
-	if (dropped && set->n - dropped >= (set->n + 1) / 2)
-		pc_sample_set_keep(set, keep);
-	free(keep);
 	r->events.slow = set->slow_probe;
 	r->events.slow_cal = set->slow_cal;
-	if (set->n - dropped < (set->n + 1) / 2) {
+	if (2 * nslow > set->n) {
 		r->status = PC_STATUS_NOISY;
 		snprintf(r->reason, sizeof(r->reason), "disturbed: %u of %u samples "
-			 "had a loop over %.0f %% above its fastest", dropped, set->n,
+			 "had a loop over %.0f %% above its floor", nslow, set->n,
 			 PC_SLOW_LOOP_TOLERANCE * 100);
-	} else if (pc_samples_noisy(set->dc, set->n, (int)r->id, &spread)) {
+		return;
+	}
+	if (nslow)
+		pc_sample_set_keep(set, keep);
+	if (pc_samples_noisy(set->dc, set->n, (int)r->id, &spread)) {
 		r->status = PC_STATUS_NOISY;
 		snprintf(r->reason, sizeof(r->reason), "disturbed: the samples spread "
 			 "by %.1f %% (median absolute deviation)", spread * 100);
 	}
-	return 0;
 }
 
 /* A measured probe's samples, through the host's finishing (samples.c).
@@ -435,36 +431,41 @@ static int profile_probe(const struct pc_runner_probe *rp, const struct pc_clock
 			 bool keep_samples, bool emulated, struct pc_probe_result *r)
 {
 	struct pc_sample_set set;
+	bool *keep = calloc(rp->n ? rp->n : 1, sizeof(*keep));
 	size_t i;
 	int rc;
 
-	if (pc_sample_set_init(&set, (unsigned)rp->n, false) < 0)
+	if (!keep || pc_sample_set_init(&set, (unsigned)rp->n, false) < 0) {
+		free(keep);
 		return -1;
+	}
 	set.iters = rp->iters;
 	set.cal_iters = rp->cal_iters;
 	set.slack = 2 * (clk->tick_step ? clk->tick_step : 1);
 	for (i = 0; i < rp->n; i++) {
 		struct pc_sample x = { { rp->s[i][0], rp->s[i][1] },
 				       { rp->s[i][2], rp->s[i][3] }, { 0, 0 } };
+		enum pc_put v = pc_sample_set_put(&set, set.n, &x, NULL);
 
 		/* a calibration pair that read nothing scales nothing */
-		if (pc_sample_set_put(&set, set.n, &x, NULL, NULL) != PC_PUT_UNUSABLE)
-			set.n++;
+		if (v != PC_PUT_UNUSABLE)
+			keep[set.n++] = v == PC_PUT_OK;
 	}
 	for (i = 0; i < rp->nlin; i++)
 		pc_sample_set_lin(&set, (int64_t)rp->lin[i][0], (int64_t)rp->lin[i][1]);
+	rc = 0;
 	if (!set.n) {
 		r->status = PC_STATUS_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "no usable sample (the "
 			 "calibration loop read no ticks)");
-		pc_sample_set_free(&set);
-		return 0;
-	}
-	r->status = PC_STATUS_OK;
-	rc = emulated ? 0 : judge_runner_samples(&set, r);
-	if (rc == 0)
+	} else {
+		r->status = PC_STATUS_OK;
+		if (!emulated)
+			judge_runner_samples(&set, keep, r);
 		rc = pc_sample_set_finish(&set, r, clk, keep_samples);
+	}
 	pc_sample_set_free(&set);
+	free(keep);
 	return rc;
 }
 
