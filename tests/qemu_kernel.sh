@@ -93,15 +93,19 @@ def side_by_side(name, where):
         probes = load(name)[1]
     except (OSError, ValueError, KeyError):
         return
-    def med(n):
+    def med(n):  # the median, or the status that withholds it
         p = probes.get(n, {})
-        return p["cycles"]["median"] if p.get("status") == "ok" else float("nan")
+        return p["cycles"]["median"] if p.get("status") == "ok" else p.get("status", "absent")
+    def fmt(v):
+        return "%.2f" % v if isinstance(v, float) else v
     for halves, pair in ((("local_irq_disable", "local_irq_enable"), "local_irq_disable_enable"),
                          (("local_irq_save", "local_irq_restore"), "local_irq_save_restore"),
                          (("local_irq_save", "local_irq_restore.popf"), "local_irq_save_restore.popf")):
-        print("%s: repeated halves %s = %.2f + %.2f = %.2f; real transitions %s = %.2f (%s cycles)"
-              % (where, " + ".join(halves), med(halves[0]), med(halves[1]),
-                 med(halves[0]) + med(halves[1]), pair, med(pair), accel))
+        a, b = med(halves[0]), med(halves[1])
+        both = a + b if isinstance(a, float) and isinstance(b, float) else "-"
+        print("%s: repeated halves %s = %s + %s = %s; real transitions %s = %s (%s cycles)"
+              % (where, " + ".join(halves), fmt(a), fmt(b), fmt(both), pair,
+                 fmt(med(pair)), accel))
 side_by_side("accepted", "module")
 side_by_side("kvm-rows", "micro-guest in nested KVM")
 try:
