@@ -10,7 +10,8 @@
 # PRIMCOST_TEST_ACCEPT_EMULATED_RING0=1 (rows written), tests/ring0_kmod
 # (self-checks, a fault caught in ring 0), rmmod, dmesg; then KVM's own
 # modules from the same package and, where /dev/kvm appears (nested SVM in
-# TCG), the micro-guest in it; and power off. The host side cuts the log
+# TCG), the micro-guest in it (its interrupt rows with the test-only switch,
+# tests/ring0_guest); and power off. The host side cuts the log
 # into its sections, merges the accepted rows and compares them with the
 # Pentium 4 and Athlon 64 tables.
 #

@@ -24,6 +24,8 @@ if [ -z "$dir" ] || [ -z "$objdump" ]; then
 		"atomic_add_return times the ld8.acq + cmpxchg8.acq loop" \
 		"atomic_add_return.fetchadd times fetchadd8.rel" \
 		"preempt_disable_enable: ld4.acq/st4.rel, ld8.acq, bit 1" \
+		"local_irq_disable repeats rsm psr.i only" \
+		"local_irq_disable_enable alternates rsm and ssm psr.i" \
 		"self-checks pass under Ski"; do
 		skip "$why" "$t"
 	done
@@ -98,6 +100,25 @@ for re in 'rsm 0x4000' 'ssm 0x4000' 'mov r[0-9]+=psr[;[:space:]]*$' 'srlz\.d' \
 done
 ok $(test -z "$missing"; echo $?) \
 	"system image holds rsm/ssm psr.i, mov r=psr and the SSC break${missing:+; missing:$missing}"
+
+# The interrupt rows in the system image: unpredicated psr.i instructions
+# in order (the read-back after the loop is predicated). The repeated half
+# is rsm alone, 96 times (PC_UNROLL_LO + PC_UNROLL_HI); the pair of real
+# transitions alternates rsm and ssm; srlz.d, 96 times each.
+psr_i() {
+	awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit }
+		on { n = split($0, c, "\t"); i = c[n]; sub(/^\[[A-Z]+\][ ]*/, "", i)
+		     sub(/^[ ]+/, "", i); if (i ~ /^\(p/) next
+		     split(i, w, /[ ;]+/)
+		     if (w[1] == "rsm" || w[1] == "ssm" || w[1] == "srlz.d") printf "%s ", w[1] }' \
+		"$pc_tmp/system.dis"
+}
+got=$(psr_i run_irq_disable)
+ok $(test "$got" = "$(printf 'rsm %.0s' $(seq 96))"; echo $?) \
+	"local_irq_disable repeats rsm psr.i only ($(echo "$got" | wc -w) psr.i instructions)"
+got=$(psr_i run_irq_disable_enable)
+ok $(test "$got" = "$(printf 'rsm ssm srlz.d %.0s' $(seq 96))"; echo $?) \
+	"local_irq_disable_enable alternates rsm and ssm psr.i, srlz.d after each ssm ($(echo "$got" | wc -w) psr.i instructions)"
 
 bski=${BSKI:-$(command -v bski || true)}
 if [ -z "$bski" ]; then

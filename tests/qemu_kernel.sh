@@ -65,7 +65,8 @@ def load(name):
     (cpu,) = doc["cpus"].values()
     return cpu["runs"][-1], cpu["probes"]
 irq = ["local_irq_disable", "local_irq_enable", "local_irq_save",
-       "local_irq_restore", "local_irq_save_restore", "local_irq_restore.popf"]
+       "local_irq_restore", "local_irq_save_restore", "local_irq_restore.popf",
+       "local_irq_disable_enable", "local_irq_save_restore.popf"]
 if accel == "tcg":
     run, probes = load("run")
     r0 = run.get("ring0", {})
@@ -84,6 +85,29 @@ ok(all(probes[p]["status"] == "ok" and
        "PRIMCOST_TEST_ACCEPT_EMULATED_RING0=1" in probes[p].get("reason", "") and
        probes[p]["cycles"]["median"] > 0 for p in irq),
    "... the local_irq rows are measured, ok, and say why in their reason")
+# The repeated halves and the pairs of real transitions, side by side (TCG
+# cycles where accel is tcg: what the emulator spends, no CPU's cost), from
+# the module and, where nested KVM came up, from the micro-guest.
+def side_by_side(name, where):
+    try:
+        probes = load(name)[1]
+    except (OSError, ValueError, KeyError):
+        return
+    def med(n):  # the median, or the status that withholds it
+        p = probes.get(n, {})
+        return p["cycles"]["median"] if p.get("status") == "ok" else p.get("status", "absent")
+    def fmt(v):
+        return "%.2f" % v if isinstance(v, float) else v
+    for halves, pair in ((("local_irq_disable", "local_irq_enable"), "local_irq_disable_enable"),
+                         (("local_irq_save", "local_irq_restore"), "local_irq_save_restore"),
+                         (("local_irq_save", "local_irq_restore.popf"), "local_irq_save_restore.popf")):
+        a, b = med(halves[0]), med(halves[1])
+        both = a + b if isinstance(a, float) and isinstance(b, float) else "-"
+        print("%s: repeated halves %s = %s + %s = %s; real transitions %s = %s (%s cycles)"
+              % (where, " + ".join(halves), fmt(a), fmt(b), fmt(both), pair,
+                 fmt(med(pair)), accel))
+side_by_side("accepted", "module")
+side_by_side("kvm-rows", "micro-guest in nested KVM")
 try:
     import jsonschema
     with open(sys.argv[3]) as f:

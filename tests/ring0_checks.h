@@ -51,6 +51,14 @@ static void ring0_common_checks(struct pc_ring0 *r)
 	ok(if_after(r, PC_PROBE_local_irq_restore, &res), "local_irq_restore leaves IF set");
 	ok(if_after(r, PC_PROBE_local_irq_restore_popf, &res),
 	   "local_irq_restore.popf (popf) leaves IF set");
+	/* The pairs of real transitions: the loop enters with IF set, and each
+	 * pair gives it back set (a pair that lost its second half would not). */
+	ok(if_after(r, PC_PROBE_local_irq_disable_enable, &res) && res.status == PC_STATUS_OK,
+	   "local_irq_disable_enable (cli; sti) leaves IF set");
+	ok(if_after(r, PC_PROBE_local_irq_save_restore, &res),
+	   "local_irq_save_restore leaves IF set");
+	ok(if_after(r, PC_PROBE_local_irq_save_restore_popf, &res) && res.status == PC_STATUS_OK,
+	   "local_irq_save_restore.popf (pushf; pop; cli; push; popf) leaves IF set");
 }
 
 #endif

@@ -398,8 +398,11 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_local_irq_save] = ARM64_IRQ_EL1,
 	[PC_PROBE_local_irq_restore] = ARM64_IRQ_EL1,
 	[PC_PROBE_local_irq_save_restore] = ARM64_IRQ_EL1,
+	[PC_PROBE_local_irq_disable_enable] = ARM64_IRQ_EL1,
 	[PC_PROBE_local_irq_restore_popf] = { .unsupported = "the popf form is "
 		"x86's: arm64 restores the interrupt mask with msr daif" },
+	[PC_PROBE_local_irq_save_restore_popf] = { .unsupported = "the popf form "
+		"is x86's: arm64 restores the interrupt mask with msr daif" },
 };
 
 const char pc_arch_timer_name[] = "cntvct_el0";

@@ -293,6 +293,8 @@ IA64_RUN_IRQ(run_irq_enable, IA64_IRQ_ENABLE)
 IA64_RUN_IRQ(run_irq_save, IA64_IRQ_SAVE)
 IA64_RUN_IRQ(run_irq_restore, IA64_IRQ_RESTORE)
 IA64_RUN_IRQ(run_irq_save_restore, IA64_IRQ_SAVE "\n\t" IA64_IRQ_RESTORE)
+/* Real transitions (see probes.def): rsm finds psr.i set, ssm finds it clear. */
+IA64_RUN_IRQ(run_irq_disable_enable, IA64_IRQ_DISABLE "\n\t" IA64_IRQ_ENABLE)
 
 /* ---- the table ------------------------------------------------------------------------ */
 
@@ -306,6 +308,10 @@ IA64_RUN_IRQ(run_irq_save_restore, IA64_IRQ_SAVE "\n\t" IA64_IRQ_RESTORE)
 	"figures timed]"
 #define SEQ_RESTORE "and t=flags,psr.i;; cmp.ne p6,p7=t,r0;; (p6) ssm psr.i; " \
 	"(p7) rsm psr.i;; (p6) srlz.d;;"
+/* The single-operation rows repeat one half, as the seeds did: the loop
+ * enters with psr.i set, so only its first rsm changes anything. */
+#define SEQ_OFF "[repeated: psr.i already clear after the first, as the seeds timed]"
+#define SEQ_ON "[repeated: psr.i already set, as the seeds timed]"
 
 /* ia64 atomics are cmpxchg, fetchadd and xchg: there is no LL/SC form. */
 #define IA64_NO_LLSC { .unsupported = "ia64 has no load-linked/store-" \
@@ -356,15 +362,19 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"(p6) ld8.acq flags;; (p6) tbit.nz p6=flags,1;; (p6) br <resched>   "
 		"[Linux 4.7-6.6; bit 1 is TIF_NEED_RESCHED]"),
 	[PC_PROBE_local_irq_disable] = PC_ROW(run_irq_disable, init_irq,
-		pc_ia64_check_irq_off, 0, "rsm psr.i;;"),
+		pc_ia64_check_irq_off, 0, "rsm psr.i;;   " SEQ_OFF),
 	[PC_PROBE_local_irq_enable] = PC_ROW(run_irq_enable, init_irq,
-		pc_ia64_check_irq_on, 0, "ssm psr.i;; srlz.d;;"),
+		pc_ia64_check_irq_on, 0, "ssm psr.i;; srlz.d;;   " SEQ_ON),
 	[PC_PROBE_local_irq_save] = PC_ROW(run_irq_save, init_irq, pc_ia64_check_irq_off, 0,
-		"mov r=psr;; rsm psr.i;;"),
+		"mov r=psr;; rsm psr.i;;   " SEQ_OFF),
 	[PC_PROBE_local_irq_restore] = PC_ROW(run_irq_restore, init_irq,
-		pc_ia64_check_irq_on, 0, SEQ_RESTORE),
+		pc_ia64_check_irq_on, 0, SEQ_RESTORE "   " SEQ_ON),
 	[PC_PROBE_local_irq_save_restore] = PC_ROW(run_irq_save_restore, init_irq,
-		pc_ia64_check_irq_on, 0, "mov r=psr;; rsm psr.i;; " SEQ_RESTORE),
+		pc_ia64_check_irq_on, 0, "mov r=psr;; rsm psr.i;; " SEQ_RESTORE
+		"   [real transitions: rsm from psr.i set, ssm from psr.i clear]"),
+	[PC_PROBE_local_irq_disable_enable] = PC_ROW(run_irq_disable_enable, init_irq,
+		pc_ia64_check_irq_on, 0, "rsm psr.i;; ssm psr.i;; srlz.d;;   "
+		"[real transitions: rsm from psr.i set, ssm from psr.i clear]"),
 	/* Rows of other architectures' forms. */
 	[PC_PROBE_cmpxchg64] = { .unsupported = "a 64-bit machine has no separate "
 		"64-bit compare-and-swap: cmpxchg64() is the cmpxchg row" },
@@ -375,6 +385,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_xchg_llsc] = IA64_NO_LLSC,
 	[PC_PROBE_local_irq_restore_popf] = { .unsupported = "the popf form is "
 		"x86's: ia64 restores psr.i with ssm/rsm (local_irq_restore)" },
+	[PC_PROBE_local_irq_save_restore_popf] = { .unsupported = "the popf form is "
+		"x86's: ia64 restores psr.i with ssm/rsm (local_irq_save_restore)" },
 	[PC_PROBE_calib_add_throughput] = { .unsupported = "not written for ia64 "
 		"yet (its bundles issue up to 6 integer operations a cycle)" },
 };

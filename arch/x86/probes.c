@@ -348,6 +348,14 @@ X86_RUN_IRQ(run_irq_save_restore, "pushf\n\tpop %[f]\n\tcli\n\t" X86_IRQ_RESTORE
  * ("x86/pv: Rework arch_local_irq_restore() to not use popf", 2021): the
  * saved flags, IF set, written back whole. */
 X86_RUN_IRQ(run_irq_restore_popf, "push %[f]\n\tpopf")
+/*
+ * Real transitions. The loop enters with IF set (the ring-0 executor), so
+ * in the rows above every operation after the first finds IF as it leaves
+ * it: the repeated half the seeds timed. A transition needs its opposite
+ * before it can happen again, so these time the pair, each half changing IF.
+ */
+X86_RUN_IRQ(run_irq_disable_enable, "cli\n\tsti")
+X86_RUN_IRQ(run_irq_save_restore_popf, "pushf\n\tpop %[f]\n\tcli\n\tpush %[f]\n\tpopf")
 
 static const char *check_irq_off(const struct pc_probe_state *before,
 				 const struct pc_probe_state *after,
@@ -491,18 +499,30 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"jz <resched>   [the kernel's, Linux 3.13 on: %gs: on x86-64, %fs: "
 		"on i386; no seed timed it]", need_tls_segment, &preempt_plain),
 	[PC_PROBE_local_irq_disable] = PC_ROW(run_irq_disable, init_irq,
-		check_irq_off, 0, "cli"),
+		check_irq_off, 0, "cli   [repeated: IF already clear after the first, "
+		"as the seeds timed]"),
 	[PC_PROBE_local_irq_enable] = PC_ROW(run_irq_enable, init_irq,
-		check_irq_on, 0, "sti"),
+		check_irq_on, 0, "sti   [repeated: IF already set, as the seeds timed]"),
 	[PC_PROBE_local_irq_save] = PC_ROW(run_irq_save, init_irq, check_irq_off, 0,
-		"pushf; pop %r; cli"),
+		"pushf; pop %r; cli   [repeated: IF already clear after the first, "
+		"as the seeds timed]"),
 	[PC_PROBE_local_irq_restore] = PC_ROW(run_irq_restore, init_irq,
-		check_irq_on, 0, "test $0x200, %r; jz 1f; sti; 1:"),
+		check_irq_on, 0, "test $0x200, %r; jz 1f; sti; 1:   [today's kernels; "
+		"repeated: IF already set]"),
 	[PC_PROBE_local_irq_save_restore] = PC_ROW(run_irq_save_restore, init_irq,
 		check_irq_kept, 0,
-		"pushf; pop %r; cli; test $0x200, %r; jz 1f; sti; 1:"),
+		"pushf; pop %r; cli; test $0x200, %r; jz 1f; sti; 1:   [today's kernels; "
+		"real transitions: cli from IF set, sti from IF clear]"),
 	[PC_PROBE_local_irq_restore_popf] = PC_ROW(run_irq_restore_popf, init_irq,
-		check_irq_on, 0, "push %r; popf   [IF set in %r]"),
+		check_irq_on, 0, "push %r; popf   [kernels before 2021; IF set in %r; "
+		"repeated: IF already set, as the seeds timed]"),
+	[PC_PROBE_local_irq_disable_enable] = PC_ROW(run_irq_disable_enable,
+		init_irq, check_irq_on, 0, "cli; sti   [real transitions: cli from "
+		"IF set, sti from IF clear]"),
+	[PC_PROBE_local_irq_save_restore_popf] = PC_ROW(run_irq_save_restore_popf,
+		init_irq, check_irq_kept, 0, "pushf; pop %r; cli; push %r; popf   "
+		"[kernels before 2021; real transitions: cli from IF set, popf from "
+		"IF clear]"),
 };
 
 const char pc_arch_timer_name[] = "tsc";

@@ -102,7 +102,10 @@ void pc_ring0_exec(struct pc_ring0_cmd *c, const struct pc_arch_probe *extra,
 			return;
 		}
 		/* Entered with interrupts on, as kernel code usually calls
-		 * local_irq_save(): local_irq_save_restore then takes its sti. */
+		 * local_irq_save(): the single-operation interrupt rows then
+		 * repeat one half (only their first cli changes IF), and the
+		 * pairs (local_irq_disable_enable, both save_restore forms)
+		 * change IF in every half. */
 		set_if(1);
 		c->ticks = p->run(&c->st, c->iters, c->hi != 0);
 		set_if(0);
