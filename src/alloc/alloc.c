@@ -213,8 +213,12 @@ void pc_alloc_close(struct pc_alloc_run *ar)
 {
 	unsigned i;
 
-	for (i = 0; i < ar->nalloc; i++)
+	for (i = 0; i < ar->nalloc; i++) {
+		if (ar->pin[i])
+			ar->alloc[i].free(ar->pin[i]);
+		ar->pin[i] = NULL;
 		pc_allocator_close(&ar->alloc[i]);
+	}
 	free(ar->points);
 	ar->points = NULL;
 	ar->nalloc = 0;
@@ -262,6 +266,31 @@ static int plan(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 	return 0;
 }
 
+/*
+ * Each allocator's reserve, before any point is timed: PC_ALLOC_RESERVE
+ * batches of the largest size allocated, one more block (the pin), then the
+ * batches freed, the pin kept until the run ends. The memory of a batch
+ * then lies below a live block, as in a program whose heap holds anything
+ * else: glibc keeps it instead of trimming the top of an empty heap back
+ * to the kernel after every batch of 2 KiB blocks or more (brk and page
+ * faults: docs/design.md).
+ */
+#define PC_ALLOC_RESERVE	2
+
+static void *reserve(const struct pc_allocator *a)
+{
+	void *held[PC_ALLOC_RESERVE * PC_UNROLL_HI], *pin;
+	size_t size = (size_t)PC_ALLOC_SIZE_MIN << (PC_ALLOC_NSIZES - 1);
+	unsigned i;
+
+	for (i = 0; i < PC_ALLOC_RESERVE * PC_UNROLL_HI; i++)
+		held[i] = a->malloc(size);
+	pin = a->malloc(size);
+	for (i = 0; i < PC_ALLOC_RESERVE * PC_UNROLL_HI; i++)
+		a->free(held[i]);
+	return pin;
+}
+
 int pc_alloc_measure(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
 		     struct pc_profile *prof, char *err, size_t errlen)
@@ -272,6 +301,9 @@ int pc_alloc_measure(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 	int rc = -1;
 
 	memset(prof, 0, sizeof(*prof));
+	for (i = 0; i < ar->nalloc; i++)
+		if (!ar->pin[i])
+			ar->pin[i] = reserve(&ar->alloc[i]);
 	if (plan(o, ar, prof) < 0)
 		goto oom;
 	items = calloc(prof->nprobes + 1, sizeof(*items));

@@ -88,6 +88,8 @@ struct pc_alloc_point {
 
 struct pc_alloc_run {
 	struct pc_allocator alloc[PC_ALLOCATORS_MAX];
+	/* A block of each allocator held above its reserve (alloc.c). */
+	void *pin[PC_ALLOCATORS_MAX];
 	unsigned nalloc;
 	struct pc_alloc_point *points;	/* [prof.nprobes] */
 	bool touch;

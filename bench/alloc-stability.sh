@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/alloc-stability.sh - wall time and repeatability of the default
+# allocator group (a benchmark, not a test).
+#
+#   bench/alloc-stability.sh [RUNS] [CPU] [ALLOCATORS]
+#
+# For each allocator of ALLOCATORS (comma-separated, default every one
+# installed of glibc, jemalloc, tcmalloc, mimalloc), runs
+# `primcost run --allocator A` RUNS times (default 5) pinned to CPU
+# (default 1), one allocator per run, then prints each allocator's wall
+# times and, per point (row x size), the median of the run medians and
+# their spread, (max - min) / median. The last line per allocator counts
+# the points over 5 %. The load average before and after each allocator's
+# runs is printed: a busy host makes the spreads mean less.
+set -eu
+. "$(dirname "$0")/lib.sh"
+runs=${1:-5}
+cpu=${2:-1}
+allocators=${3:-glibc,jemalloc,tcmalloc,mimalloc}
+
+for a in $(echo "$allocators" | tr ',' ' '); do
+	if ! $prog run --allocator "$a" -p alloc.malloc_free -n 9 -q \
+		-o "$tmp/probe.json" 2>"$tmp/err"; then
+		echo "$a: skipped: $(cat "$tmp/err")"
+		continue
+	fi
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	i=1
+	while [ "$i" -le "$runs" ]; do
+		timed_run "$tmp/$a.wall$i" --allocator "$a" --cpu "$cpu" -q \
+			-o "$tmp/$a.run$i.json" || true
+		i=$((i + 1))
+	done
+	load1=$(cut -d' ' -f1-3 /proc/loadavg)
+	python3 - "$tmp" "$a" "$runs" "$load0" "$load1" <<'PY'
+import json, statistics, sys
+tmp, alloc, runs, load0, load1 = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
+    sys.argv[4], sys.argv[5]
+walls, med = [], []
+for i in range(1, runs + 1):
+    t0, t1 = map(float, open("%s/%s.wall%d" % (tmp, alloc, i)).read().split())
+    walls.append(t1 - t0)
+    (entry,) = json.load(open("%s/%s.run%d.json" % (tmp, alloc, i)))["cpus"].values()
+    m = {}
+    for row in ("alloc.malloc", "alloc.free", "alloc.malloc_free"):
+        for pt in entry["probes"][row]["points"]:
+            if pt["status"] in ("ok", "noisy") and "cycles" in pt:
+                m[(row, pt["size"])] = pt["cycles"]["median"]
+    med.append(m)
+print("%s: wall per run %s s (median %.2f); load %s before, %s after"
+      % (alloc, " ".join("%.2f" % w for w in walls), statistics.median(walls),
+         load0, load1))
+print("  %-18s %6s %10s %10s %10s %8s" % ("row", "size", "median", "min", "max",
+                                          "spread"))
+over = 0
+for key in sorted(med[0], key=lambda k: (k[0], k[1])):
+    v = [m[key] for m in med if key in m]
+    s = (max(v) - min(v)) / statistics.median(v)
+    over += s > 0.05
+    print("  %-18s %6d %10.1f %10.1f %10.1f %7.1f%%%s"
+          % (key[0], key[1], statistics.median(v), min(v), max(v), 100 * s,
+             "" if len(v) == runs else " (%d runs)" % len(v)))
+print("  %s: %d of %d points spread over 5 %%" % (alloc, over, len(med[0])))
+PY
+done
