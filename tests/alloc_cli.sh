@@ -17,13 +17,22 @@ ok $(test $pc_rc -eq 2 && grep -q "alloc" "$pc_tmp/err"; echo $?) \
 pc compare --base glibc "$PC_SRCDIR/data/reference/amd-athlon64-x2-3800-kmalloc.json"
 ok $(test $pc_rc -eq 2; echo $?) "compare --base needs --by allocator: $(cat "$pc_tmp/err")"
 
-# glibc: the pair row alone at every size (its batch rows above 1 KiB take
-# the heap back to the kernel every batch, seconds per point).
-pc run -n 9 -p alloc.malloc_free -f csv -o "$pc_tmp/glibc.json"
-ok $pc_rc "-p alloc.malloc_free measures the pair row on glibc: $(head -c 300 "$pc_tmp/err")"
-ok $(test "$(grep -c ',alloc\.malloc_free,glibc,[0-9]*,ok,[0-9.]*,' "$pc_tmp/out")" -eq 12 &&
+# glibc: every row at every size (above its reserve, a batch of 16 KiB
+# blocks costs tens of cycles a call, not the kernel's brk and page faults).
+pc run -n 9 --alloc -f csv -o "$pc_tmp/glibc.json"
+ok $pc_rc "--alloc measures the three rows on glibc: $(head -c 300 "$pc_tmp/err")"
+ok $(test "$(grep -c ',alloc\.\(malloc\|free\|malloc_free\),glibc,[0-9]*,ok,[0-9.]*,' "$pc_tmp/out")" -eq 36 &&
 	head -1 "$pc_tmp/out" | grep -q '^cpu,probe,allocator,size,status,cycles_median'; echo $?) \
 	"-f csv: a line per point, with its allocator, size and median"
+# Without -n, the group takes its own default: 51 samples a point.
+pc run -p alloc.free -q -o "$pc_tmp/default.json"
+ok $(test $pc_rc -eq 0 && "$PYTHON3" -c '
+import json, sys
+(e,) = json.load(open(sys.argv[1]))["cpus"].values()
+(run,) = e["runs"]
+sys.exit(run["options"]["samples"] != 51 or
+         any(pt["samples"] > 51 for pt in e["probes"]["alloc.free"]["points"]))' \
+	"$pc_tmp/default.json"; echo $?) "the group's default: 51 samples a point"
 allocs=glibc
 if [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ] || [ -e /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 ] ||
 	[ -e /usr/lib/i386-linux-gnu/libjemalloc.so.2 ]; then
@@ -44,7 +53,7 @@ sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
 from pccheck import ok, validator
 v = validator(schema)
 sizes = [8 << i for i in range(12)]
-files = {"glibc": (tmp + "/glibc.json", ["alloc.malloc_free"]),
+files = {"glibc": (tmp + "/glibc.json", ["alloc.malloc", "alloc.free", "alloc.malloc_free"]),
          "jemalloc": (tmp + "/je.json", ["alloc.malloc", "alloc.free", "alloc.malloc_free"])}
 for a in allocs:
     path, rows = files[a]

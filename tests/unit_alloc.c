@@ -2,7 +2,8 @@
 /*
  * unit_alloc.c - the allocator group's pieces: names and rows, each
  * allocator found with its version, freed memory that comes back (and a
- * leaking allocator caught), the group's JSON accepted by the validator.
+ * leaking allocator caught), glibc keeping a batch's memory above its
+ * reserve, the group's JSON accepted by the validator.
  */
 #include <malloc.h>
 #include <stdlib.h>
@@ -80,6 +81,52 @@ static void test_allocators(void)
 			pc_allocator_close(&a);
 		}
 	}
+}
+
+/* Batches of the largest size, allocated and freed: how many times the
+ * heap's end (the program break) moved, looked at after the mallocs and
+ * after the frees of each batch. */
+static unsigned break_moves(const struct pc_allocator *a, unsigned batches)
+{
+	size_t size = (size_t)PC_ALLOC_SIZE_MIN << (PC_ALLOC_NSIZES - 1);
+	void *ptr[PC_UNROLL_HI], *end = sbrk(0);
+	unsigned b, i, moves = 0;
+
+	for (b = 0; b < batches; b++) {
+		for (i = 0; i < PC_UNROLL_HI; i++)
+			ptr[i] = a->malloc(size);
+		moves += sbrk(0) != end;
+		end = sbrk(0);
+		for (i = 0; i < PC_UNROLL_HI; i++)
+			a->free(ptr[i]);
+		moves += sbrk(0) != end;
+		end = sbrk(0);
+	}
+	return moves;
+}
+
+/* glibc gives the top of an empty heap back to the kernel after a batch of
+ * 16 KiB blocks is freed; above the reserve, it keeps the memory. */
+static void test_reserve(void)
+{
+	struct pc_allocator a;
+	char err[PC_ERRLEN];
+	unsigned before;
+	void *pin;
+
+	if (pc_allocator_open("glibc", &a, err, sizeof(err)) < 0) {
+		ok(0, "glibc opens: %s", err);
+		return;
+	}
+	before = break_moves(&a, 10);
+	pin = pc_alloc_reserve(&a);
+	ok(pin && a.usable_size(pin) >= PC_ALLOC_PIN_SIZE,
+	   "the reserve holds a block of %zu bytes", (size_t)PC_ALLOC_PIN_SIZE);
+	ok(break_moves(&a, 10) == 0, "glibc: 10 batches of 80 x 16 KiB above the "
+	   "reserve leave the program break where it was (without the reserve it "
+	   "moved %u times in 20 looks)", before);
+	a.free(pin);
+	pc_allocator_close(&a);
 }
 
 /* ---- a leaking allocator is caught ------------------------------------------------ */
@@ -190,6 +237,7 @@ int main(int argc, char **argv)
 	}
 	test_names();
 	test_allocators();
+	test_reserve();
 	test_leaks();
 	test_validator();
 	return done_testing();

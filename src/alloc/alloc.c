@@ -273,11 +273,14 @@ static int plan(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
  * then lies below a live block, as in a program whose heap holds anything
  * else: glibc keeps it instead of trimming the top of an empty heap back
  * to the kernel after every batch of 2 KiB blocks or more (brk and page
- * faults: docs/design.md).
+ * faults: docs/design.md). The pin has a size of its own, 1.5 times the
+ * largest, so that no point shares its size class with a live block (in
+ * mimalloc, it would keep the 16 KiB page from ever becoming empty, and
+ * that point alone would skip the empty-page path of every other size's
+ * pair).
  */
-#define PC_ALLOC_RESERVE	2
 
-static void *reserve(const struct pc_allocator *a)
+void *pc_alloc_reserve(const struct pc_allocator *a)
 {
 	void *held[PC_ALLOC_RESERVE * PC_UNROLL_HI], *pin;
 	size_t size = (size_t)PC_ALLOC_SIZE_MIN << (PC_ALLOC_NSIZES - 1);
@@ -285,7 +288,7 @@ static void *reserve(const struct pc_allocator *a)
 
 	for (i = 0; i < PC_ALLOC_RESERVE * PC_UNROLL_HI; i++)
 		held[i] = a->malloc(size);
-	pin = a->malloc(size);
+	pin = a->malloc(PC_ALLOC_PIN_SIZE);
 	for (i = 0; i < PC_ALLOC_RESERVE * PC_UNROLL_HI; i++)
 		a->free(held[i]);
 	return pin;
@@ -303,7 +306,7 @@ int pc_alloc_measure(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 	memset(prof, 0, sizeof(*prof));
 	for (i = 0; i < ar->nalloc; i++)
 		if (!ar->pin[i])
-			ar->pin[i] = reserve(&ar->alloc[i]);
+			ar->pin[i] = pc_alloc_reserve(&ar->alloc[i]);
 	if (plan(o, ar, prof) < 0)
 		goto oom;
 	items = calloc(prof->nprobes + 1, sizeof(*items));

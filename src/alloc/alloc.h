@@ -24,6 +24,10 @@ extern const char *const pc_alloc_rows[PC_ALLOC_PATTERNS];
 #define PC_ALLOC_NSIZES		12
 #define PC_ALLOCATORS_MAX	4
 
+/* The group's default samples a point (run -n); docs/design.md gives the
+ * measurements. */
+#define PC_ALLOC_SAMPLES	51
+
 /* One allocator, loaded (dlopen) and reached through its own symbols. */
 struct pc_allocator {
 	const char *name;		/* "glibc", "jemalloc", ... */
@@ -94,6 +98,14 @@ struct pc_alloc_run {
 	struct pc_alloc_point *points;	/* [prof.nprobes] */
 	bool touch;
 };
+
+/* An allocator's reserve (alloc.c says why): PC_ALLOC_RESERVE batches of
+ * PC_UNROLL_HI blocks of the largest size allocated, a block of
+ * PC_ALLOC_PIN_SIZE bytes (no point's size) allocated, the batches freed.
+ * Returns that block, the pin, to free (a->free) when the run ends. */
+#define PC_ALLOC_RESERVE	2
+#define PC_ALLOC_PIN_SIZE	(3 * ((size_t)PC_ALLOC_SIZE_MIN << (PC_ALLOC_NSIZES - 2)))
+void *pc_alloc_reserve(const struct pc_allocator *a);
 
 /* Runs primcost again (argv: the run command's, from "run") with glibc's
  * static TLS surplus raised to PC_ALLOC_TLS_BYTES; returns only on error. */

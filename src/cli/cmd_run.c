@@ -328,7 +328,8 @@ static int opt_alloc(struct run_parse *p, int c, const char *arg)
 }
 
 /* The allocator group: -p of alloc rows only selects it too; it runs on
- * this machine alone, and 101 samples a point unless -n says otherwise. */
+ * this machine alone, with its own default samples (alloc.h) unless -n
+ * says otherwise. */
 static int finish_alloc(struct pc_run_options *o, char *err, size_t errlen)
 {
 	bool given = strcmp(o->probes, "*") != 0;
@@ -353,7 +354,7 @@ static int finish_alloc(struct pc_run_options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (!o->samples_given)
-		o->samples = PC_SAMPLES_DEFAULT;
+		o->samples = PC_ALLOC_SAMPLES;
 	return pc_alloc_select(given ? o->probes : "alloc.*", o->alloc.rows, err, errlen);
 }
 
