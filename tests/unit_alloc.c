@@ -3,7 +3,8 @@
  * unit_alloc.c - the allocator group's pieces: names and rows, each
  * allocator found with its version, freed memory that comes back (and a
  * leaking allocator caught), glibc keeping a batch's memory above its
- * reserve, the group's JSON accepted by the validator.
+ * reserve, its loops held to their fastest only in the calibration's
+ * loops, the group's JSON accepted by the validator.
  */
 #include <malloc.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "src/alloc/alloc.h"
+#include "src/core/samples.h"
 #include "src/results/results.h"
 #include "tap.h"
 
@@ -129,6 +131,34 @@ static void test_reserve(void)
 	pc_allocator_close(&a);
 }
 
+/* The group's loops vary by design (measure.c takes loops_vary from its
+ * items): a probe loop 60 % above its fastest is kept, a calibration loop
+ * 50 % above its fastest is not; without the flag the probe loop is not. */
+static void test_loops_vary(void)
+{
+	const struct pc_sample fast = { { 100, 1100 }, { 100, 700 }, { 0, 0 } },
+			       slow = { { 100, 1700 }, { 100, 700 }, { 0, 0 } },
+			       slow_cal = { { 100, 1100 }, { 100, 1000 }, { 0, 0 } };
+	struct pc_sample_set s;
+	enum pc_put a, b, c, d;
+
+	if (pc_sample_set_init(&s, 4, false) < 0) {
+		ok(0, "a sample set");
+		return;
+	}
+	s.iters = s.cal_iters = 1;
+	s.probe_loops_vary = true;
+	a = pc_sample_set_put(&s, 0, &fast, NULL);
+	b = pc_sample_set_put(&s, 1, &slow, NULL);
+	c = pc_sample_set_put(&s, 1, &slow_cal, NULL);
+	s.probe_loops_vary = false;
+	d = pc_sample_set_put(&s, 1, &slow, NULL);
+	ok(a == PC_PUT_OK && b == PC_PUT_OK && c == PC_PUT_SLOW_CAL && d == PC_PUT_SLOW,
+	   "loops that vary: a slow probe loop is kept (%d), a slow calibration loop "
+	   "is not (%d); otherwise a slow probe loop is not (%d)", b, c, d);
+	pc_sample_set_free(&s);
+}
+
 /* ---- a leaking allocator is caught ------------------------------------------------ */
 
 /* What the leaking allocator kept, freed for real when the test is done
@@ -238,6 +268,7 @@ int main(int argc, char **argv)
 	test_names();
 	test_allocators();
 	test_reserve();
+	test_loops_vary();
 	test_leaks();
 	test_validator();
 	return done_testing();

@@ -320,6 +320,9 @@ int pc_alloc_measure(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 						pt->size, ar->touch, 0, { 0 } };
 		items[i].r = &prof->probes[i];
 		items[i].body = (struct pc_body){ &alloc_executor, &loops[i] };
+		/* A thread cache refilled or flushed every so many calls: a
+		 * loop of few batches meets more or fewer of those. */
+		items[i].loops_vary = true;
 		snprintf(items[i].name, sizeof(items[i].name), "%s/%zu/%s",
 			 pc_alloc_rows[pt->pattern], pt->size, ar->alloc[pt->allocator].name);
 	}

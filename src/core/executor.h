@@ -50,6 +50,10 @@ struct pc_measure_item {
 	struct pc_probe_result *r;
 	struct pc_body body;
 	char name[64];			/* for the progress lines */
+	/* Its loops' length varies by design (an allocator's slow paths,
+	 * every so many calls): only the calibration's loops are held to
+	 * their fastest (PC_SLOW_LOOP_TOLERANCE). */
+	bool loops_vary;
 };
 
 /* Measures items[0..n) into prof's results (prof->probes already holds

@@ -278,6 +278,7 @@ static int job_setup(struct job *j, const struct what *w,
 	if (pc_sample_set_init(&j->set, cfg->samples, canary) < 0)
 		return -1;
 	j->set.pmu = pmu;
+	j->set.probe_loops_vary = w->item && w->item->loops_vary;
 	j->set.slack = 2 * (clk->tick_step ? clk->tick_step : 1);
 	return job_alloc_events(j, cfg->samples);
 }

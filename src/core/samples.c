@@ -63,7 +63,7 @@ static int slow_loop(struct pc_sample_set *s, const uint64_t *v)
 {
 	int k, slow = -1;
 
-	for (k = 0; k < PC_SAMPLE_LOOPS; k++) {
+	for (k = s->probe_loops_vary ? 2 : 0; k < PC_SAMPLE_LOOPS; k++) {
 		uint64_t f = window_floor(s, k);
 
 		if (slow < 0 && f && v[k] &&

@@ -34,6 +34,7 @@ struct pc_sample_set {
 	uint64_t slack;			/* ticks a loop may exceed its floor by
 					 * besides the tolerance: timer steps */
 	unsigned slow_probe, slow_cal;	/* samples refused, by loop */
+	bool probe_loops_vary;		/* hold the calibration's loops only */
 };
 
 /* Room for cap samples (and their canary when canary). -1: out of memory. */
