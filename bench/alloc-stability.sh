@@ -24,7 +24,9 @@
 #   before the reserve (101 samples, batches of 2 KiB and more trimmed back
 #   to the kernel): wall 16.0 to 21.2 s, CPU 9.5 to 11.8 s;
 #   after (reserve, 51 samples): wall 1.7 to 1.8 s, CPU 0.9 s (the CPU was
-#   shared about half the time); 1.0 to 1.1 s wall at quieter moments.
+#   shared about half the time); 1.0 to 1.1 s wall at quieter moments;
+#   with the slow-loop rule held to the calibration's loops (loops_vary),
+#   CPU 0.7 to 1.0 s per allocator, wall 1.2 to 2.2 s at load 5.
 # Spreads over 5 runs (docs/design.md says what moves and why): glibc 9 to
 # 20 points of 36 over 5 %, most within 5 to 8 %; jemalloc, tcmalloc and
 # mimalloc 4 to 33 of 36 by the moment, their fast rows taking one of two
