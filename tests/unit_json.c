@@ -65,10 +65,101 @@ static json_t *doc_for(const char *key, struct pc_profile *prof, const char *hos
 	return doc;
 }
 
+/* The validator checks nonlinear and round_spread, and a noisy figure
+ * like an ok one. */
+static void quality_checks(json_t *doc)
+{
+	char err[PC_ERRLEN];
+	json_t *bad = json_deep_copy(doc), *x = at(bad, "cpus", A, "probes", "xchg", NULL);
+
+	json_object_set_new(x, "nonlinear", json_string("yes"));
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "xchg.nonlinear"),
+	   "a nonlinear that is not true is refused: %s", err);
+	json_object_set_new(x, "nonlinear", json_false());
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "nonlinear"),
+	   "nonlinear false is refused (absent when linear): %s", err);
+	json_object_del(x, "nonlinear");
+	json_object_set_new(x, "round_spread", json_real(-0.5));
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "round_spread"),
+	   "a negative round_spread is refused: %s", err);
+	json_object_set_new(x, "round_spread", json_string("wide"));
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "round_spread"),
+	   "a round_spread that is not a number is refused: %s", err);
+	json_object_set_new(x, "round_spread", json_real(0));
+	json_object_del(x, "cycles");
+	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "xchg.cycles"),
+	   "a noisy figure must carry its summaries as an ok one: %s", err);
+	json_decref(bad);
+}
+
+/* The xchg entry of doc with the status st and the cycles median med. */
+static json_t *xchg_as(json_t *doc, const char *st, double med)
+{
+	json_t *p = json_deep_copy(at(doc, "cpus", A, "probes", "xchg", NULL));
+
+	json_object_set_new(p, "status", json_string(st));
+	json_object_set_new(json_object_get(p, "cycles"), "median", json_real(med));
+	json_object_del(p, "run");
+	return p;
+}
+
+/* Adds a run at date holding xchg as p to doc's CPU A. */
+static void add_xchg(json_t *doc, const char *date, json_t *p)
+{
+	char err[PC_ERRLEN];
+
+	pc_doc_add_run(doc, A, json_deep_copy(at(doc, "cpus", A, "cpu", NULL)),
+		       json_pack("{s:s}", "date", date), json_pack("{s:o}", "xchg", p),
+		       err, sizeof(err));
+}
+
+/* Only measurements replace measurements: ok over noisy over unmeasured. */
+static void history_ranks(json_t *doc)
+{
+	json_t *d = json_deep_copy(doc), *cur;
+
+	add_xchg(d, "2026-01-02T00:00:00Z", xchg_as(doc, "ok", 10));
+	add_xchg(d, "2026-01-03T00:00:00Z", xchg_as(doc, "noisy", 11));
+	cur = at(d, "cpus", A, "probes", "xchg", NULL);
+	ok(strcmp(json_string_value(json_object_get(cur, "status")), "ok") == 0 &&
+	   json_number_value(at(cur, "cycles", "median", NULL)) == 10 &&
+	   strcmp(json_string_value(at(d, "cpus", A, "runs", "2", "probes", "xchg",
+				       "status", NULL)), "noisy") == 0,
+	   "a newer noisy figure does not replace an ok one: it is kept in its run");
+	add_xchg(d, "2026-01-04T00:00:00Z", json_pack("{s:s, s:s}", "status", "failed",
+						      "reason", "timed out"));
+	ok(json_number_value(at(d, "cpus", A, "probes", "xchg", "cycles", "median",
+				NULL)) == 10, "nor does a failed row");
+	json_decref(d);
+	d = json_deep_copy(doc);	/* xchg is noisy there */
+	add_xchg(d, "2026-01-02T00:00:00Z", json_pack("{s:s}", "status", "skipped"));
+	ok(strcmp(json_string_value(at(d, "cpus", A, "probes", "xchg", "status", NULL)),
+		  "noisy") == 0, "a skipped row does not replace a noisy figure");
+	add_xchg(d, "2026-01-03T00:00:00Z", xchg_as(doc, "ok", 12));
+	ok(strcmp(json_string_value(at(d, "cpus", A, "probes", "xchg", "status", NULL)),
+		  "ok") == 0 &&
+	   strcmp(json_string_value(at(d, "cpus", A, "runs", "0", "probes", "xchg",
+				       "status", NULL)), "noisy") == 0,
+	   "an ok figure replaces a noisy one, which moves to its run's record");
+	/* a file that broke the rule heals: noisy current, ok in a record */
+	json_object_set_new(at(d, "cpus", A, "probes", NULL), "xchg",
+			    json_pack("{s:s, s:i}", "status", "skipped", "run", 2));
+	json_object_set_new(at(d, "cpus", A, "runs", "0", "probes", NULL), "xchg",
+			    xchg_as(doc, "noisy", 13));
+	json_object_set_new(at(d, "cpus", A, "runs", "1", "probes", NULL), "xchg",
+			    xchg_as(doc, "ok", 12));
+	pc_entry_promote_measured(at(d, "cpus", A, NULL));
+	ok(json_number_value(at(d, "cpus", A, "probes", "xchg", "cycles", "median",
+				NULL)) == 12 &&
+	   json_integer_value(at(d, "cpus", A, "probes", "xchg", "run", NULL)) == 1,
+	   "promotion brings back the best rank (ok) over a newer noisy record");
+	json_decref(d);
+}
+
 int main(void)
 {
 	double raw[9] = { 7.5, 7.6, 7.4, 7.5, 7.7, 7.5, 7.3, 7.5, 7.6 };
-	struct pc_probe_result res[2];
+	struct pc_probe_result res[3];
 	struct pc_profile prof;
 	char err[PC_ERRLEN], path[] = "/tmp/pc-unit-json-XXXXXX";
 	json_t *doc, *back, *other, *entry;
@@ -80,8 +171,15 @@ int main(void)
 	res[1].id = PC_PROBE_local_irq_disable;
 	res[1].status = PC_STATUS_SKIPPED;
 	snprintf(res[1].reason, sizeof(res[1].reason), "needs ring 0");
+	/* a figure the engine could not clean (noisy), and not linear */
+	fake_probe(&res[2], PC_PROBE_xchg, 7.5, raw, 9);
+	res[2].status = PC_STATUS_NOISY;
+	res[2].nonlinear = true;
+	res[2].round_spread = 0.125;
+	snprintf(res[2].reason, sizeof(res[2].reason), "still disturbed after 3 rounds");
+	res[0].round_spread = NAN;
 	prof.probes = res;
-	prof.nprobes = 2;
+	prof.nprobes = 3;
 	prof.cycles_per_tick = 1.25;
 
 	doc = doc_for("x86_64.test.1-2-3.cpu-a", &prof, "host-a");
@@ -96,6 +194,19 @@ int main(void)
 	ok(back && json_equal(doc, back), "JSON round trip gives back an equal document");
 	ok(pc_samples_count(at(back, "cpus", A, "probes", "cmpxchg", "raw", "ticks", NULL)) == 9,
 	   "raw samples survive the round trip (packed: packed.h)");
+	ok(strcmp(json_string_value(at(back, "cpus", A, "probes", "xchg", "status", NULL)),
+		  "noisy") == 0 &&
+	   json_number_value(at(back, "cpus", A, "probes", "xchg", "cycles", "median",
+				NULL)) > 0 &&
+	   json_is_true(at(back, "cpus", A, "probes", "xchg", "nonlinear", NULL)) &&
+	   json_number_value(at(back, "cpus", A, "probes", "xchg", "round_spread",
+				NULL)) == 0.125,
+	   "a noisy, nonlinear probe keeps its figures, flag and round_spread");
+	ok(!at(back, "cpus", A, "probes", "cmpxchg", "nonlinear", NULL) &&
+	   !at(back, "cpus", A, "probes", "cmpxchg", "round_spread", NULL),
+	   "a linear probe without rounds has neither member");
+	quality_checks(doc);
+	history_ranks(doc);
 
 	/* Merging a second CPU keeps the first. */
 	other = doc_for("x86_64.test.9-9-9.cpu-b", &prof, "host-b");

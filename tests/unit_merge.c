@@ -136,6 +136,28 @@ int main(void)
 		json_decref(out);
 		json_decref(w);
 	}
+	/* A newer noisy figure gives way to an older ok one, whichever file
+	 * comes first; the noisy one is kept in its run. */
+	for (order = 0; order < 2; order++) {
+		json_t *n = doc(K, "2026-03-01T00:00:00Z", "host-n", "old brand", 12, 0);
+		json_t *p;
+
+		json_object_set_new(json_object_get(json_object_get(json_object_get(
+			json_object_get(n, "cpus"), K), "probes"), "cmpxchg"), "status",
+			json_string("noisy"));
+		out = merged_from(order ? n : x, &st, err, sizeof(err));
+		pc_doc_merge(out, order ? x : n, &st, err, sizeof(err));
+		e = json_object_get(json_object_get(out, "cpus"), K);
+		p = json_object_get(json_object_get(e, "probes"), "cmpxchg");
+		ok(median_of(p) == 9 && strcmp(json_string_value(json_object_get(p, "status")),
+					       "ok") == 0 &&
+		   json_array_size(json_object_get(e, "runs")) == 2 &&
+		   pc_doc_validate(out, err, sizeof(err)) == 0,
+		   "merge, %s first: an older ok figure stays over a newer noisy one",
+		   order ? "noisy" : "ok");
+		json_decref(out);
+		json_decref(n);
+	}
 	json_decref(x);
 	json_decref(y);
 	json_decref(z);

@@ -94,14 +94,14 @@ fail:
 }
 
 /*
- * Which of two current entries of a probe stays current: a measured figure
- * over a row that was not measured (skipped, unsupported, failed), else the
- * newer run's (on a tie, the incoming one).
+ * Which of two current entries of a probe stays current: the higher rank
+ * (pc_probe_rank: a figure over a noisy figure over a row that was not
+ * measured), else the newer run's (on a tie, the incoming one).
  */
 static int out_wins(json_t *c, json_t *p, const char *date_c, const char *date_p)
 {
-	if (pc_probe_measured(c) != pc_probe_measured(p))
-		return pc_probe_measured(c);
+	if (pc_probe_rank(c) != pc_probe_rank(p))
+		return pc_probe_rank(c) > pc_probe_rank(p);
 	return strcmp(date_p, date_c) < 0;
 }
 

@@ -71,10 +71,14 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen);
 
 /* ---- results_build.c: history ---- */
-/* Is p a measured figure (status ok)? */
+/* Is p a measured figure (status ok, or noisy: the best clean estimate of
+ * samples that stayed disturbed)? */
 int pc_probe_measured(json_t *p);
-/* Only measurements replace measurements: a current entry that is not a
- * figure gives way to the newest figure a run's record holds. */
+/* What an entry is worth in the history: 2 a figure (ok), 1 a noisy figure,
+ * 0 a row that was not measured (skipped, unsupported, failed). */
+int pc_probe_rank(json_t *p);
+/* Only measurements replace measurements: a current entry gives way to the
+ * newest entry of a higher rank that a run's record holds. */
 void pc_entry_promote_measured(json_t *entry);
 
 /* ---- history.c ---- */

@@ -288,6 +288,10 @@ void pc_json_figures(json_t *p, const struct pc_probe_result *r)
 			    json_integer((json_int_t)r->ops_per_sample));
 	json_object_set_new(p, "linearity",
 			    isnan(r->linearity) ? json_null() : real(r->linearity));
+	if (r->nonlinear)
+		json_object_set_new(p, "nonlinear", json_true());
+	if (isfinite(r->round_spread) && r->round_spread >= 0)
+		json_object_set_new(p, "round_spread", real(r->round_spread));
 	json_object_set_new(p, "ticks", pc_json_summary(&r->ticks));
 	json_object_set_new(p, "cycles", pc_json_summary(&r->cycles));
 	json_object_set_new(p, "ns", pc_json_summary(&r->ns));
@@ -305,7 +309,8 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 		json_object_set_new(p, "reason", json_string(r->reason));
 	if (r->partial)
 		json_object_set_new(p, "partial", json_true());
-	if (r->status != PC_STATUS_OK)
+	/* a noisy probe carries its best clean estimate, like an ok one */
+	if (r->status != PC_STATUS_OK && r->status != PC_STATUS_NOISY)
 		return p;
 	pc_json_figures(p, r);
 	probe_events_json(p, r);
@@ -377,12 +382,18 @@ json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 	return run;
 }
 
-/* Is p a measured figure (status ok)? */
-int pc_probe_measured(json_t *p)
+int pc_probe_rank(json_t *p)
 {
 	const char *st = json_string_value(json_object_get(p, "status"));
 
-	return st && strcmp(st, "ok") == 0;
+	if (!st)
+		return 0;
+	return strcmp(st, "ok") == 0 ? 2 : strcmp(st, "noisy") == 0 ? 1 : 0;
+}
+
+int pc_probe_measured(json_t *p)
+{
+	return pc_probe_rank(p) > 0;
 }
 
 /* Files p (its "run" member dropped) in the record of run k: a figure a
@@ -420,9 +431,10 @@ static const char *date_of(json_t *runs, size_t k)
 
 /*
  * Only measurements replace measurements: where the current entry of a probe
- * is not a figure (skipped, unsupported, failed) but a run's record holds
- * one, the newest such figure becomes current again and the entry goes to
- * its own run's record. Files written before the rule are repaired so.
+ * ranks below an entry a run's record holds (pc_probe_rank: a row that was
+ * not measured below a noisy figure below a figure), the newest entry of the
+ * highest rank becomes current again and the current one goes to its own
+ * run's record. Files written before the rule are repaired so.
  */
 void pc_entry_promote_measured(json_t *entry)
 {
@@ -433,15 +445,19 @@ void pc_entry_promote_measured(json_t *entry)
 
 	json_object_foreach_safe(cur, it, name, p) {
 		size_t k, best = (size_t)-1;
+		int rank = pc_probe_rank(p), r;
 		json_t *run, *fig;
 
-		if (pc_probe_measured(p))
+		if (rank == 2)
 			continue;
 		json_array_foreach(runs, k, run) {
 			fig = json_object_get(json_object_get(run, "probes"), name);
-			if (pc_probe_measured(fig) && (best == (size_t)-1 ||
-			    strcmp(date_of(runs, k), date_of(runs, best)) >= 0))
+			r = fig ? pc_probe_rank(fig) : -1;
+			if (r > rank || (r == rank && best != (size_t)-1 &&
+			    strcmp(date_of(runs, k), date_of(runs, best)) >= 0)) {
 				best = k;
+				rank = r;
+			}
 		}
 		if (best == (size_t)-1)
 			continue;
@@ -460,9 +476,10 @@ void pc_entry_promote_measured(json_t *entry)
  * Files a run under its model key. Same key again: the run is appended to
  * runs[] and the cpu description is replaced by the newer one. Each probe
  * the run measured becomes current, and the entry it replaces moves into
- * the record of the run that produced it (runs[k].probes). A row the run
- * did not measure (skipped, unsupported, failed) becomes current only where
- * no measured figure is: otherwise it stays in the run's own record. Nothing
+ * the record of the run that produced it (runs[k].probes). An entry that
+ * ranks below the current one (pc_probe_rank: a row the run did not measure
+ * below a noisy figure below a figure) does not replace it: it stays in the
+ * run's own record. Nothing
  * is lost, and cpus.KEY.probes holds the newest figure of every probe.
  */
 int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
@@ -515,7 +532,7 @@ int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 	json_object_foreach(probes, name, p) {
 		json_t *old = json_object_get(cur, name);
 
-		if (old && pc_probe_measured(old) && !pc_probe_measured(p)) {
+		if (old && pc_probe_rank(p) < pc_probe_rank(old)) {
 			file_in_run(runs, k, name, p);
 			continue;
 		}

@@ -290,6 +290,23 @@ static int check_points(json_t *pts, const char *where, char *err, size_t errlen
 	return 0;
 }
 
+/* What the run says of a figure's quality: nonlinear (failed the linearity
+ * check; true or absent) and round_spread (how far the round medians moved,
+ * a fraction: not negative). */
+static int check_quality(json_t *p, const char *where, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(p, "nonlinear");
+
+	if (v && !json_is_true(v))
+		FAIL("%s.nonlinear: not true (absent when the probe is linear)", where);
+	v = json_object_get(p, "round_spread");
+	if (v && (!json_is_number(v) || !(json_number_value(v) >= 0) ||
+		  json_number_value(v) > PC_LIMIT_ABS_VALUE))
+		FAIL("%s.round_spread: not a number from 0 to %g", where,
+		     PC_LIMIT_ABS_VALUE);
+	return 0;
+}
+
 int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 {
 	static const char *const statuses[] = { "ok", "skipped", "unsupported", "failed", "noisy",
@@ -323,9 +340,12 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	v = json_object_get(p, "published");
 	if (v && !json_is_object(v))
 		FAIL("%s.published: not an object", where);
+	if (check_quality(p, where, err, errlen) < 0)
+		return -1;
 	if (json_object_get(p, "points"))	/* the figures are the points' */
 		return check_points(json_object_get(p, "points"), where, err, errlen);
-	if (strcmp(json_string_value(st), "ok") != 0)
+	/* a noisy probe carries figures (its best clean estimate) as ok does */
+	if (!pc_probe_measured(p))
 		return 0;
 	v = json_object_get(p, "cycles_source");
 	if (!json_is_string(v))
