@@ -112,6 +112,219 @@ static int build(struct pc_compare *m, json_t *a, json_t *b, const struct pc_com
 
 #define N(x) (int)(sizeof(x) / sizeof((x)[0]))
 
+static json_t *probe_of(json_t *d, const char *name)
+{
+	const char *key;
+	json_t *e;
+
+	json_object_foreach(json_object_get(d, "cpus"), key, e)
+		return json_object_get(json_object_get(e, "probes"), name);
+	return NULL;
+}
+
+static json_t *run0_of(json_t *d)
+{
+	const char *key;
+	json_t *e;
+
+	json_object_foreach(json_object_get(d, "cpus"), key, e)
+		return json_array_get(json_object_get(e, "runs"), 0);
+	return NULL;
+}
+
+/* Does a rendering of m in fmt contain what? (said in a diagnostic when it
+ * does not and should) */
+static int contains(const struct pc_compare *m, enum pc_format fmt, const char *what,
+		    int should)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int found;
+
+	if (!f)
+		return 0;
+	pc_compare_render(f, m, fmt, false);
+	fclose(f);
+	found = buf && strstr(buf, what) != NULL;
+	if (!found && should)
+		diag("no \"%s\" in:\n%s", what, buf ? buf : "");
+	free(buf);
+	return found;
+}
+
+#define renders(m, fmt, what) contains(m, fmt, what, 1)
+
+/* Sides not fit to judge: noisy figures, unreliable runs, a published loop
+ * against our zero baseline, nothing in common. */
+static void not_comparable(json_t *da, json_t *db, struct pc_compare_config *cfg)
+{
+	struct pc_compare m;
+	const struct pc_cmp_row *r;
+	json_t *dn = json_deep_copy(db), *p;
+	char why[256];
+
+	p = probe_of(dn, "cmpxchg");
+	json_object_set_new(p, "status", json_string("noisy"));
+	json_object_set_new(p, "reason", json_string("still disturbed"));
+	json_object_set_new(probe_of(dn, "xchg"), "nonlinear", json_true());
+	ok(build(&m, da, dn, cfg) == 0, "a side with a noisy figure builds");
+	r = row(&m.table[0], "cmpxchg");
+	ok(r->cell[1].state == PC_CELL_OK && r->cell[1].noisy &&
+	   r->cell[1].verdict == PC_VERDICT_NOT_COMPARABLE &&
+	   strstr(r->cell[1].why, "B is noisy: still disturbed") && !isnan(r->cell[1].ratio),
+	   "a noisy figure is shown, with its ratio, but not comparable: %s", r->cell[1].why);
+	r = row(&m.table[0], "xchg");
+	ok(r->cell[1].nonlinear && r->cell[1].verdict == PC_VERDICT_FASTER,
+	   "a nonlinear figure is marked, and still judged");
+	ok(m.table[0].geomean_n[1] == 6 && m.slower == 1 && m.not_comparable == 1,
+	   "the noisy probe leaves the geomean and the verdicts (%zu probes, %zu slower)",
+	   m.table[0].geomean_n[1], m.slower);
+	ok(renders(&m, PC_FORMAT_TABLE, "n/c") && renders(&m, PC_FORMAT_TABLE, "~ noisy") &&
+	   renders(&m, PC_FORMAT_TABLE, "^ not linear") &&
+	   renders(&m, PC_FORMAT_TABLE, "B n/c: not comparable: B is noisy: still "
+		   "disturbed: cmpxchg") &&
+	   renders(&m, PC_FORMAT_TABLE, "1 not comparable"),
+	   "the table marks noisy and nonlinear figures and says why n/c");
+	ok(renders(&m, PC_FORMAT_MARKDOWN, "(noisy) |") &&
+	   renders(&m, PC_FORMAT_MARKDOWN, "(not linear) |") &&
+	   renders(&m, PC_FORMAT_MARKDOWN, "| not comparable: B is noisy"),
+	   "markdown says noisy, not linear and not comparable in words");
+	ok(renders(&m, PC_FORMAT_CSV, ",verdict,nonlinear,spread,threshold_pct,why\n") &&
+	   renders(&m, PC_FORMAT_CSV, ",noisy,") &&
+	   renders(&m, PC_FORMAT_CSV, ",not comparable,no,") &&
+	   renders(&m, PC_FORMAT_CSV, ",faster,yes,"),
+	   "CSV: status noisy, verdict not comparable, the nonlinear column");
+	ok(renders(&m, PC_FORMAT_JSON, "\"why\": \"B is noisy: still disturbed\"") &&
+	   renders(&m, PC_FORMAT_JSON, "\"nonlinear\": true") &&
+	   renders(&m, PC_FORMAT_JSON, "\"not_comparable\": 1"),
+	   "JSON: why, nonlinear, the count of not comparable");
+	pc_compare_free(&m);
+	json_decref(dn);
+
+	/* a side whose run is marked unreliable: no verdict, no geomean */
+	dn = json_deep_copy(db);
+	json_object_set_new(run0_of(dn), "unreliable", json_true());
+	json_object_set_new(run0_of(dn), "unreliable_reason",
+			    json_string("emulated (Ski)"));
+	build(&m, da, dn, cfg);
+	ok(m.slower + m.faster + m.same == 0 &&
+	   m.not_comparable == 8 && m.table[0].geomean_n[1] == 0 &&
+	   isnan(m.table[0].geomean[1]) &&
+	   strstr(row(&m.table[0], "cmpxchg")->cell[1].why,
+		  "B's run is marked unreliable: emulated (Ski)"),
+	   "an unreliable side: every row not comparable (%zu), no geomean",
+	   m.not_comparable);
+	ok(pc_compare_nothing_judged(&m, why, sizeof(why)) &&
+	   strstr(why, "8 of 9 probes in common are not fit to judge"),
+	   "--fail-on-regression has nothing to judge: %s", why);
+	ok(renders(&m, PC_FORMAT_TABLE, "no verdicts for it, no geomean"),
+	   "the table's notes say so");
+	pc_compare_free(&m);
+	ok(build(&m, dn, da, cfg) == 0 && m.not_comparable == 8 &&
+	   strstr(row(&m.table[0], "cmpxchg")->cell[1].why, "A's run is marked unreliable"),
+	   "an unreliable first side: nothing comparable against it");
+	pc_compare_free(&m);
+	json_decref(dn);
+}
+
+/* Published figures: one point each; their baseline is their loop. */
+static void published(json_t *da, struct pc_compare_config *cfg)
+{
+	static const struct spec ref[] = { { "baseline", 1.0, 0, 0, NULL, 1 },
+					   { "cmpxchg", 12, 0, 0, NULL, 1 } };
+	static const struct spec locks[] = { { "spin_lock_unlock.x.threads2", 1282, 0, 0,
+					       NULL, 1 } };
+	json_t *dr = doc1("ia64.test.32-0-7.ref", ref, N(ref), "Linux 2.6");
+	json_t *dl = doc1("x86_64.test.6-44-x.ref", locks, N(locks), "Linux 3.14");
+	struct pc_compare m;
+	const struct pc_cmp_row *r;
+	char why[256];
+
+	json_object_set_new(run0_of(dr), "cycles_source", json_string("published"));
+	ok(build(&m, da, dr, cfg) == 0, "a run against a published table with a loop builds");
+	r = row(&m.table[0], "baseline");
+	ok(r->cell[1].verdict == PC_VERDICT_NOT_COMPARABLE &&
+	   strstr(r->cell[1].why, "published loop"),
+	   "baseline against a published loop: not comparable (%s)", r->cell[1].why);
+	r = row(&m.table[0], "cmpxchg");
+	ok(r->cell[1].single && !r->cell[0].single &&
+	   r->cell[1].verdict == PC_VERDICT_SLOWER && m.table[0].geomean_n[1] == 1,
+	   "a published figure is one point; it is judged and in the geomean");
+	ok(renders(&m, PC_FORMAT_TABLE, " 12.00 ") && !contains(&m, PC_FORMAT_TABLE,
+								   "12.00 \xc2\xb1", 0),
+	   "a published figure shows no \xc2\xb1");
+	pc_compare_free(&m);
+	ok(build(&m, da, dl, cfg) == 0 && m.common == 0 &&
+	   m.slower + m.faster + m.same == 0 && renders(&m, PC_FORMAT_TABLE,
+				"A and B have no probe in common") &&
+	   pc_compare_nothing_judged(&m, why, sizeof(why)) &&
+	   strstr(why, "no probe in common"),
+	   "no probe in common: a note, and nothing judged (%s)", why);
+	pc_compare_free(&m);
+	json_decref(dr);
+	json_decref(dl);
+}
+
+/* The threshold follows the probe's measured spread: its round medians
+ * (round_spread, else the raw samples in the order taken) and its runs'
+ * figures in the file's history. */
+static void spread_threshold(struct pc_compare_config *cfg)
+{
+	static const struct spec sa[] = { { "sigprocmask", 7000, 10, 101, NULL, 0 } };
+	static const struct spec sb[] = { { "sigprocmask", 7350, 10, 101, NULL, 0 } };
+	json_t *da = doc1("x86_64.test.1-2-3.cpu-a", sa, 1, "Linux 6.1");
+	json_t *db = doc1("x86_64.test.1-2-3.cpu-a", sb, 1, "Linux 6.1");
+	json_t *raw, *e;
+	struct pc_compare m;
+	const struct pc_cmp_cell *c;
+	size_t i;
+
+	build(&m, da, db, cfg);
+	c = &m.table[0].row[0].cell[1];
+	ok(c->verdict == PC_VERDICT_SLOWER && c->threshold_pct == 3,
+	   "+5 %% with steady rounds: slower at the 3 %% threshold");
+	pc_compare_free(&m);
+	json_object_set_new(probe_of(da, "sigprocmask"), "round_spread", json_real(0.09));
+	build(&m, da, db, cfg);
+	c = &m.table[0].row[0].cell[1];
+	ok(c->verdict == PC_VERDICT_SAME && fabs(c->threshold_pct - 9) < 1e-9,
+	   "A's rounds spread 9 %%: the threshold is 9 %%, +5 %% is same");
+	ok(renders(&m, PC_FORMAT_TABLE, "thresholds raised") &&
+	   renders(&m, PC_FORMAT_TABLE, "sigprocmask 9.0 %"), "a note names the raised threshold");
+	pc_compare_free(&m);
+	json_object_del(probe_of(da, "sigprocmask"), "round_spread");
+	/* the raw samples in the order taken: the last half of the rounds 8 % up */
+	raw = json_object_get(json_object_get(probe_of(da, "sigprocmask"), "raw"), "cycles");
+	for (i = 51; i < json_array_size(raw); i++)
+		json_array_set_new(raw, i, json_real(json_number_value(
+			json_array_get(raw, i)) * 1.08));
+	build(&m, da, db, cfg);
+	c = &m.table[0].row[0].cell[0];
+	ok(fabs(c->spread - 0.08) < 0.01 && m.table[0].row[0].cell[1].verdict == PC_VERDICT_SAME,
+	   "without round_spread, the spread comes from the raw samples in order (%.3f)",
+	   c->spread);
+	pc_compare_free(&m);
+	json_decref(da);
+	/* two runs in A's history, 7000 and 7490: a 6.8 % spread */
+	da = doc1("x86_64.test.1-2-3.cpu-a", sa, 1, "Linux 6.1");
+	e = json_object_get(json_object_get(da, "cpus"), "x86_64.test.1-2-3.cpu-a");
+	json_array_append_new(json_object_get(e, "runs"), json_pack("{s:s}", "date",
+								     "2025-12-01"));
+	json_object_set_new(run0_of(da), "probes", json_pack("{s:o}", "sigprocmask",
+		json_deep_copy(probe_of(da, "sigprocmask"))));
+	json_object_set_new(json_object_get(json_object_get(json_object_get(run0_of(da),
+		"probes"), "sigprocmask"), "cycles"), "median", json_real(7490));
+	build(&m, da, db, cfg);
+	c = &m.table[0].row[0].cell[1];
+	ok(fabs(m.table[0].row[0].cell[0].history_spread - 490.0 / 7245) < 1e-9 &&
+	   c->verdict == PC_VERDICT_SAME && c->threshold_pct > 6.7,
+	   "the file's earlier runs moved the figure by 6.8 %%: +5 %% is same");
+	pc_compare_free(&m);
+	json_decref(da);
+	json_decref(db);
+}
+
 int main(void)
 {
 	static const struct spec a[] = {
@@ -328,6 +541,9 @@ int main(void)
 		json_decref(j);
 		pc_compare_free(&m);
 	}
+	not_comparable(da, db, &cfg);
+	published(da, &cfg);
+	spread_threshold(&cfg);
 	json_decref(da);
 	json_decref(db);
 	return done_testing();

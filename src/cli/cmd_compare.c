@@ -31,7 +31,8 @@ static const char usage_text[] =
 	"      --alpha P         significance level of the U test (default 0.05)\n"
 	"      --matrix          a probe x CPU matrix of medians, 80 columns wide\n"
 	"      --fail-on-regression\n"
-	"                        exit 1 when a probe is slower than the first side\n"
+	"                        exit 1 when a probe is slower than the first side,\n"
+	"                        or when no probe was comparable\n"
 	"      --by allocator    the allocator group's points: each allocator of the\n"
 	"                        files against the first, size by size\n"
 	"      --base NAME       with --by allocator: the allocator compared against\n"
@@ -187,6 +188,23 @@ int pc_compare_load_inputs(const char *cmd, const char *const *files, size_t nfi
 	return 0;
 }
 
+/* --fail-on-regression: exit 1 on a slower probe, and when nothing was
+ * comparable (a gate that judged nothing must not pass). */
+static int gate(const struct pc_compare_options *o, const struct pc_compare *m)
+{
+	char why[PC_ERRLEN];
+
+	if (!o->fail_on_regression)
+		return PC_EXIT_OK;
+	if (m->slower)
+		return PC_EXIT_FAILURE;
+	if (pc_compare_nothing_judged(m, why, sizeof(why))) {
+		pc_error("compare", "--fail-on-regression: %s", why);
+		return PC_EXIT_FAILURE;
+	}
+	return PC_EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct pc_compare_options o;
@@ -222,7 +240,7 @@ int cmd_compare(int argc, char **argv)
 	    fflush(stdout) != 0) {
 		pc_error("compare", "cannot write the output");
 	} else {
-		rc = o.fail_on_regression && m.slower ? PC_EXIT_FAILURE : PC_EXIT_OK;
+		rc = gate(&o, &m);
 	}
 	pc_compare_free(&m);
 out:

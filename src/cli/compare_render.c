@@ -27,10 +27,17 @@ static const char *fmt_value(double x, char *buf, size_t len)
 	return buf;
 }
 
+/* The marks of a figure in the text table (words elsewhere): noisy, not
+ * linear. The table's legend says what they mean. */
+#define MARK_NOISY "~"
+#define MARK_NONLINEAR "^"
+
 static const char *cell_text(const struct pc_cmp_cell *c, char *buf, size_t len,
 			     int with_mad)
 {
 	char v[32], d[32];
+	const char *mark = c->noisy ? MARK_NOISY : "";
+	const char *mark2 = c->nonlinear ? MARK_NONLINEAR : "";
 
 	switch (c->state) {
 	case PC_CELL_ABSENT:
@@ -43,11 +50,16 @@ static const char *cell_text(const struct pc_cmp_cell *c, char *buf, size_t len,
 		break;
 	}
 	fmt_value(c->median, v, sizeof(v));
-	if (with_mad) {
+	if (with_mad > 1) {	/* words: markdown */
+		mark = c->noisy ? " (noisy)" : "";
+		mark2 = c->nonlinear ? " (not linear)" : "";
+	}
+	/* a published figure is one point: it has no spread to show */
+	if (with_mad && !c->single) {
 		fmt_value(c->mad, d, sizeof(d));
-		snprintf(buf, len, "%s \xc2\xb1%s", v, d);
+		snprintf(buf, len, "%s \xc2\xb1%s%s%s", v, d, mark, mark2);
 	} else {
-		snprintf(buf, len, "%s", v);
+		snprintf(buf, len, "%s%s%s", v, mark, mark2);
 	}
 	return buf;
 }
@@ -118,7 +130,8 @@ static void verdict_out(FILE *f, enum pc_verdict v, bool color, int w)
 	else if (color && v == PC_VERDICT_FASTER)
 		on = "\033[1;32m";
 	fputs(on, f);
-	pad(f, v == PC_VERDICT_NONE ? DASH : pc_verdict_name(v), w, 0);
+	pad(f, v == PC_VERDICT_NONE ? DASH : v == PC_VERDICT_NOT_COMPARABLE ? "n/c" :
+	    pc_verdict_name(v), w, 0);
 	if (*on)
 		fputs("\033[0m", f);
 }
@@ -180,6 +193,8 @@ static void describe_table(FILE *f, const struct pc_cmp_table *t, const char *qu
 		fprintf(f, "%snote: %s\n", quote, t->note[i]);
 }
 
+static void judging_legend(FILE *f, const struct pc_cmp_table *t, const char *quote);
+
 static void table_text(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
 		       bool color)
 {
@@ -240,6 +255,57 @@ static void table_text(FILE *f, const struct pc_compare *m, const struct pc_cmp_
 		}
 		fputc('\n', f);
 	}
+	judging_legend(f, t, "");
+}
+
+/* The rows side i could not be judged on, grouped by why, and the marks
+ * the table used; each line after quote. */
+static void judging_legend(FILE *f, const struct pc_cmp_table *t, const char *quote)
+{
+	char l[PC_LABEL_LEN], lead[64];
+	size_t i, r, q;
+	int noisy = 0, nonlinear = 0;
+
+	for (r = 0; r < t->nrows; r++)
+		for (i = 0; i < t->nsides; i++) {
+			noisy |= t->row[r].cell[i].noisy;
+			nonlinear |= t->row[r].cell[i].nonlinear;
+		}
+	if (noisy || nonlinear)
+		fputc('\n', f);
+	if (noisy)
+		fprintf(f, "%s" MARK_NOISY " noisy: the samples stayed disturbed; the "
+			"figure is the best clean estimate\n", quote);
+	if (nonlinear)
+		fprintf(f, "%s" MARK_NONLINEAR " not linear: doubling the iterations did "
+			"not double the time\n", quote);
+	for (i = 1; i < t->nsides; i++) {
+		for (r = 0; r < t->nrows; r++) {
+			const struct pc_cmp_cell *c = &t->row[r].cell[i];
+			char *names = NULL;
+			size_t len = 0;
+			FILE *m;
+
+			if (c->verdict != PC_VERDICT_NOT_COMPARABLE)
+				continue;
+			for (q = 0; q < r; q++)	/* said with an earlier row */
+				if (t->row[q].cell[i].verdict == PC_VERDICT_NOT_COMPARABLE &&
+				    strcmp(t->row[q].cell[i].why, c->why) == 0)
+					break;
+			if (q < r || !(m = open_memstream(&names, &len)))
+				continue;
+			for (q = r; q < t->nrows; q++)
+				if (t->row[q].cell[i].verdict == PC_VERDICT_NOT_COMPARABLE &&
+				    strcmp(t->row[q].cell[i].why, c->why) == 0)
+					fprintf(m, "%s%s", q > r ? " " : "", t->row[q].probe);
+			if (fclose(m) == 0) {
+				snprintf(lead, sizeof(lead), "%s%s n/c: not comparable:",
+					 quote, pc_side_label(i, l));
+				fprintf(f, "%s %s: %s\n", lead, c->why, names);
+			}
+			free(names);
+		}
+	}
 }
 
 /* ---- markdown ------------------------------------------------------------- */
@@ -270,15 +336,18 @@ static void table_markdown(FILE *f, const struct pc_compare *m,
 		for (i = 0; i < t->nsides; i++) {
 			const struct pc_cmp_cell *c = &row->cell[i];
 
-			fprintf(f, " %s |", cell_text(c, buf, sizeof(buf), 1));
+			fprintf(f, " %s |", cell_text(c, buf, sizeof(buf), 2));
 			if (!i)
 				continue;
 			fprintf(f, " %s |", ratio_text(c->ratio, buf, sizeof(buf)));
 			fprintf(f, " %s |", delta_text(c->delta_pct, buf, sizeof(buf)));
 			fprintf(f, " %s |", p_text(c, buf, sizeof(buf)));
-			fprintf(f, " %s |", c->verdict == PC_VERDICT_SLOWER ? "**slower**" :
-				c->verdict == PC_VERDICT_NONE ? DASH :
-				pc_verdict_name(c->verdict));
+			if (c->verdict == PC_VERDICT_NOT_COMPARABLE)
+				fprintf(f, " not comparable: %s |", c->why);
+			else
+				fprintf(f, " %s |", c->verdict == PC_VERDICT_SLOWER ?
+					"**slower**" : c->verdict == PC_VERDICT_NONE ? DASH :
+					pc_verdict_name(c->verdict));
 		}
 		fputc('\n', f);
 	}
@@ -357,6 +426,10 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 			csv_text(f, i ? pc_test_name(c->test) : NULL);
 			fputc(',', f);
 			csv_text(f, pc_verdict_name(c->verdict));
+			fprintf(f, ",%s,", c->nonlinear ? "yes" : "no");
+			csv_num(f, c->spread);
+			csv_num(f, c->threshold_pct);
+			csv_text(f, c->why);
 			fputc('\n', f);
 		}
 	}
@@ -370,7 +443,8 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 			t->geomean_n[i]);
 		csv_num(f, t->geomean[i]);
 		csv_num(f, isnan(t->geomean[i]) ? NAN : (t->geomean[i] - 1) * 100);
-		fputs(PC_NO_VALUE "," PC_NO_VALUE "\n", f);
+		fputs(PC_NO_VALUE "," PC_NO_VALUE "," PC_NO_VALUE "," PC_NO_VALUE ","
+		      PC_NO_VALUE "," PC_NO_VALUE "," PC_NO_VALUE "\n", f);
 	}
 }
 
@@ -436,6 +510,10 @@ static json_t *cell_json(const struct pc_cmp_cell *c, size_t i)
 		json_object_set_new(o, "mad", json_real(c->mad));
 		json_object_set_new(o, "samples", json_integer(c->samples));
 		json_object_set_new(o, "raw_samples", json_integer((json_int_t)c->nraw));
+		json_object_set_new(o, "single", json_boolean(c->single));
+		json_object_set_new(o, "nonlinear", json_boolean(c->nonlinear));
+		json_object_set_new(o, "spread", num_or_null(c->spread));
+		json_object_set_new(o, "history_spread", num_or_null(c->history_spread));
 	}
 	if (i) {
 		json_object_set_new(o, "ratio", num_or_null(c->ratio));
@@ -444,6 +522,9 @@ static json_t *cell_json(const struct pc_cmp_cell *c, size_t i)
 		json_object_set_new(o, "test", json_string(pc_test_name(c->test)));
 		json_object_set_new(o, "verdict", c->verdict == PC_VERDICT_NONE ?
 				    json_null() : json_string(pc_verdict_name(c->verdict)));
+		json_object_set_new(o, "threshold_pct", num_or_null(c->threshold_pct));
+		if (c->verdict == PC_VERDICT_NOT_COMPARABLE)
+			json_object_set_new(o, "why", json_string(c->why));
 	}
 	return o;
 }
@@ -453,14 +534,18 @@ json_t *pc_compare_json(const struct pc_compare *m)
 	json_t *out, *tables;
 	size_t c, r, i;
 
-	out = json_pack("{s:s, s:s, s:f, s:f, s:f, s:i, s:b, s:{s:I, s:I, s:I}}",
+	out = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:i, s:b, s:{s:I, s:I, s:I, s:I}, "
+			"s:I}",
 			"schema", "primcost-compare/1",
 			"metric", pc_metric_name(m->cfg.metric),
 			"threshold_pct", m->cfg.threshold_pct, "alpha", m->cfg.alpha,
-			"floor", PC_COMPARE_FLOOR, "min_raw_samples", PC_COMPARE_MIN_RAW,
+			"floor", PC_COMPARE_FLOOR, "spread_k", PC_COMPARE_SPREAD_K,
+			"min_raw_samples", PC_COMPARE_MIN_RAW,
 			"paired", m->paired, "verdicts",
 			"slower", (json_int_t)m->slower, "faster", (json_int_t)m->faster,
-			"same", (json_int_t)m->same);
+			"same", (json_int_t)m->same,
+			"not_comparable", (json_int_t)m->not_comparable,
+			"common", (json_int_t)m->common);
 	tables = json_array();
 	if (!out || !tables) {
 		json_decref(out);
@@ -515,7 +600,8 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 	}
 	if (fmt == PC_FORMAT_CSV)
 		fputs("table,probe,group,side,file,cpu,state,status,median,q1,q3,mad,"
-		      "samples,raw_samples,ratio,delta_pct,p,test,verdict\n", f);
+		      "samples,raw_samples,ratio,delta_pct,p,test,verdict,nonlinear,"
+		      "spread,threshold_pct,why\n", f);
 	else
 		rule_line(f, m, fmt == PC_FORMAT_MARKDOWN ? "> " : "");
 	for (c = 0; c < m->ntables; c++) {
@@ -528,6 +614,7 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		case PC_FORMAT_MARKDOWN:
 			fputc('\n', f);
 			table_markdown(f, m, &m->table[c]);
+			judging_legend(f, &m->table[c], "> ");
 			pc_compare_render_analogs(f, m, &m->table[c], true, 0);
 			break;
 		case PC_FORMAT_CSV:
@@ -538,8 +625,13 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		}
 	}
 	if (fmt == PC_FORMAT_TABLE || fmt == PC_FORMAT_MARKDOWN)
-		fprintf(f, "\n%s%zu slower, %zu faster, %zu same\n",
+	{
+		fprintf(f, "\n%s%zu slower, %zu faster, %zu same",
 			fmt == PC_FORMAT_MARKDOWN ? "> " : "", m->slower, m->faster,
 			m->same);
+		if (m->not_comparable)
+			fprintf(f, ", %zu not comparable", m->not_comparable);
+		fputc('\n', f);
+	}
 	return ferror(f) ? -1 : 0;
 }

@@ -32,7 +32,8 @@ int pc_metric_parse(const char *s, enum pc_metric *m)
 
 const char *pc_verdict_name(enum pc_verdict v)
 {
-	static const char *const names[] = { "", "same", "faster", "slower" };
+	static const char *const names[] = { "", "same", "faster", "slower",
+					     "not comparable" };
 
 	return names[v];
 }
@@ -130,6 +131,7 @@ static void side_init(struct pc_cmp_side *s, const char *file, const char *key,
 	if (json_is_boolean(v))
 		s->virtualized = json_is_true(v);
 	s->unreliable = json_is_true(json_object_get(run, "unreliable"));
+	s->unreliable_reason = str(run, "unreliable_reason");
 	{
 		json_t *c = json_object_get(json_object_get(run, "contention"),
 					    "canary_cycles_median");
@@ -165,29 +167,72 @@ static json_t *raw_of(json_t *p, enum pc_metric metric, const struct pc_cmp_side
 
 void pc_cmp_cell_figures(struct pc_cmp_cell *c, json_t *p, json_t *m)
 {
+	const char *src;
+
 	c->state = PC_CELL_OK;
 	c->median = json_number_value(json_object_get(m, "median"));
 	c->q1 = json_number_value(json_object_get(m, "q1"));
 	c->q3 = json_number_value(json_object_get(m, "q3"));
 	c->mad = json_number_value(json_object_get(m, "mad"));
 	c->samples = (long long)json_integer_value(json_object_get(p, "samples"));
+	c->noisy = pc_probe_rank(p) == 1;
+	c->nonlinear = json_is_true(json_object_get(p, "nonlinear"));
+	src = str(p, "cycles_source");
+	c->published = src && strcmp(src, "published") == 0;
+	c->single = c->samples <= 1 || c->published;
+	c->spread = json_is_number(json_object_get(p, "round_spread")) ?
+		    json_number_value(json_object_get(p, "round_spread")) : NAN;
+}
+
+/* The spread of the probe's figures over the runs the file keeps: the
+ * current one and those filed in runs[k].probes (docs/design.md,
+ * "History"), ok ones with the metric. NAN with fewer than two. */
+static double history_spread(json_t *entry, const char *name, enum pc_metric metric)
+{
+	json_t *runs = json_object_get(entry, "runs"), *run, *p;
+	double v[PC_HISTORY_MAX], lo, hi, mid;
+	size_t n = 0, k, i;
+
+	p = json_object_get(json_object_get(entry, "probes"), name);
+	for (k = 0; p && n < PC_HISTORY_MAX; ) {
+		json_t *m = json_object_get(p, pc_metric_name(metric));
+
+		if (pc_probe_rank(p) == 2 && json_is_number(json_object_get(m, "median")))
+			v[n++] = json_number_value(json_object_get(m, "median"));
+		p = NULL;
+		while (!p && k < json_array_size(runs)) {
+			run = json_array_get(runs, k++);
+			p = json_object_get(json_object_get(run, "probes"), name);
+		}
+	}
+	if (n < 2)
+		return NAN;
+	lo = hi = v[0];
+	for (i = 1; i < n; i++) {
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+	}
+	mid = pc_median(v, n);
+	return fabs(mid) >= PC_COMPARE_FLOOR ? (hi - lo) / fabs(mid) : NAN;
 }
 
 static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
-		      const struct pc_cmp_side *s)
+		      const struct pc_cmp_side *s, const char *name)
 {
 	json_t *m, *raw;
 	double scale;
 
 	memset(c, 0, sizeof(*c));
-	c->ratio = c->delta_pct = c->p = NAN;
+	c->ratio = c->delta_pct = c->p = c->spread = c->threshold_pct = NAN;
+	c->history_spread = NAN;
 	if (!p) {
 		c->state = PC_CELL_ABSENT;
 		return;
 	}
 	c->status = str(p, "status");
 	c->reason = str(p, "reason");
-	if (strcmp(c->status, "ok") != 0) {
+	/* ok and noisy carry figures; noisy ones are shown, never judged */
+	if (!pc_probe_measured(p)) {
 		c->state = PC_CELL_STATUS;
 		return;
 	}
@@ -197,8 +242,48 @@ static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 		return;
 	}
 	pc_cmp_cell_figures(c, p, m);
+	c->history_spread = history_spread(s->entry, name, metric);
 	raw = raw_of(p, metric, s, &scale);
 	c->nraw = pc_samples_count(raw) > 0 ? (size_t)pc_samples_count(raw) : 0;
+}
+
+/* (max - min) / median of the medians of PC_ROUNDS equal runs of the raw
+ * samples in the order taken: the engine's round_spread, for files that
+ * lack it. NAN when there are too few samples or the median is ~0. */
+static double spread_of_raw(json_t *p, enum pc_metric metric,
+			    const struct pc_cmp_side *s)
+{
+	double scale, med[PC_ROUNDS], lo, hi, mid, *v;
+	size_t n = 0, r;
+
+	v = pc_samples_values(raw_of(p, metric, s, &scale), &n);
+	if (!v || n < PC_ROUNDS * PC_COMPARE_MIN_PER_ROUND) {
+		free(v);
+		return NAN;
+	}
+	for (r = 0; r < PC_ROUNDS; r++)
+		med[r] = pc_median(v + r * n / PC_ROUNDS,
+				   (r + 1) * n / PC_ROUNDS - r * n / PC_ROUNDS);
+	free(v);
+	lo = hi = med[0];
+	for (r = 1; r < PC_ROUNDS; r++) {
+		lo = fmin(lo, med[r]);
+		hi = fmax(hi, med[r]);
+	}
+	mid = pc_median(med, PC_ROUNDS) * scale;
+	return fabs(mid) >= PC_COMPARE_FLOOR ? (hi - lo) * scale / fabs(mid) : NAN;
+}
+
+/* A measured cell's spread: the file's round_spread, else from its raw
+ * samples (once). */
+static double cell_spread(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
+			  const struct pc_cmp_side *s)
+{
+	if (isnan(c->spread) && !c->spread_tried &&
+	    c->nraw >= PC_ROUNDS * PC_COMPARE_MIN_PER_ROUND)
+		c->spread = spread_of_raw(p, metric, s);
+	c->spread_tried = true;
+	return c->spread;
 }
 
 /* The raw samples of p in the metric's unit, in ascending order (what the
@@ -224,31 +309,84 @@ struct first {
 	int decoded;
 };
 
-/*
- * The verdict rule (primcost-compare(1)): a difference is a verdict only
- * when it is both significant and large enough.
- *   significant: Mann-Whitney U p < alpha when both sides kept at least 9
- *     raw samples; else the interquartile ranges do not overlap when both
- *     sides have a spread; else (a single figure) always.
- *   large enough: |B - A| > PC_COMPARE_FLOOR and, when A is above the
- *     floor, |B/A - 1| >= threshold.
- */
-static int cell_compare(struct pc_cmp_cell *b, const struct pc_cmp_cell *a,
-			struct first *fa, json_t *pb, const struct pc_cmp_side *sb,
-			const struct pc_compare_config *cfg)
+/* Is the row the empty loop (group baseline in the files, else in
+ * probes.def)? */
+static int is_baseline(const struct pc_cmp_row *row)
 {
-	double diff;
-	int significant, large;
+	int id;
 
-	b->verdict = PC_VERDICT_NONE;
-	b->test = PC_TEST_NONE;
+	if (row->group)
+		return strcmp(row->group, pc_group_name(PC_GROUP_BASELINE)) == 0;
+	id = pc_probe_find(row->probe);
+	return id >= 0 && pc_probe_rows[id].group == PC_GROUP_BASELINE;
+}
+
+/*
+ * Why a row's figures on sides a and b (labels la, lb) are not fit to
+ * judge, into buf; 0 when they are. An unreliable run, a noisy figure, or
+ * a published loop's overhead against a measured baseline, which is zero
+ * by construction (the loop is subtracted).
+ */
+static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell *a,
+			  const struct pc_cmp_cell *b, const struct pc_cmp_side *sa,
+			  const struct pc_cmp_side *sb, const char *lb, char *buf,
+			  size_t len)
+{
 	if (a->state != PC_CELL_OK || b->state != PC_CELL_OK)
 		return 0;
-	diff = b->median - a->median;
-	if (fabs(a->median) >= PC_COMPARE_FLOOR) {
-		b->ratio = b->median / a->median;
-		b->delta_pct = (b->ratio - 1) * 100;
+	if (sa->unreliable || sb->unreliable) {
+		const struct pc_cmp_side *s = sa->unreliable ? sa : sb;
+
+		snprintf(buf, len, "%s's run is marked unreliable%s%s",
+			 sa->unreliable ? "A" : lb, s->unreliable_reason ? ": " : "",
+			 s->unreliable_reason ? s->unreliable_reason : "");
+	} else if (a->noisy || b->noisy) {
+		const struct pc_cmp_cell *n = a->noisy ? a : b;
+
+		if (a->noisy && b->noisy)
+			snprintf(buf, len, "A and %s are noisy", lb);
+		else
+			snprintf(buf, len, "%s is noisy%s%s", a->noisy ? "A" : lb,
+				 n->reason ? ": " : "", n->reason ? n->reason : "");
+	} else if (is_baseline(row) && a->published != b->published) {
+		snprintf(buf, len, "%s's baseline is a published loop's overhead, the "
+			 "other a subtracted loop (zero by construction)",
+			 a->published ? "A" : lb);
+	} else {
+		return 0;
 	}
+	return 1;
+}
+
+/* The threshold of a row: --threshold, or PC_COMPARE_SPREAD_K times the
+ * largest spread the two sides show (of their round medians, of their
+ * runs' figures) when that is more. */
+static double row_threshold(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
+			    const struct first *fa, json_t *pb,
+			    const struct pc_cmp_side *sb, const struct pc_compare_config *cfg)
+{
+	double x[4] = { cell_spread(a, fa->p, cfg->metric, fa->s),
+			cell_spread(b, pb, cfg->metric, sb), a->history_spread,
+			b->history_spread };
+	double s = NAN;
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		if (!isnan(x[i]) && (isnan(s) || x[i] > s))
+			s = x[i];
+	if (!isnan(s) && PC_COMPARE_SPREAD_K * s * 100 > cfg->threshold_pct)
+		return PC_COMPARE_SPREAD_K * s * 100;
+	return cfg->threshold_pct;
+}
+
+/* Is b's difference from a significant? Mann-Whitney U p < alpha when both
+ * sides kept at least 9 raw samples; else the interquartile ranges do not
+ * overlap when both sides have a spread; else (a single figure) always.
+ * -1 when memory runs out. */
+static int significant(struct pc_cmp_cell *b, const struct pc_cmp_cell *a,
+		       struct first *fa, json_t *pb, const struct pc_cmp_side *sb,
+		       const struct pc_compare_config *cfg)
+{
 	if (a->nraw >= PC_COMPARE_MIN_RAW && b->nraw >= PC_COMPARE_MIN_RAW) {
 		struct pc_mwu u;
 		size_t nb;
@@ -267,20 +405,52 @@ static int cell_compare(struct pc_cmp_cell *b, const struct pc_cmp_cell *a,
 			return -1;
 		b->test = PC_TEST_MWU;
 		b->p = u.p;
-		significant = u.p < cfg->alpha;
-	} else if (a->samples >= 2 && b->samples >= 2) {
-		b->test = PC_TEST_QUARTILES;
-		significant = b->q1 > a->q3 || b->q3 < a->q1;
-	} else {
-		b->test = PC_TEST_SINGLE;
-		significant = 1;
+		return u.p < cfg->alpha;
 	}
+	if (a->samples >= 2 && b->samples >= 2) {
+		b->test = PC_TEST_QUARTILES;
+		return b->q1 > a->q3 || b->q3 < a->q1;
+	}
+	b->test = PC_TEST_SINGLE;
+	return 1;
+}
+
+/*
+ * The verdict rule (primcost-compare(1)): no verdict where either side is
+ * not fit to judge (why, from not_comparable()); else a difference is a
+ * verdict only when it is both significant (above) and large enough:
+ * |B - A| > PC_COMPARE_FLOOR and, when A is above the floor, |B/A - 1| at
+ * least the row's threshold (row_threshold()).
+ */
+static int cell_compare(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
+			struct first *fa, json_t *pb, const struct pc_cmp_side *sb,
+			const struct pc_compare_config *cfg, const char *why)
+{
+	double diff;
+	int sig, large;
+
+	b->verdict = PC_VERDICT_NONE;
+	b->test = PC_TEST_NONE;
+	if (a->state != PC_CELL_OK || b->state != PC_CELL_OK)
+		return 0;
+	diff = b->median - a->median;
+	if (fabs(a->median) >= PC_COMPARE_FLOOR) {
+		b->ratio = b->median / a->median;
+		b->delta_pct = (b->ratio - 1) * 100;
+	}
+	if (why) {
+		b->verdict = PC_VERDICT_NOT_COMPARABLE;
+		snprintf(b->why, sizeof(b->why), "%s", why);
+		return 0;
+	}
+	b->threshold_pct = row_threshold(b, a, fa, pb, sb, cfg);
+	sig = significant(b, a, fa, pb, sb, cfg);
+	if (sig < 0)
+		return -1;
 	large = fabs(diff) > PC_COMPARE_FLOOR &&
-		(isnan(b->delta_pct) || fabs(b->delta_pct) >= cfg->threshold_pct);
-	if (significant && large)
-		b->verdict = diff > 0 ? PC_VERDICT_SLOWER : PC_VERDICT_FASTER;
-	else
-		b->verdict = PC_VERDICT_SAME;
+		(isnan(b->delta_pct) || fabs(b->delta_pct) >= b->threshold_pct);
+	b->verdict = sig && large ? (diff > 0 ? PC_VERDICT_SLOWER : PC_VERDICT_FASTER) :
+		     PC_VERDICT_SAME;
 	return 0;
 }
 
@@ -321,8 +491,9 @@ const char *pc_side_label(size_t i, char *buf)
 	return buf;
 }
 
-/* Rows of runs newer than the figure shown that were not measured there
- * (a figure is never replaced by such a row: primcost-run(1)). */
+/* Rows of runs newer than the figure shown that were not measured there, or
+ * measured noisy over a figure (an entry never replaces one of a higher
+ * rank: primcost-run(1)). */
 static int unmeasured_notes(struct pc_cmp_table *t, const struct pc_cmp_side *b,
 			    const char *lb)
 {
@@ -338,16 +509,18 @@ static int unmeasured_notes(struct pc_cmp_table *t, const struct pc_cmp_side *b,
 		json_array_foreach(runs, k, run) {
 			json_t *rec = json_object_get(json_object_get(run, "probes"), name);
 
-			if (!rec || pc_probe_measured(rec) ||
+			if (!rec || pc_probe_rank(rec) >= pc_probe_rank(p) ||
 			    strcmp(date_of(run), date_of(json_array_get(runs, j))) <= 0)
 				continue;
 			if (said++ >= 4) {
 				more++;
 				break;
 			}
-			if (add_note(t, "%s: %s: run %zu (%s) did not measure it (%s%s%s); "
+			if (add_note(t, "%s: %s: run %zu (%s) %s (%s%s%s); "
 				     "the figure is run %zu's (%s)", lb, name, k,
-				     date_of(run), str(rec, "status"), str(rec, "reason") ?
+				     date_of(run), pc_probe_measured(rec) ?
+				     "measured it noisy" : "did not measure it",
+				     str(rec, "status"), str(rec, "reason") ?
 				     ": " : "", str(rec, "reason") ? str(rec, "reason") : "",
 				     j, date_of(json_array_get(runs, j))) < 0)
 				return -1;
@@ -355,7 +528,7 @@ static int unmeasured_notes(struct pc_cmp_table *t, const struct pc_cmp_side *b,
 		}
 	}
 	if (more && add_note(t, "%s: %zu more figures that a newer run did not "
-			     "measure", lb, more) < 0)
+			     "measure or measured noisy", lb, more) < 0)
 		return -1;
 	return 0;
 }
@@ -399,7 +572,10 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 		    add_note(t, "%s is a published table: %s", lb, b->reference) < 0)
 			return -1;
 		if (b->unreliable &&
-		    add_note(t, "%s: its run is marked unreliable", lb) < 0)
+		    add_note(t, "%s: its run is marked unreliable%s%s%s: no verdicts "
+			     "%s it, no geomean", lb, b->unreliable_reason ? " (" : "",
+			     b->unreliable_reason ? b->unreliable_reason : "",
+			     b->unreliable_reason ? ")" : "", i ? "for" : "against") < 0)
 			return -1;
 		if (history_notes(t, b, lb) < 0)
 			return -1;
@@ -468,6 +644,116 @@ static long row_of(struct pc_cmp_table *t, json_t *idx, const char *name,
 	return (long)t->nrows++;
 }
 
+/* The cells of row r, every side against the first. */
+static int row_fill(struct pc_cmp_table *t, struct pc_cmp_row *row,
+		    const struct pc_compare_config *cfg)
+{
+	struct first fa = { NULL, &t->side[0], NULL, 0, 0 };
+	char why[sizeof(row->cell[0].why)], lb[PC_LABEL_LEN];
+	size_t i;
+
+	if (!row->group) {	/* a name another side gave first */
+		for (i = 0; i < t->nsides && !row->group; i++)
+			row->group = str(json_object_get(json_object_get(
+				t->side[i].entry, "probes"), row->probe), "group");
+	}
+	row->cell = calloc(t->nsides, sizeof(*row->cell));
+	if (!row->cell)
+		return -1;
+	fa.p = json_object_get(json_object_get(t->side[0].entry, "probes"), row->probe);
+	for (i = 0; i < t->nsides; i++) {
+		json_t *p = json_object_get(json_object_get(t->side[i].entry, "probes"),
+					    row->probe);
+		struct pc_cmp_cell *c = &row->cell[i];
+
+		cell_fill(c, p, cfg->metric, &t->side[i], row->probe);
+		if (!i)
+			continue;
+		if (row->cell[0].state != PC_CELL_ABSENT && c->state != PC_CELL_ABSENT)
+			t->common[i]++;
+		pc_side_label(i, lb);
+		if (cell_compare(c, &row->cell[0], &fa, p, &t->side[i], cfg,
+				 not_comparable(row, &row->cell[0], c, &t->side[0],
+						&t->side[i], lb, why, sizeof(why)) ?
+				 why : NULL) < 0) {
+			free(fa.sorted);
+			return -1;
+		}
+	}
+	free(fa.sorted);
+	return 0;
+}
+
+/* Geometric mean of B/A over the probes with a verdict (both sides fit to
+ * judge) above the floor on both sides. */
+static void geomeans(struct pc_cmp_table *t)
+{
+	size_t i, r;
+
+	for (i = 1; i < t->nsides; i++) {
+		double sum = 0;
+		size_t n = 0;
+
+		for (r = 0; r < t->nrows; r++) {
+			const struct pc_cmp_cell *a = &t->row[r].cell[0], *b = &t->row[r].cell[i];
+
+			if (b->verdict != PC_VERDICT_NONE &&
+			    b->verdict != PC_VERDICT_NOT_COMPARABLE &&
+			    a->median >= PC_COMPARE_FLOOR && b->median >= PC_COMPARE_FLOOR) {
+				sum += log(b->median / a->median);
+				n++;
+			}
+		}
+		t->geomean[i] = n ? exp(sum / (double)n) : NAN;
+		t->geomean_n[i] = n;
+	}
+	t->geomean[0] = NAN;
+}
+
+/* What the judging of side i left out: nothing in common with A, rows
+ * not comparable, thresholds that the spread raised. */
+static int judging_notes(struct pc_cmp_table *t, size_t i,
+			 const struct pc_compare_config *cfg)
+{
+	char lb[PC_LABEL_LEN], *list = NULL;
+	size_t r, nc = 0, raised = 0, len = 0;
+	FILE *f;
+	int rc;
+
+	pc_side_label(i, lb);
+	if (!t->side[0].entry || !t->side[i].entry)
+		return 0;
+	if (!t->common[i])
+		return add_note(t, "A and %s have no probe in common: nothing to "
+				"compare", lb);
+	f = open_memstream(&list, &len);
+	if (!f)
+		return -1;
+	for (r = 0; r < t->nrows; r++) {
+		const struct pc_cmp_cell *b = &t->row[r].cell[i];
+
+		nc += b->verdict == PC_VERDICT_NOT_COMPARABLE;
+		if (b->verdict == PC_VERDICT_NONE || isnan(b->threshold_pct) ||
+		    !(b->threshold_pct > cfg->threshold_pct))
+			continue;
+		if (raised++ < 8)
+			fprintf(f, "%s%s %.1f %%", raised > 1 ? ", " : "",
+				t->row[r].probe, b->threshold_pct);
+	}
+	if (raised > 8)
+		fprintf(f, " and %zu more", raised - 8);
+	rc = fclose(f) == 0 ? 0 : -1;
+	if (!rc && raised)
+		rc = add_note(t, "%s: thresholds raised to %g x the largest spread of "
+			      "the round medians or of the runs' figures: %s", lb,
+			      PC_COMPARE_SPREAD_K, list);
+	if (!rc && nc == t->common[i] && nc)
+		rc = add_note(t, "%s: no probe is comparable with A (no verdict, no "
+			      "geomean)", lb);
+	free(list);
+	return rc;
+}
+
 static int table_fill(struct pc_cmp_table *t, const struct pc_compare_config *cfg)
 {
 	json_t *idx = json_object();
@@ -500,55 +786,16 @@ static int table_fill(struct pc_cmp_table *t, const struct pc_compare_config *cf
 	}
 	t->geomean = calloc(t->nsides, sizeof(*t->geomean));
 	t->geomean_n = calloc(t->nsides, sizeof(*t->geomean_n));
-	if (!t->geomean || !t->geomean_n)
+	t->common = calloc(t->nsides, sizeof(*t->common));
+	if (!t->geomean || !t->geomean_n || !t->common)
 		goto out;
-	for (r = 0; r < t->nrows; r++) {
-		struct pc_cmp_row *row = &t->row[r];
-		struct first fa = { NULL, &t->side[0], NULL, 0, 0 };
-
-		if (!row->group) {	/* a name another side gave first */
-			for (i = 0; i < t->nsides && !row->group; i++)
-				row->group = str(json_object_get(json_object_get(
-					t->side[i].entry, "probes"), row->probe), "group");
-		}
-		row->cell = calloc(t->nsides, sizeof(*row->cell));
-		if (!row->cell)
+	for (r = 0; r < t->nrows; r++)
+		if (row_fill(t, &t->row[r], cfg) < 0)
 			goto out;
-		fa.p = json_object_get(json_object_get(t->side[0].entry, "probes"),
-				       row->probe);
-		for (i = 0; i < t->nsides; i++) {
-			json_t *p = json_object_get(json_object_get(t->side[i].entry,
-						    "probes"), row->probe);
-
-			cell_fill(&row->cell[i], p, cfg->metric, &t->side[i]);
-			if (i && cell_compare(&row->cell[i], &row->cell[0], &fa, p,
-					      &t->side[i], cfg) < 0) {
-				free(fa.sorted);
-				goto out;
-			}
-		}
-		free(fa.sorted);
-	}
-	/* Geometric mean of B/A over the probes both sides measured above the
-	 * floor. */
-	for (i = 1; i < t->nsides; i++) {
-		double sum = 0;
-		size_t n = 0;
-
-		for (r = 0; r < t->nrows; r++) {
-			const struct pc_cmp_cell *a = &t->row[r].cell[0], *b = &t->row[r].cell[i];
-
-			if (a->state == PC_CELL_OK && b->state == PC_CELL_OK &&
-			    a->median >= PC_COMPARE_FLOOR && b->median >= PC_COMPARE_FLOOR) {
-				sum += log(b->median / a->median);
-				n++;
-			}
-		}
-		t->geomean[i] = n ? exp(sum / (double)n) : NAN;
-		t->geomean_n[i] = n;
-	}
-	t->geomean[0] = NAN;
+	geomeans(t);
 	rc = context_notes(t, cfg->metric);
+	for (i = 1; rc == 0 && i < t->nsides; i++)
+		rc = judging_notes(t, i, cfg);
 	if (rc == 0)
 		rc = pc_compare_analogs(t, cfg->metric);
 out:
@@ -672,15 +919,36 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 				case PC_VERDICT_SLOWER: m->slower++; break;
 				case PC_VERDICT_FASTER: m->faster++; break;
 				case PC_VERDICT_SAME: m->same++; break;
+				case PC_VERDICT_NOT_COMPARABLE: m->not_comparable++; break;
 				case PC_VERDICT_NONE: break;
 				}
 			}
 		}
+		for (r = 1; r < m->table[c].nsides; r++)
+			m->common += m->table[c].common[r];
 	}
 	return 0;
 fail:
 	pc_compare_free(m);
 	return -1;
+}
+
+const char *pc_compare_nothing_judged(const struct pc_compare *m, char *buf,
+				      size_t len)
+{
+	if (m->slower + m->faster + m->same)
+		return NULL;
+	if (!m->common)
+		snprintf(buf, len, "nothing was comparable: no probe in common");
+	else if (m->not_comparable)
+		snprintf(buf, len, "nothing was comparable: %zu of %zu probes in common "
+			 "are not fit to judge (noisy, unreliable or a published loop), "
+			 "the others have no figure on both sides", m->not_comparable,
+			 m->common);
+	else
+		snprintf(buf, len, "nothing was comparable: none of the %zu probes in "
+			 "common has a figure on both sides", m->common);
+	return buf;
 }
 
 void pc_compare_free(struct pc_compare *m)
@@ -699,6 +967,7 @@ void pc_compare_free(struct pc_compare *m)
 		free(t->side);
 		free(t->geomean);
 		free(t->geomean_n);
+		free(t->common);
 		pc_compare_analogs_free(t);
 		free(t->title);
 	}

@@ -22,6 +22,10 @@ enum pc_verdict {
 	PC_VERDICT_SAME,
 	PC_VERDICT_FASTER,
 	PC_VERDICT_SLOWER,
+	/* a figure on both sides, but one is not fit to judge: a noisy
+	 * figure, an unreliable run, a published loop against our zero
+	 * baseline (the cell's why says which) */
+	PC_VERDICT_NOT_COMPARABLE,
 };
 
 /* How the verdict was reached. */
@@ -44,6 +48,16 @@ enum pc_cell_state {
 #define PC_COMPARE_FLOOR 0.05
 /* Fewest raw samples on each side for the U test. */
 #define PC_COMPARE_MIN_RAW 9
+/* A probe's threshold is at least this many times the larger spread of
+ * its round medians on the two sides (docs/design.md, "Compare: what is a
+ * difference"): a figure that moved by X within a run can move by X
+ * between runs. */
+#define PC_COMPARE_SPREAD_K 1.0
+/* Most figures of one probe read from a file's history for its spread. */
+#define PC_HISTORY_MAX 64
+/* Fewest raw samples per round (PC_ROUNDS of them, engine/method.h) to
+ * judge a spread from the raw samples when a file gives no round_spread. */
+#define PC_COMPARE_MIN_PER_ROUND 5
 
 struct pc_cmp_side {
 	const char *file;
@@ -57,6 +71,7 @@ struct pc_cmp_side {
 	double timer_hz;
 	int virtualized;	/* -1 unknown */
 	int unreliable;
+	const char *unreliable_reason;
 	const char *reference;	/* provenance summary of published figures */
 	double canary;		/* contention canary's median cycles, or NAN */
 	/* Where the figures come from (the context above is the newest run's). */
@@ -73,12 +88,26 @@ struct pc_cmp_cell {
 	double median, q1, q3, mad;
 	long long samples;
 	size_t nraw;		/* raw samples in the metric's unit */
+	bool noisy;		/* status noisy: a figure, not fit to judge */
+	bool nonlinear;		/* failed the linearity check */
+	bool published;		/* cycles_source published (a reference table) */
+	bool single;		/* one point (published, or one sample): no ± */
+	bool spread_tried;	/* spread looked for in the raw samples */
+	/* (max - min) / median of the round medians, a fraction: the file's
+	 * round_spread, else from the raw samples in the order taken; NAN
+	 * when neither tells. */
+	double spread;
+	/* (max - min) / median of the figures of the probe in the runs the
+	 * file keeps (ok ones, at least 2), a fraction; NAN otherwise. */
+	double history_spread;
 	/* Against the first side (other sides only). */
+	double threshold_pct;	/* what |delta| had to reach here */
 	double ratio;		/* NAN when the first median is ~0 */
 	double delta_pct;
 	double p;		/* NAN unless the U test ran */
 	enum pc_test test;
 	enum pc_verdict verdict;
+	char why[192];		/* PC_VERDICT_NOT_COMPARABLE: why not */
 };
 
 struct pc_cmp_row {
@@ -103,6 +132,7 @@ struct pc_cmp_table {
 	struct pc_cmp_row *row;
 	double *geomean;		/* per side: geometric mean of ratios */
 	size_t *geomean_n;		/* probes in it */
+	size_t *common;			/* per side: probes both it and A hold */
 	size_t nnotes;
 	char **note;			/* context differences worth a warning */
 	size_t nanalogs;
@@ -123,6 +153,8 @@ struct pc_compare {
 	size_t ntables;
 	struct pc_cmp_table *table;
 	size_t slower, faster, same;	/* verdicts over all tables */
+	size_t not_comparable;		/* figures on both sides, no verdict */
+	size_t common;			/* probe pairs held on both sides */
 };
 
 struct pc_compare_input {
@@ -146,7 +178,8 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 void pc_compare_free(struct pc_compare *m);
 
 /* A measured cell: state PC_CELL_OK and the figures of probe p's metric
- * object m (median, quartiles, MAD, samples). */
+ * object m (median, quartiles, MAD, samples), and what p says of them
+ * (noisy, nonlinear, published, round_spread). */
 void pc_cmp_cell_figures(struct pc_cmp_cell *c, json_t *p, json_t *m);
 
 /* The analog rows of t (compare_analog.c); -1 when memory runs out. */
@@ -179,5 +212,9 @@ int pc_cell_footnote(const struct pc_cmp_cell *c, struct pc_footnotes *fn);
 void pc_footnotes_free(struct pc_footnotes *fn);
 /* A figure with about four significant digits; -0.00 shows as 0.00. */
 const char *pc_fmt_figure(double x, char *buf, size_t len);
+/* Why compare --fail-on-regression fails though nothing was slower (nothing
+ * was comparable), or NULL. */
+const char *pc_compare_nothing_judged(const struct pc_compare *m, char *buf,
+				      size_t len);
 
 #endif

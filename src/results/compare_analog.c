@@ -31,7 +31,8 @@ static void fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric)
 	json_t *m = json_object_get(p, pc_metric_name(metric));
 
 	memset(c, 0, sizeof(*c));
-	c->ratio = c->delta_pct = c->p = NAN;
+	c->ratio = c->delta_pct = c->p = c->spread = c->history_spread = NAN;
+	c->threshold_pct = NAN;
 	if (!p) {
 		c->state = PC_CELL_ABSENT;
 		return;
