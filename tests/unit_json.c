@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "packed.h"
+#include "report.h"
 #include "results.h"
 #include "tap.h"
 
@@ -90,6 +91,39 @@ static void quality_checks(json_t *doc)
 	ok(pc_doc_validate(bad, err, sizeof(err)) < 0 && strstr(err, "xchg.cycles"),
 	   "a noisy figure must carry its summaries as an ok one: %s", err);
 	json_decref(bad);
+}
+
+/* run's views of a document (report.c): what fmt renders of doc. */
+static char *view(json_t *doc, enum pc_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		pc_report(f, doc, fmt);
+		fclose(f);
+	}
+	return buf;
+}
+
+/* The table, markdown and CSV after run show a noisy and a nonlinear row. */
+static void views(json_t *doc)
+{
+	char *t = view(doc, PC_FORMAT_TABLE), *md = view(doc, PC_FORMAT_MARKDOWN);
+	char *csv = view(doc, PC_FORMAT_CSV);
+
+	ok(t && strstr(t, "noisy, nonlinear: still disturbed after 3 rounds") &&
+	   strstr(t, "9.38"), "table: the noisy, nonlinear row shows its figure and why");
+	ok(md && strstr(md, "| noisy, nonlinear: still disturbed"),
+	   "markdown: the same status");
+	ok(csv && strstr(csv, ",discarded,events,nonlinear,round_spread\n") &&
+	   strstr(csv, ",xchg,3,noisy,9.3750,") && strstr(csv, ",yes,0.1250\n") &&
+	   strstr(csv, ",no,-\n"),
+	   "CSV: status noisy with figures, the nonlinear and round_spread columns");
+	free(t);
+	free(md);
+	free(csv);
 }
 
 /* The xchg entry of doc with the status st and the cycles median med. */
@@ -207,6 +241,7 @@ int main(void)
 	   "a linear probe without rounds has neither member");
 	quality_checks(doc);
 	history_ranks(doc);
+	views(doc);
 
 	/* Merging a second CPU keeps the first. */
 	other = doc_for("x86_64.test.9-9-9.cpu-b", &prof, "host-b");

@@ -381,7 +381,8 @@ static json_t *run_row(const char *key, json_t *entry, size_t k)
 	struct pc_run_counts c;
 
 	pc_run_counts(entry, k, &c);
-	return json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:s, s:b}",
+	return json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:s, s:b, "
+			 "s:I, s:I}",
 			 "cpu", key, "run", (json_int_t)k, "date", run_str(run, "date"),
 			 "host", run_str(run, "host"), "kernel", run_str(run, "kernel"),
 			 "primcost_version", run_str(run, "primcost_version"),
@@ -390,21 +391,25 @@ static json_t *run_row(const char *key, json_t *entry, size_t k)
 			 "current", (json_int_t)c.current,
 			 "partial", json_is_true(json_object_get(run, "partial")),
 			 "interrupted_by", run_str(run, "interrupted_by"),
-			 "unreliable", json_is_true(json_object_get(run, "unreliable")));
+			 "unreliable", json_is_true(json_object_get(run, "unreliable")),
+			 "noisy", (json_int_t)c.noisy, "nonlinear", (json_int_t)c.nonlinear);
 }
 
 static void print_run_row(json_t *r, int fmt)
 {
 	static const char *const keys[] = { "cpu", "run", "date", "host", "kernel",
 					    "primcost_version", "measured", "not_measured",
-					    "current", "partial", "unreliable", NULL };
+					    "current", "partial", "unreliable", "noisy",
+					    "nonlinear", NULL };
+	json_int_t noisy = json_integer_value(json_object_get(r, "noisy"));
+	json_int_t nonlinear = json_integer_value(json_object_get(r, "nonlinear"));
 
 	if (fmt == 1) {
 		csv_line(r, keys);
 		return;
 	}
 	printf("  %4" JSON_INTEGER_FORMAT "  %-20s  %-16.16s  %-24.24s  %-8.8s  %8"
-	       JSON_INTEGER_FORMAT "  %8" JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s%s%s\n",
+	       JSON_INTEGER_FORMAT "  %8" JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s%s%s",
 	       json_integer_value(json_object_get(r, "run")),
 	       json_string_value(json_object_get(r, "date")),
 	       json_string_value(json_object_get(r, "host")),
@@ -416,6 +421,12 @@ static void print_run_row(json_t *r, int fmt)
 	       json_is_true(json_object_get(r, "partial")) ? "  partial " : "",
 	       json_string_value(json_object_get(r, "interrupted_by")),
 	       json_is_true(json_object_get(r, "unreliable")) ? "  unreliable" : "");
+	/* figures of the run that are measured but not trustworthy as they are */
+	if (noisy)
+		printf("  %" JSON_INTEGER_FORMAT " noisy", noisy);
+	if (nonlinear)
+		printf("  %" JSON_INTEGER_FORMAT " nonlinear", nonlinear);
+	putchar('\n');
 }
 
 static int list_runs(const char *file, int fmt)
@@ -433,7 +444,7 @@ static int list_runs(const char *file, int fmt)
 	arr = json_array();
 	if (fmt == 1)
 		printf("cpu,run,date,host,kernel,primcost_version,measured,not_measured,"
-		       "current,partial,unreliable\n");
+		       "current,partial,unreliable,noisy,nonlinear\n");
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
 		const char *brand = json_string_value(json_object_get(
 			json_object_get(entry, "cpu"), "brand"));

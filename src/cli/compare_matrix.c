@@ -101,7 +101,10 @@ void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int widt
 int pc_cell_footnote(const struct pc_cmp_cell *c, struct pc_footnotes *fn)
 {
 	switch (c->state) {
-	case PC_CELL_OK:
+	case PC_CELL_OK:	/* noisy and nonlinear figures say so */
+		if (c->noisy || c->nonlinear)
+			return pc_footnote(fn, c->noisy && c->nonlinear ? "noisy, nonlinear" :
+					   c->noisy ? "noisy" : "nonlinear", c->reason);
 		return c->reason && *c->reason ? pc_footnote(fn, "ok", c->reason) : 0;
 	case PC_CELL_STATUS:
 		return pc_footnote(fn, c->status, c->reason);

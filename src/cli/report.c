@@ -172,13 +172,24 @@ static void row_figures(json_t *p, bool ok, struct row_figures *r)
 }
 
 /* A table row's status: "ok", with ": REASON" when there is one, or
- * "STATUS: REASON". */
+ * "STATUS: REASON". A figure that failed the linearity check is not plain
+ * ok: "nonlinear" (or "noisy, nonlinear") takes the word's place, and the
+ * reason loses its own "not linear: " lead. */
+#define NOT_LINEAR_LEAD "not linear: "	/* how samples.c words the reason */
+
 static void put_row_status(FILE *f, json_t *p, bool ok)
 {
-	if (ok)
-		fprintf(f, "ok%s%s", *str(p, "reason") ? ": " : "", str(p, "reason"));
+	const char *reason = str(p, "reason");
+	bool nonlinear = json_is_true(json_object_get(p, "nonlinear"));
+
+	if (nonlinear && strncmp(reason, NOT_LINEAR_LEAD, strlen(NOT_LINEAR_LEAD)) == 0)
+		reason += strlen(NOT_LINEAR_LEAD);
+	if (ok && nonlinear)
+		fprintf(f, "%s%s", pc_probe_rank(p) == 2 ? "nonlinear" : "noisy, nonlinear",
+			*reason ? ": " : "");
 	else
-		fprintf(f, "%s: %s", str(p, "status"), str(p, "reason"));
+		fprintf(f, "%s%s", str(p, "status"), *reason || !ok ? ": " : "");
+	fputs(reason, f);
 }
 
 static int probe_ring(json_t *p)
@@ -269,7 +280,7 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 static void put_row(FILE *f, const char *name, json_t *p, const char *const *evn,
 		    size_t nev, bool md, bool verbose)
 {
-	bool ok = strcmp(str(p, "status"), "ok") == 0;
+	bool ok = pc_probe_measured(p);	/* ok or noisy: a figure to show */
 	struct row_figures r;
 	char cell[64];
 	size_t i;
@@ -355,7 +366,7 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 	if (with_header)
 		fprintf(f, "cpu,probe,ring,status,cycles_median,cycles_q1,cycles_q3,"
 			"cycles_mad,ns_median,ticks_median,samples,cycles_source,reason,"
-			"discarded,events\n");
+			"discarded,events,nonlinear,round_spread\n");
 	json_object_foreach(probes, name, p) {
 		pc_csv_field(f, key);
 		fputc(',', f);
@@ -363,7 +374,7 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 		fprintf(f, ",%d,%s,",
 			probe_ring(p),
 			str(p, "status"));
-		if (strcmp(str(p, "status"), "ok") == 0)
+		if (pc_probe_measured(p))	/* ok, or noisy */
 			fprintf(f, "%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%s,",
 				num(p, "cycles", "median"), num(p, "cycles", "q1"),
 				num(p, "cycles", "q3"), num(p, "cycles", "mad"),
@@ -374,7 +385,13 @@ static void csv(FILE *f, const char *key, json_t *entry, int with_header)
 			fprintf(f, "%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,", PC_NO_VALUE);
 		pc_csv_field(f, str(p, "reason"));
 		csv_events(f, p);
-		fputc('\n', f);
+		fprintf(f, ",%s,", json_is_true(json_object_get(p, "nonlinear")) ? "yes" :
+			"no");
+		if (json_is_number(json_object_get(p, "round_spread")))
+			fprintf(f, "%.4f\n", json_number_value(json_object_get(p,
+								 "round_spread")));
+		else
+			fputs(PC_NO_VALUE "\n", f);
 	}
 }
 

@@ -70,6 +70,7 @@ static void head(FILE *f, const struct pc_report_html_opts *o)
 	      ".sw{display:inline-block;width:.9em;height:.9em;border:1px solid #333;"
 	      "vertical-align:middle;margin-right:.3em}\n"
 	      ".slower{background:#f8d0d0}.faster{background:#cfeccf}.same{background:#eee}\n"
+	      ".nc{font-style:italic}\n"
 	      "figure{margin:1em 0;page-break-inside:avoid;break-inside:avoid}"
 	      "figcaption{font-size:.9em;color:#333}\n"
 	      "svg{max-width:100%;height:auto}svg text{font:11px sans-serif;fill:#111}\n"
@@ -84,6 +85,21 @@ static void note_ref(FILE *f, int k)
 {
 	if (k > 0)
 		fprintf(f, "<sup><a href=\"#note-%d\">[%d]</a></sup>", k, k);
+}
+
+/* A measured cell's figure: median and MAD (a published point has no
+ * spread), and in words when it is noisy or not linear. */
+static void cell_figure(FILE *f, const struct pc_cmp_cell *c)
+{
+	char v[32], d[32];
+
+	fputs(pc_fmt_figure(c->median, v, sizeof(v)), f);
+	if (!c->single)
+		fprintf(f, " &#177;%s", pc_fmt_figure(c->mad, d, sizeof(d)));
+	if (c->noisy)
+		fputs(" (noisy)", f);
+	if (c->nonlinear)
+		fputs(" (not linear)", f);
 }
 
 /* ---- the CPUs and their context --------------------------------------------- */
@@ -587,7 +603,7 @@ static void line_chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_
 static void figures(FILE *f, const struct pc_cmp_table *t, const size_t *rows,
 		    size_t n, struct pc_footnotes *fn)
 {
-	char l[PC_LABEL_LEN], v[32], d[32];
+	char l[PC_LABEL_LEN];
 	size_t r, i;
 
 	fputs("<table class=\"figures\">\n<tr><th>probe</th>", f);
@@ -607,8 +623,7 @@ static void figures(FILE *f, const struct pc_cmp_table *t, const size_t *rows,
 
 			fputs("<td class=\"n\">", f);
 			if (c->state == PC_CELL_OK)
-				fprintf(f, "%s &#177;%s", pc_fmt_figure(c->median, v, sizeof(v)),
-					pc_fmt_figure(c->mad, d, sizeof(d)));
+				cell_figure(f, c);
 			else
 				esc(f, c->state == PC_CELL_STATUS ? c->status : PC_NO_VALUE);
 			note_ref(f, pc_cell_footnote(c, fn));
@@ -666,7 +681,6 @@ static int groups(FILE *f, const struct pc_compare *m, struct pc_footnotes *fn)
 static void comparison_row(FILE *f, const struct pc_cmp_table *t, size_t r)
 {
 	const struct pc_cmp_row *row = &t->row[r];
-	char v[32], d[32];
 	size_t i;
 
 	fputs("<tr><td>", f);
@@ -675,11 +689,11 @@ static void comparison_row(FILE *f, const struct pc_cmp_table *t, size_t r)
 	for (i = 0; i < t->nsides; i++) {
 		const struct pc_cmp_cell *c = &row->cell[i];
 
-		if (c->state == PC_CELL_OK)
-			fprintf(f, "<td class=\"n\">%s &#177;%s</td>",
-				pc_fmt_figure(c->median, v, sizeof(v)),
-				pc_fmt_figure(c->mad, d, sizeof(d)));
-		else
+		if (c->state == PC_CELL_OK) {
+			fputs("<td class=\"n\">", f);
+			cell_figure(f, c);
+			fputs("</td>", f);
+		} else
 			fprintf(f, "<td class=\"n\">%s</td>", c->state == PC_CELL_STATUS ?
 				c->status : PC_NO_VALUE);
 		if (!i)
@@ -688,9 +702,13 @@ static void comparison_row(FILE *f, const struct pc_cmp_table *t, size_t r)
 			fputs("<td class=\"n\">" PC_NO_VALUE "</td>", f);
 		else
 			fprintf(f, "<td class=\"n\">%.3fx</td>", c->ratio);
-		if (c->verdict == PC_VERDICT_NONE)
+		if (c->verdict == PC_VERDICT_NONE) {
 			fputs("<td>" PC_NO_VALUE "</td>", f);
-		else
+		} else if (c->verdict == PC_VERDICT_NOT_COMPARABLE) {
+			fputs("<td class=\"nc\">not comparable: ", f);
+			esc(f, c->why);
+			fputs("</td>", f);
+		} else
 			fprintf(f, "<td class=\"%s\">%s%s</td>", pc_verdict_name(c->verdict),
 				c->verdict == PC_VERDICT_SLOWER ? "&#9650; " :
 				c->verdict == PC_VERDICT_FASTER ? "&#9660; " : "= ",

@@ -201,6 +201,18 @@ json_t *pc_input_load(const char *arg, char *path, size_t pathlen, char *err,
 	return doc;
 }
 
+/* Counts entry p of a run's figures into c. */
+static void count_entry(json_t *p, struct pc_run_counts *c)
+{
+	if (!pc_probe_measured(p)) {
+		c->unmeasured++;
+		return;
+	}
+	c->measured++;
+	c->noisy += pc_probe_rank(p) == 1;
+	c->nonlinear += json_is_true(json_object_get(p, "nonlinear"));
+}
+
 void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c)
 {
 	json_t *runs = json_object_get(entry, "runs"), *p;
@@ -211,15 +223,8 @@ void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c)
 		if (run_of(p, json_array_size(runs)) != k)
 			continue;
 		c->current++;
-		if (pc_probe_measured(p))
-			c->measured++;
-		else
-			c->unmeasured++;
+		count_entry(p, c);
 	}
-	json_object_foreach(json_object_get(json_array_get(runs, k), "probes"), name, p) {
-		if (pc_probe_measured(p))
-			c->measured++;
-		else
-			c->unmeasured++;
-	}
+	json_object_foreach(json_object_get(json_array_get(runs, k), "probes"), name, p)
+		count_entry(p, c);
 }

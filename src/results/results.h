@@ -93,6 +93,7 @@ int pc_doc_pick_run(json_t *doc, const char *sel, char *err, size_t errlen);
  * measure, and how many of either are current. */
 struct pc_run_counts {
 	size_t measured, unmeasured, current;
+	size_t noisy, nonlinear;	/* of the measured */
 };
 void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c);
 
