@@ -147,6 +147,126 @@ ok $(test "$(cc cell "$pc_tmp/out" cmpxchg 1 median)" = 3.00415 &&
 pc compare --metric ns --format json "$pc_tmp/a.json" "$ref/intel-pentium4.json"
 ok $(test $pc_rc -eq 0 && test "$(cc cell "$pc_tmp/out" cmpxchg_local 1 state)" = no-metric; echo $?) \
 	"--metric ns against the Pentium 4 (clock not stated): n/a, not an invented figure"
+# Published figures are single points: no +-, and a published loop's
+# overhead is not our subtracted baseline.
+ok $(grep -q '^baseline .* 1\.00 .* n/c' "$pc_tmp/itanium.txt" &&
+	grep -q "^B n/c: not comparable: B's baseline is a published loop" "$pc_tmp/itanium.txt" &&
+	! grep -q '12\.02 Â±' "$pc_tmp/itanium.txt"; echo $?) \
+	"against the Itanium 2: baseline not comparable (their loop, our zero), no Â± on a published figure"
+pc compare --format json "$pc_tmp/a.json" "$ref/intel-itanium2-9050.json"
+ok $(test "$(cc cell "$pc_tmp/out" baseline 1 verdict)" = "not comparable" &&
+	test "$(cc cell "$pc_tmp/out" cmpxchg 1 single)" = True &&
+	"$PYTHON3" -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["tables"][0]["geomean"][1]["probes"] == 4, m["tables"][0]["geomean"]
+assert m["verdicts"]["not_comparable"] == 1
+' "$pc_tmp/out"; echo $?) "--format json: baseline not comparable and out of the geomean (4 probes)"
+
+# Tables with no probe in common: a note; --fail-on-regression fails.
+for t in intel-xeon-westmere-ep amd-opteron-interlagos intel-core2-quad-q9450; do
+	pc compare "$pc_tmp/a.json" "$t"
+	ok $(test $pc_rc -eq 0 && grep -q 'note: A and B have no probe in common' "$pc_tmp/out" &&
+		grep -q '^0 slower, 0 faster, 0 same$' "$pc_tmp/out"; echo $?) \
+		"against $t: no probe in common is a note, exit 0"
+	pc compare --fail-on-regression "$pc_tmp/a.json" "$t"
+	ok $(test $pc_rc -eq 1 && one_line_error &&
+		grep -q 'nothing was comparable: no probe in common' "$pc_tmp/err"; echo $?) \
+		"against $t with --fail-on-regression: exit 1, one line why ($(cat "$pc_tmp/err"))"
+done
+
+# A side marked unreliable (Ski, a simulator): no verdict, no geomean.
+fx=$PC_SRCDIR/tests/fixtures/ia64-ski
+pc run --arch ia64 --runner-output "$fx/runner-user.txt" \
+	--system-runner-output "$fx/runner-system.txt" -q -o "$pc_tmp/ski.json"
+pc compare --format json "$ref/intel-itanium2-9050.json" "$pc_tmp/ski.json"
+cp "$pc_tmp/out" "$pc_tmp/ski-cmp.json"
+ok $(test $pc_rc -eq 0 && test "$(cc verdicts "$pc_tmp/ski-cmp.json")" = "0 0 0" &&
+	test "$(cc cell "$pc_tmp/ski-cmp.json" cmpxchg 1 verdict)" = "not comparable" &&
+	cc cell "$pc_tmp/ski-cmp.json" cmpxchg 1 why | grep -q "B's run is marked unreliable: emulated" &&
+	"$PYTHON3" -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["tables"][0]["geomean"][1]
+assert g["probes"] == 0 and g["ratio"] is None, g
+' "$pc_tmp/ski-cmp.json"; echo $?) \
+	"the Itanium 2 table against a Ski run: every row not comparable, no geomean"
+pc compare "$ref/intel-itanium2-9050.json" "$pc_tmp/ski.json"
+ok $(grep -q 'no verdicts for it, no geomean' "$pc_tmp/out" &&
+	grep -q "^B n/c: not comparable: B's run is marked unreliable" "$pc_tmp/out" &&
+	grep -q '^geomean .* 0 probes' "$pc_tmp/out"; echo $?) "the table says why, once"
+pc compare --fail-on-regression "$ref/intel-itanium2-9050.json" "$pc_tmp/ski.json"
+ok $(test $pc_rc -eq 1 && one_line_error && grep -q 'not fit to judge' "$pc_tmp/err"; echo $?) \
+	"--fail-on-regression against an unreliable side: exit 1 ($(cat "$pc_tmp/err"))"
+
+# The noisy host (tests/fixtures/noisy-host: a quiet run, and one taken while
+# the host's core was shared, flags_* up to 20 % high with MADs 30-100x):
+# each probe's threshold follows its measured spread, so loaded against
+# quiet gives no verdict that a quiet pair would not.
+nh=$PC_SRCDIR/tests/fixtures/noisy-host
+pc compare --format json "$nh/quiet.json" "$nh/noisy-1.json"
+ok $(test "$(cc verdicts "$pc_tmp/out")" = "0 0 21" &&
+	"$PYTHON3" -c '
+import json, sys
+rows = {r["probe"]: r["cells"][1] for r in json.load(open(sys.argv[1]))["tables"][0]["rows"]}
+c = rows["flags_restore"]
+assert c["verdict"] == "same" and c["delta_pct"] > 19 and c["threshold_pct"] > 30, c
+assert rows["cmpxchg_local"]["threshold_pct"] == 3, rows["cmpxchg_local"]
+' "$pc_tmp/out"; echo $?) \
+	"noisy-1 against quiet: no verdict; flags_restore +20 % is within its 31 % spread"
+# sigprocmask moved 9 % between quiet.json's rounds: +6 % is no verdict,
+# while an instruction probe scaled the same way is.
+cc scale "$nh/quiet.json" "$pc_tmp/q6.json" sigprocmask 1.06
+cc scale "$pc_tmp/q6.json" "$pc_tmp/q6.json" cmpxchg 1.06
+pc compare --format json "$nh/quiet.json" "$pc_tmp/q6.json"
+ok $(test "$(cc cell "$pc_tmp/out" sigprocmask 1 verdict)" = same &&
+	test "$(cc cell "$pc_tmp/out" cmpxchg 1 verdict)" = slower; echo $?) \
+	"+6 %: sigprocmask (rounds spread 9 %) same, cmpxchg (spread 0.1 %) slower"
+pc compare "$nh/quiet.json" "$pc_tmp/q6.json"
+ok $(grep -q 'thresholds raised .*: sigprocmask 9\.0 %' "$pc_tmp/out"; echo $?) \
+	"a note names the raised threshold"
+# The same pair with a history: a.json holds two runs, their figures 8 % apart.
+cc scale "$nh/quiet.json" "$pc_tmp/q8.json" sigprocmask 1.08
+"$PYTHON3" - "$nh/quiet.json" "$pc_tmp/q8.json" "$pc_tmp/hist.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+(k, ea), = a["cpus"].items()
+(_, eb), = b["cpus"].items()
+for e in (ea, eb):
+    p = e["probes"]["sigprocmask"]
+    p.pop("raw", None)		# no rounds to judge: the history alone tells
+run = dict(ea["runs"][0], date="2026-12-01T00:00:00Z")
+old = dict(eb["probes"]["sigprocmask"])
+old.pop("run", None)
+run["probes"] = {"sigprocmask": old}
+ea["runs"].insert(0, run)
+for p in ea["probes"].values():
+    if "run" in p:
+        p["run"] += 1
+json.dump(a, open(sys.argv[3], "w"))
+PY
+cc scale "$pc_tmp/hist.json" "$pc_tmp/hist6.json" sigprocmask 1.06
+"$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+(k, e), = d["cpus"].items()
+e["runs"] = e["runs"][1:]
+e["runs"][0].pop("probes", None)
+for p in e["probes"].values():
+    if "run" in p:
+        p["run"] = 0
+json.dump(d, open(sys.argv[1], "w"))
+' "$pc_tmp/hist6.json"
+pc compare --format json "$pc_tmp/hist.json" "$pc_tmp/hist6.json"
+ok $(test $pc_rc -eq 0 && test "$(cc cell "$pc_tmp/out" sigprocmask 1 verdict)" = same &&
+	"$PYTHON3" -c '
+import json, sys
+rows = {r["probe"]: r["cells"] for r in json.load(open(sys.argv[1]))["tables"][0]["rows"]}
+a, b = rows["sigprocmask"]
+assert a["spread"] is None and abs(a["history_spread"] - 0.08 / 1.04) < 1e-3, a
+assert b["threshold_pct"] > 7.6, b
+' "$pc_tmp/out"; echo $?) \
+	"no raw samples, two runs in A's file 8 % apart: +6 % is same (the history's spread)"
+
 diag "run against the Itanium 2 reference:"
 sed 's/^/#   /' "$pc_tmp/itanium.txt"
 done_testing
