@@ -940,10 +940,14 @@ const char *pc_compare_nothing_judged(const struct pc_compare *m, char *buf,
 		return NULL;
 	if (!m->common)
 		snprintf(buf, len, "nothing was comparable: no probe in common");
+	else if (m->not_comparable == m->common)
+		snprintf(buf, len, "nothing was comparable: none of the %zu probes in "
+			 "common is fit to judge (noisy, unreliable or a published loop)",
+			 m->common);
 	else if (m->not_comparable)
 		snprintf(buf, len, "nothing was comparable: %zu of %zu probes in common "
 			 "are not fit to judge (noisy, unreliable or a published loop), "
-			 "the others have no figure on both sides", m->not_comparable,
+			 "the rest have no figure on both sides", m->not_comparable,
 			 m->common);
 	else
 		snprintf(buf, len, "nothing was comparable: none of the %zu probes in "
