@@ -293,6 +293,21 @@ static void spread_threshold(struct pc_compare_config *cfg)
 	ok(renders(&m, PC_FORMAT_TABLE, "thresholds raised") &&
 	   renders(&m, PC_FORMAT_TABLE, "sigprocmask 9.0 %"), "a note names the raised threshold");
 	pc_compare_free(&m);
+	/* a spread relative to a figure of ~0 says nothing: B fell to 0.01 */
+	json_object_set_new(probe_of(da, "sigprocmask"), "round_spread", json_real(0.01));
+	e = probe_of(db, "sigprocmask");
+	json_object_set_new(e, "round_spread", json_real(40));
+	json_object_set_new(e, "cycles", json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "min",
+				0.001, "q1", 0.005, "median", 0.01, "q3", 0.015, "max", 0.02,
+				"mad", 0.005));
+	json_object_del(e, "raw");
+	build(&m, da, db, cfg);
+	c = &m.table[0].row[0].cell[1];
+	ok(c->verdict == PC_VERDICT_FASTER && c->threshold_pct == 3,
+	   "a side below the floor brings no spread: 7000 to 0.01 is faster");
+	pc_compare_free(&m);
+	json_decref(db);
+	db = doc1("x86_64.test.1-2-3.cpu-a", sb, 1, "Linux 6.1");
 	json_object_del(probe_of(da, "sigprocmask"), "round_spread");
 	/* the raw samples in the order taken: the last half of the rounds 8 % up */
 	raw = json_object_get(json_object_get(probe_of(da, "sigprocmask"), "raw"), "cycles");

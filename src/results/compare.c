@@ -12,6 +12,7 @@
 
 #include "compare.h"
 #include "packed.h"
+#include "samples.h"
 
 static const char *const metric_names[] = { "cycles", "ns", "ticks" };
 
@@ -247,38 +248,30 @@ static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 	c->nraw = pc_samples_count(raw) > 0 ? (size_t)pc_samples_count(raw) : 0;
 }
 
-/* (max - min) / median of the medians of PC_ROUNDS equal runs of the raw
- * samples in the order taken: the engine's round_spread, for files that
- * lack it. NAN when there are too few samples or the median is ~0. */
+/* The engine's round_spread (pc_round_spread: PC_ROUNDS equal runs of the
+ * samples in the order taken), from the raw samples, for files that lack
+ * it. NAN when there are too few samples. */
 static double spread_of_raw(json_t *p, enum pc_metric metric,
 			    const struct pc_cmp_side *s)
 {
-	double scale, med[PC_ROUNDS], lo, hi, mid, *v;
-	size_t n = 0, r;
+	double scale, spread = NAN, *v;
+	size_t n = 0;
 
 	v = pc_samples_values(raw_of(p, metric, s, &scale), &n);
-	if (!v || n < PC_ROUNDS * PC_COMPARE_MIN_PER_ROUND) {
-		free(v);
-		return NAN;
-	}
-	for (r = 0; r < PC_ROUNDS; r++)
-		med[r] = pc_median(v + r * n / PC_ROUNDS,
-				   (r + 1) * n / PC_ROUNDS - r * n / PC_ROUNDS);
+	if (v && n >= PC_ROUNDS * PC_COMPARE_MIN_PER_ROUND)
+		spread = pc_round_spread(v, n);
 	free(v);
-	lo = hi = med[0];
-	for (r = 1; r < PC_ROUNDS; r++) {
-		lo = fmin(lo, med[r]);
-		hi = fmax(hi, med[r]);
-	}
-	mid = pc_median(med, PC_ROUNDS) * scale;
-	return fabs(mid) >= PC_COMPARE_FLOOR ? (hi - lo) * scale / fabs(mid) : NAN;
+	return spread;
 }
 
 /* A measured cell's spread: the file's round_spread, else from its raw
- * samples (once). */
+ * samples (once); NAN for a figure below the floor, whose spread relative
+ * to ~0 says nothing. */
 static double cell_spread(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 			  const struct pc_cmp_side *s)
 {
+	if (!(fabs(c->median) >= PC_COMPARE_FLOOR))
+		return NAN;
 	if (isnan(c->spread) && !c->spread_tried &&
 	    c->nraw >= PC_ROUNDS * PC_COMPARE_MIN_PER_ROUND)
 		c->spread = spread_of_raw(p, metric, s);
@@ -366,8 +359,9 @@ static double row_threshold(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
 			    const struct pc_cmp_side *sb, const struct pc_compare_config *cfg)
 {
 	double x[4] = { cell_spread(a, fa->p, cfg->metric, fa->s),
-			cell_spread(b, pb, cfg->metric, sb), a->history_spread,
-			b->history_spread };
+			cell_spread(b, pb, cfg->metric, sb),
+			fabs(a->median) >= PC_COMPARE_FLOOR ? a->history_spread : NAN,
+			fabs(b->median) >= PC_COMPARE_FLOOR ? b->history_spread : NAN };
 	double s = NAN;
 	size_t i;
 
