@@ -309,11 +309,12 @@ static void spread_threshold(struct pc_compare_config *cfg)
 	json_decref(db);
 	db = doc1("x86_64.test.1-2-3.cpu-a", sb, 1, "Linux 6.1");
 	json_object_del(probe_of(da, "sigprocmask"), "round_spread");
-	/* the raw samples in the order taken: the last half of the rounds 8 % up */
+	/* the raw samples in the order taken: the first half of the rounds 8 %
+	 * down (read only where a verdict hangs on them: +5 % here) */
 	raw = json_object_get(json_object_get(probe_of(da, "sigprocmask"), "raw"), "cycles");
-	for (i = 51; i < json_array_size(raw); i++)
+	for (i = 0; i < 50; i++)
 		json_array_set_new(raw, i, json_real(json_number_value(
-			json_array_get(raw, i)) * 1.08));
+			json_array_get(raw, i)) * 0.92));
 	build(&m, da, db, cfg);
 	c = &m.table[0].row[0].cell[0];
 	ok(fabs(c->spread - 0.08) < 0.01 && m.table[0].row[0].cell[1].verdict == PC_VERDICT_SAME,

@@ -264,18 +264,18 @@ static double spread_of_raw(json_t *p, enum pc_metric metric,
 	return spread;
 }
 
-/* A measured cell's spread: the file's round_spread, else from its raw
- * samples (once); NAN for a figure below the floor, whose spread relative
- * to ~0 says nothing. */
+/* A measured cell's spread: the file's round_spread, else (when decode)
+ * from its raw samples, once; NAN for a figure below the floor, whose
+ * spread relative to ~0 says nothing. */
 static double cell_spread(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
-			  const struct pc_cmp_side *s)
+			  const struct pc_cmp_side *s, bool decode)
 {
 	if (!(fabs(c->median) >= PC_COMPARE_FLOOR))
 		return NAN;
-	if (isnan(c->spread) && !c->spread_tried &&
+	if (decode && isnan(c->spread) && !c->spread_tried &&
 	    c->nraw >= PC_ROUNDS * PC_COMPARE_MIN_PER_ROUND)
 		c->spread = spread_of_raw(p, metric, s);
-	c->spread_tried = true;
+	c->spread_tried |= decode;
 	return c->spread;
 }
 
@@ -327,7 +327,12 @@ static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell
 {
 	if (a->state != PC_CELL_OK || b->state != PC_CELL_OK)
 		return 0;
-	if (sa->unreliable || sb->unreliable) {
+	/* structural first: it holds whatever the runs were like */
+	if (is_baseline(row) && a->published != b->published) {
+		snprintf(buf, len, "%s's baseline is a published loop's overhead, the "
+			 "other a subtracted loop (zero by construction)",
+			 a->published ? "A" : lb);
+	} else if (sa->unreliable || sb->unreliable) {
 		const struct pc_cmp_side *s = sa->unreliable ? sa : sb;
 
 		snprintf(buf, len, "%s's run is marked unreliable%s%s",
@@ -341,10 +346,6 @@ static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell
 		else
 			snprintf(buf, len, "%s is noisy%s%s", a->noisy ? "A" : lb,
 				 n->reason ? ": " : "", n->reason ? n->reason : "");
-	} else if (is_baseline(row) && a->published != b->published) {
-		snprintf(buf, len, "%s's baseline is a published loop's overhead, the "
-			 "other a subtracted loop (zero by construction)",
-			 a->published ? "A" : lb);
 	} else {
 		return 0;
 	}
@@ -353,13 +354,15 @@ static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell
 
 /* The threshold of a row: --threshold, or PC_COMPARE_SPREAD_K times the
  * largest spread the two sides show (of their round medians, of their
- * runs' figures) when that is more. */
+ * runs' figures) when that is more. Raw samples are decoded for a spread
+ * only when decode (when the threshold could take a verdict away). */
 static double row_threshold(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
 			    const struct first *fa, json_t *pb,
-			    const struct pc_cmp_side *sb, const struct pc_compare_config *cfg)
+			    const struct pc_cmp_side *sb, const struct pc_compare_config *cfg,
+			    bool decode)
 {
-	double x[4] = { cell_spread(a, fa->p, cfg->metric, fa->s),
-			cell_spread(b, pb, cfg->metric, sb),
+	double x[4] = { cell_spread(a, fa->p, cfg->metric, fa->s, decode),
+			cell_spread(b, pb, cfg->metric, sb, decode),
 			fabs(a->median) >= PC_COMPARE_FLOOR ? a->history_spread : NAN,
 			fabs(b->median) >= PC_COMPARE_FLOOR ? b->history_spread : NAN };
 	double s = NAN;
@@ -437,12 +440,18 @@ static int cell_compare(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
 		snprintf(b->why, sizeof(b->why), "%s", why);
 		return 0;
 	}
-	b->threshold_pct = row_threshold(b, a, fa, pb, sb, cfg);
 	sig = significant(b, a, fa, pb, sb, cfg);
 	if (sig < 0)
 		return -1;
+	/* the spreads the files state; the raw samples' only where a verdict
+	 * hangs on them (decoding them all doubled compare's time) */
+	b->threshold_pct = row_threshold(b, a, fa, pb, sb, cfg, false);
 	large = fabs(diff) > PC_COMPARE_FLOOR &&
 		(isnan(b->delta_pct) || fabs(b->delta_pct) >= b->threshold_pct);
+	if (sig && large && (isnan(a->spread) || isnan(b->spread))) {
+		b->threshold_pct = row_threshold(b, a, fa, pb, sb, cfg, true);
+		large = isnan(b->delta_pct) || fabs(b->delta_pct) >= b->threshold_pct;
+	}
 	b->verdict = sig && large ? (diff > 0 ? PC_VERDICT_SLOWER : PC_VERDICT_FASTER) :
 		     PC_VERDICT_SAME;
 	return 0;
