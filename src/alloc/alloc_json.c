@@ -25,8 +25,8 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 		return NULL;
 	if (r->reason[0])
 		json_object_set_new(p, "reason", json_string(r->reason));
-	if (r->status != PC_STATUS_OK)
-		return p;
+	if (r->status != PC_STATUS_OK && r->status != PC_STATUS_NOISY)
+		return p;	/* a noisy point carries its figures, as ok does */
 	pc_json_figures(p, r);
 	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i, s:i}",
 			    "disturbed", (int)r->events.disturbed,
