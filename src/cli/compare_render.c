@@ -415,7 +415,7 @@ static void table_csv(FILE *f, const struct pc_cmp_table *t)
 			csv_num(f, ok ? c->median : NAN);
 			csv_num(f, ok ? c->q1 : NAN);
 			csv_num(f, ok ? c->q3 : NAN);
-			csv_num(f, ok ? c->mad : NAN);
+			csv_num(f, ok && !c->single ? c->mad : NAN);	/* a point */
 			if (ok)
 				fprintf(f, "%lld,%zu,", c->samples, c->nraw);
 			else
