@@ -96,4 +96,25 @@ widest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_t
 ok $(test $pc_rc -eq 0 && test "$widest" -le 80 && test "$(grep -c '^probe ' "$pc_tmp/out")" -eq 2 &&
 	grep -q '^probe  *E  *F$' "$pc_tmp/out" && grep -q '^\[1\] ' "$pc_tmp/out"; echo $?) \
 	"6 CPUs wrap into two blocks ($widest columns), reasons as numbered footnotes"
+# Noisy and nonlinear figures in words, a published point without +-, and
+# why a row is not comparable (a noisy side, a published loop).
+"$PYTHON3" - "$fix" "$pc_tmp/flagged.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["cpus"].values():
+    p = e["probes"]["cmpxchg"]
+    p["status"], p["reason"] = "noisy", "still disturbed after resampling"
+    e["probes"]["xchg"]["nonlinear"] = True
+json.dump(d, open(sys.argv[2], "w"))
+PY
+pc report -o - --baseline "$fix" "$pc_tmp/flagged.json" intel-itanium2-9050
+ok $(test $pc_rc -eq 0 && grep -q ' (noisy)' "$pc_tmp/out" && grep -q ' (not linear)' "$pc_tmp/out" &&
+	grep -q 'not comparable: B is noisy: still disturbed after resampling' "$pc_tmp/out" &&
+	grep -q "not comparable: C's baseline is a published loop" "$pc_tmp/out" &&
+	grep -q '>12.02<' "$pc_tmp/out" && ! grep -q '12.02 &#177;' "$pc_tmp/out"; echo $?) \
+	"report: noisy and not linear in words, not comparable with why, a published point without ±"
+pc compare --matrix "$fix" "$pc_tmp/flagged.json"
+ok $(test $pc_rc -eq 0 && grep -q '^ *\[[0-9]*\] noisy: still disturbed after resampling' "$pc_tmp/out" &&
+	grep -q '^ *\[[0-9]*\] nonlinear' "$pc_tmp/out"; echo $?) \
+	"compare --matrix: noisy and nonlinear figures are footnoted"
 done_testing
