@@ -158,7 +158,8 @@ static void rule_line(FILE *f, const struct pc_compare *m, const char *prefix)
 {
 	fprintf(f, "%s%s per operation, median \xc2\xb1MAD; verdict against A: "
 		"significant (Mann-Whitney U p < %g on raw samples, else no "
-		"overlap of quartiles) and |\xce\x94| >= %g%%\n", prefix,
+		"overlap of quartiles) and |\xce\x94| >= %g%% or the probe's spread\n",
+		prefix,
 		pc_metric_name(m->cfg.metric), m->cfg.alpha, m->cfg.threshold_pct);
 }
 

@@ -725,10 +725,11 @@ static void comparison(FILE *f, const struct pc_compare *m)
 	fprintf(f, "<section id=\"comparison\">\n<h2>Comparison against A</h2>\n"
 		"<p>%s per operation, median " PC_MAD_LABEL "; ratio to A; verdict: "
 		"significant (Mann-Whitney U p &lt; %g on raw samples, else no overlap "
-		"of quartiles) and at least %g%% (&#9650; slower, &#9660; faster, "
-		"= same). Totals: %zu slower, %zu faster, %zu same.</p>\n",
+		"of quartiles) and at least %g%% or the probe's spread (&#9650; slower, "
+		"&#9660; faster, = same). Totals: %zu slower, %zu faster, %zu same, "
+		"%zu not comparable.</p>\n",
 		pc_metric_name(m->cfg.metric), m->cfg.alpha, m->cfg.threshold_pct,
-		m->slower, m->faster, m->same);
+		m->slower, m->faster, m->same, m->not_comparable);
 	for (c = 0; c < m->ntables; c++) {
 		const struct pc_cmp_table *t = &m->table[c];
 
