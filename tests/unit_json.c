@@ -195,7 +195,7 @@ int main(void)
 	double raw[9] = { 7.5, 7.6, 7.4, 7.5, 7.7, 7.5, 7.3, 7.5, 7.6 };
 	struct pc_probe_result res[3];
 	struct pc_profile prof;
-	char err[PC_ERRLEN], path[] = "/tmp/pc-unit-json-XXXXXX";
+	char err[PC_ERRLEN] = "", path[] = "/tmp/pc-unit-json-XXXXXX";
 	json_t *doc, *back, *other, *entry;
 	int fd, missing;
 
