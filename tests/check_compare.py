@@ -3,8 +3,14 @@
 """Helpers for the compare/merge shell tests.
 
   check_compare.py scale IN OUT PROBE FACTOR   multiply PROBE's figures by FACTOR
-  check_compare.py verdicts FILE               print "slower faster same" of a
+  check_compare.py clean IN OUT PROBE...        take PROBEs' figures as clean: status
+                                               ok, no reason, round_spread 0
+  check_compare.py verdicts FILE               print "slower faster same
+                                               not_comparable" of a
                                                `compare --format json` output
+  check_compare.py judged FILE                 the probes a side's geomean must
+                                               hold: verdict given, both above
+                                               the floor (first table, side B)
   check_compare.py cell FILE PROBE SIDE FIELD  print a cell's FIELD (first table)
   check_compare.py rekey IN OUT KEY HOST DATE  rename the CPU of a one-CPU file
   check_compare.py largest FILE                "PROBE +X.X %": the largest move
@@ -28,9 +34,25 @@ if cmd == "scale":
         for unit in p.get("raw", {}):
             p["raw"][unit] = pcraw.encode([v * k for v in pcraw.decode(p["raw"][unit])])
     json.dump(d, open(dst, "w"))
+elif cmd == "clean":
+    src, dst, probes = sys.argv[2], sys.argv[3], sys.argv[4:]
+    d = json.load(open(src))
+    for entry in d["cpus"].values():
+        for probe in probes:
+            p = entry["probes"][probe]
+            p["status"] = "ok"
+            p.pop("reason", None)
+            p["round_spread"] = 0.0
+    json.dump(d, open(dst, "w"))
 elif cmd == "verdicts":
     v = json.load(open(sys.argv[2]))["verdicts"]
-    print(v["slower"], v["faster"], v["same"])
+    print(v["slower"], v["faster"], v["same"], v["not_comparable"])
+elif cmd == "judged":
+    m = json.load(open(sys.argv[2]))
+    print(sum(1 for r in m["tables"][0]["rows"]
+              if r["cells"][1].get("verdict") in ("slower", "faster", "same")
+              and r["cells"][0]["median"] >= m["floor"]
+              and r["cells"][1]["median"] >= m["floor"]))
 elif cmd == "cell":
     m = json.load(open(sys.argv[2]))
     rows = m["tables"][0]["rows"]

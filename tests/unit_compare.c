@@ -325,17 +325,25 @@ static void spread_threshold(struct pc_compare_config *cfg)
 	/* two runs in A's history, 7000 and 7490: a 6.8 % spread */
 	da = doc1("x86_64.test.1-2-3.cpu-a", sa, 1, "Linux 6.1");
 	e = json_object_get(json_object_get(da, "cpus"), "x86_64.test.1-2-3.cpu-a");
-	json_array_append_new(json_object_get(e, "runs"), json_pack("{s:s}", "date",
-								     "2025-12-01"));
-	json_object_set_new(run0_of(da), "probes", json_pack("{s:o}", "sigprocmask",
-		json_deep_copy(probe_of(da, "sigprocmask"))));
-	json_object_set_new(json_object_get(json_object_get(json_object_get(run0_of(da),
-		"probes"), "sigprocmask"), "cycles"), "median", json_real(7490));
+	json_array_append_new(json_object_get(e, "runs"), json_pack("{s:s, s:s, s:s, s:o}",
+		"date", "2025-12-01", "kernel", "Linux 6.1", "primcost_version", "0.1.0",
+		"probes", json_pack("{s:o}", "sigprocmask",
+				    json_deep_copy(probe_of(da, "sigprocmask")))));
+	json_object_set_new(json_object_get(json_object_get(json_object_get(json_array_get(
+		json_object_get(e, "runs"), 1), "probes"), "sigprocmask"), "cycles"), "median",
+		json_real(7490));
 	build(&m, da, db, cfg);
 	c = &m.table[0].row[0].cell[1];
 	ok(fabs(m.table[0].row[0].cell[0].history_spread - 490.0 / 7245) < 1e-9 &&
 	   c->verdict == PC_VERDICT_SAME && c->threshold_pct > 6.7,
 	   "the file's earlier runs moved the figure by 6.8 %%: +5 %% is same");
+	pc_compare_free(&m);
+	json_object_set_new(json_array_get(json_object_get(e, "runs"), 1), "kernel",
+			    json_string("Linux 6.0"));
+	build(&m, da, db, cfg);
+	c = &m.table[0].row[0].cell[1];
+	ok(isnan(m.table[0].row[0].cell[0].history_spread) && c->verdict == PC_VERDICT_SLOWER,
+	   "... but not a run under another kernel: the change a comparison looks for");
 	pc_compare_free(&m);
 	json_decref(da);
 	json_decref(db);

@@ -185,17 +185,32 @@ void pc_cmp_cell_figures(struct pc_cmp_cell *c, json_t *p, json_t *m)
 		    json_number_value(json_object_get(p, "round_spread")) : NAN;
 }
 
+static int differs(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) != 0;
+}
+
+/* Did runs a and b run under the same kernel and primcost version? */
+static int same_conditions(json_t *a, json_t *b)
+{
+	return !differs(str(a, "kernel"), str(b, "kernel")) &&
+	       !differs(str(a, "primcost_version"), str(b, "primcost_version"));
+}
+
 /* The spread of the probe's figures over the runs the file keeps: the
  * current one and those filed in runs[k].probes (docs/design.md,
- * "History"), ok ones with the metric. NAN with fewer than two. */
+ * "History") by runs of the same kernel and primcost version (a change
+ * of either is what a comparison looks for), ok ones with the metric.
+ * NAN with fewer than two. */
 static double history_spread(json_t *entry, const char *name, enum pc_metric metric)
 {
-	json_t *runs = json_object_get(entry, "runs"), *run, *p;
+	json_t *runs = json_object_get(entry, "runs"), *run, *p, *cur;
 	double v[PC_HISTORY_MAX], lo, hi, mid;
-	size_t n = 0, k, i;
+	size_t n = 0, k = 0, i;
 
 	p = json_object_get(json_object_get(entry, "probes"), name);
-	for (k = 0; p && n < PC_HISTORY_MAX; ) {
+	cur = json_array_get(runs, run_of(p, json_array_size(runs)));
+	while (p && n < PC_HISTORY_MAX) {
 		json_t *m = json_object_get(p, pc_metric_name(metric));
 
 		if (pc_probe_rank(p) == 2 && json_is_number(json_object_get(m, "median")))
@@ -203,7 +218,8 @@ static double history_spread(json_t *entry, const char *name, enum pc_metric met
 		p = NULL;
 		while (!p && k < json_array_size(runs)) {
 			run = json_array_get(runs, k++);
-			p = json_object_get(json_object_get(run, "probes"), name);
+			if (same_conditions(run, cur))
+				p = json_object_get(json_object_get(run, "probes"), name);
 		}
 	}
 	if (n < 2)
@@ -478,11 +494,6 @@ static int add_note(struct pc_cmp_table *t, const char *fmt, ...)
 	t->note = grown;
 	t->note[t->nnotes++] = s;
 	return 0;
-}
-
-static int differs(const char *a, const char *b)
-{
-	return a && b && strcmp(a, b) != 0;
 }
 
 const char *pc_side_label(size_t i, char *buf)
