@@ -213,16 +213,21 @@ ok $(test $pc_rc -eq 1 && one_line_error && grep -q "none of the 8 probes in com
 # each probe's threshold follows its measured spread, so loaded against
 # quiet gives no verdict that a quiet pair would not.
 nh=$PC_SRCDIR/tests/fixtures/noisy-host
+for n in 2 3; do
+	pc compare --format json "$nh/quiet.json" "$nh/noisy-$n.json"
+	ok $(test "$(cc verdicts "$pc_tmp/out")" = "0 0 21 0"; echo $?) \
+		"noisy-$n against quiet: no verdict ($(cc largest "$pc_tmp/out"))"
+done
 pc compare --format json "$nh/quiet.json" "$nh/noisy-1.json"
 ok $(test "$(cc verdicts "$pc_tmp/out")" = "0 0 21 0" &&
 	"$PYTHON3" -c '
 import json, sys
 rows = {r["probe"]: r["cells"][1] for r in json.load(open(sys.argv[1]))["tables"][0]["rows"]}
 c = rows["flags_restore"]
-assert c["verdict"] == "same" and c["delta_pct"] > 19 and c["threshold_pct"] > 30, c
+assert c["verdict"] == "same" and c["delta_pct"] > 19 and c["threshold_pct"] > 46, c
 assert rows["cmpxchg_local"]["threshold_pct"] == 3, rows["cmpxchg_local"]
 ' "$pc_tmp/out"; echo $?) \
-	"noisy-1 against quiet: no verdict; flags_restore +20 % is within its 31 % spread"
+	"noisy-1 against quiet: no verdict; flags_restore +20 % is within 1.5 x its 31 % spread"
 # sigprocmask moved 9 % between quiet.json's rounds: +6 % is no verdict,
 # while an instruction probe scaled the same way is.
 cc scale "$nh/quiet.json" "$pc_tmp/q6.json" sigprocmask 1.06
@@ -232,7 +237,7 @@ ok $(test "$(cc cell "$pc_tmp/out" sigprocmask 1 verdict)" = same &&
 	test "$(cc cell "$pc_tmp/out" cmpxchg 1 verdict)" = slower; echo $?) \
 	"+6 %: sigprocmask (rounds spread 9 %) same, cmpxchg (spread 0.1 %) slower"
 pc compare "$nh/quiet.json" "$pc_tmp/q6.json"
-ok $(grep -q 'thresholds raised .*: sigprocmask 9\.0 %' "$pc_tmp/out"; echo $?) \
+ok $(grep -q 'thresholds raised to 1.5 x .*: sigprocmask 13\.[0-9] %' "$pc_tmp/out"; echo $?) \
 	"a note names the raised threshold"
 # The same pair with a history: a.json holds two runs, their figures 8 % apart.
 cc scale "$nh/quiet.json" "$pc_tmp/q8.json" sigprocmask 1.08
@@ -273,7 +278,7 @@ import json, sys
 rows = {r["probe"]: r["cells"] for r in json.load(open(sys.argv[1]))["tables"][0]["rows"]}
 a, b = rows["sigprocmask"]
 assert a["spread"] is None and abs(a["history_spread"] - 0.08 / 1.04) < 1e-3, a
-assert b["threshold_pct"] > 7.6, b
+assert b["threshold_pct"] > 11.5, b
 ' "$pc_tmp/out"; echo $?) \
 	"no raw samples, two runs in A's file 8 % apart: +6 % is same (the history's spread)"
 
