@@ -338,6 +338,11 @@ static void spread_threshold(struct pc_compare_config *cfg)
 	   c->verdict == PC_VERDICT_SAME && c->threshold_pct > 10.1,
 	   "the file's earlier runs moved the figure by 6.8 %%: +5 %% is same");
 	pc_compare_free(&m);
+	build(&m, db, da, cfg);
+	c = &m.table[0].row[0].cell[1];
+	ok(c->verdict == PC_VERDICT_FASTER && c->threshold_pct == 3,
+	   "B's own history is not noise: it may hold the very change compared");
+	pc_compare_free(&m);
 	json_object_set_new(json_array_get(json_object_get(e, "runs"), 1), "kernel",
 			    json_string("Linux 6.0"));
 	build(&m, da, db, cfg);

@@ -369,22 +369,22 @@ static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell
 }
 
 /* The threshold of a row: --threshold, or PC_COMPARE_SPREAD_K times the
- * largest spread the two sides show (of their round medians, of their
- * runs' figures) when that is more. Raw samples are decoded for a spread
- * only when decode (when the threshold could take a verdict away). */
+ * largest spread shown (the round medians' on either side, the runs' of
+ * A's file: B's history may hold the very change compared) when that is
+ * more. Raw samples are decoded for a spread only when decode (when the
+ * threshold could take a verdict away). */
 static double row_threshold(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
 			    const struct first *fa, json_t *pb,
 			    const struct pc_cmp_side *sb, const struct pc_compare_config *cfg,
 			    bool decode)
 {
-	double x[4] = { cell_spread(a, fa->p, cfg->metric, fa->s, decode),
+	double x[3] = { cell_spread(a, fa->p, cfg->metric, fa->s, decode),
 			cell_spread(b, pb, cfg->metric, sb, decode),
-			fabs(a->median) >= PC_COMPARE_FLOOR ? a->history_spread : NAN,
-			fabs(b->median) >= PC_COMPARE_FLOOR ? b->history_spread : NAN };
+			fabs(a->median) >= PC_COMPARE_FLOOR ? a->history_spread : NAN };
 	double s = NAN;
 	size_t i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 3; i++)
 		if (!isnan(x[i]) && (isnan(s) || x[i] > s))
 			s = x[i];
 	if (!isnan(s) && PC_COMPARE_SPREAD_K * s * 100 > cfg->threshold_pct)
@@ -759,7 +759,7 @@ static int judging_notes(struct pc_cmp_table *t, size_t i,
 	rc = fclose(f) == 0 ? 0 : -1;
 	if (!rc && raised)
 		rc = add_note(t, "%s: thresholds raised to %g x the largest spread of "
-			      "the round medians or of the runs' figures: %s", lb,
+			      "the round medians or of A's runs' figures: %s", lb,
 			      PC_COMPARE_SPREAD_K, list);
 	if (!rc && nc == t->common[i] && nc)
 		rc = add_note(t, "%s: no probe is comparable with A (no verdict, no "
