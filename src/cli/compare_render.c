@@ -276,7 +276,7 @@ static void judging_legend(FILE *f, const struct pc_cmp_table *t, const char *qu
 		fputc('\n', f);
 	if (noisy)
 		fprintf(f, "%s" MARK_NOISY " noisy: the samples stayed disturbed; the "
-			"figure is the best clean estimate\n", quote);
+			"figure is the last sampling's, not to be judged\n", quote);
 	if (nonlinear)
 		fprintf(f, "%s" MARK_NONLINEAR " not linear: doubling the iterations did "
 			"not double the time\n", quote);

@@ -71,7 +71,7 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen);
 
 /* ---- results_build.c: history ---- */
-/* Is p a measured figure (status ok, or noisy: the best clean estimate of
+/* Is p a measured figure (status ok, or noisy: the last sampling's figure of
  * samples that stayed disturbed)? */
 int pc_probe_measured(json_t *p);
 /* What an entry is worth in the history: 2 a figure (ok), 1 a noisy figure,

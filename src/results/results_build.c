@@ -309,7 +309,7 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 		json_object_set_new(p, "reason", json_string(r->reason));
 	if (r->partial)
 		json_object_set_new(p, "partial", json_true());
-	/* a noisy probe carries its best clean estimate, like an ok one */
+	/* a noisy probe carries its figures (the last sampling's), as ok does */
 	if (r->status != PC_STATUS_OK && r->status != PC_STATUS_NOISY)
 		return p;
 	pc_json_figures(p, r);

@@ -344,7 +344,7 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 		return -1;
 	if (json_object_get(p, "points"))	/* the figures are the points' */
 		return check_points(json_object_get(p, "points"), where, err, errlen);
-	/* a noisy probe carries figures (its best clean estimate) as ok does */
+	/* a noisy probe carries figures (its last sampling's) as ok does */
 	if (!pc_probe_measured(p))
 		return 0;
 	v = json_object_get(p, "cycles_source");
