@@ -255,17 +255,21 @@ static void step_sample(void *arg)
 
 	while (want) {
 		struct pc_sample smp = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+		enum pc_sample_verdict v;
 
 		take(j, &smp);
-		if (s->h->sample(s->h->ctx, j, j->kept, &smp) == PC_SAMPLE_KEEP) {
-			j->kept++;
-			want--;
-		} else if (j->budget) {
+		v = s->h->sample(s->h->ctx, j, j->kept, &smp);
+		if (v != PC_SAMPLE_KEEP && j->budget) {
 			j->budget--;
-		} else {
-			j->short_by++;
-			want--;
+			continue;
 		}
+		want--;
+		if (v == PC_SAMPLE_KEEP || v == PC_SAMPLE_SLOW)
+			j->kept++;
+		if (v == PC_SAMPLE_SLOW)
+			j->kept_slow++;
+		else if (v != PC_SAMPLE_KEEP)
+			j->short_by++;
 	}
 }
 
@@ -330,18 +334,20 @@ static void prepare_all(struct pc_job *const *jobs, unsigned njobs,
  * probe rather than all of one. */
 static void sample_rounds(struct pc_job *const *jobs, unsigned njobs,
 			  const struct pc_engine_config *cfg,
-			  const struct pc_engine_host *h)
+			  const struct pc_engine_host *h, const char *what)
 {
 	unsigned rounds = cfg->rounds < cfg->samples ? cfg->rounds : cfg->samples;
 	struct step s = { 0, h, 0 };
 	unsigned round, i;
-	char phase[24] = "round ", *p;
+	char phase[24], *p;
 
 	for (round = 0; round < rounds && !stopped(h); round++) {
 		s.count = (unsigned)(pc_udiv64((uint64_t)cfg->samples * (round + 1), rounds) -
 				     pc_udiv64((uint64_t)cfg->samples * round, rounds));
-		/* "round R of N", without snprintf */
-		p = phase + 6;
+		/* "WHAT R of N", without snprintf */
+		for (p = phase, i = 0; what[i] && i < 12; i++)
+			*p++ = what[i];
+		*p++ = ' ';
 		if (round + 1 >= 10)
 			*p++ = (char)('0' + (round + 1) / 10 % 10);
 		*p++ = (char)('0' + (round + 1) % 10);
@@ -354,7 +360,7 @@ static void sample_rounds(struct pc_job *const *jobs, unsigned njobs,
 			s.j = jobs[i];
 			if (!s.j->live)
 				continue;
-			progress(h, "round", round + 1, rounds, s.j);
+			progress(h, what, round + 1, rounds, s.j);
 			guarded(&s, phase, step_sample);
 		}
 	}
@@ -362,12 +368,12 @@ static void sample_rounds(struct pc_job *const *jobs, unsigned njobs,
 
 static int sample_and_check(struct pc_job *const *jobs, unsigned njobs,
 			    const struct pc_engine_config *cfg,
-			    const struct pc_engine_host *h)
+			    const struct pc_engine_host *h, const char *what)
 {
 	struct step s = { 0, h, 0 };
 	unsigned i;
 
-	sample_rounds(jobs, njobs, cfg, h);
+	sample_rounds(jobs, njobs, cfg, h, what);
 	for (i = 0; i < njobs && !stopped(h); i++) {
 		s.j = jobs[i];
 		if (s.j->live && s.j->kept)
@@ -380,7 +386,7 @@ int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
 		  const struct pc_engine_config *cfg, const struct pc_engine_host *h)
 {
 	prepare_all(jobs, njobs, h);
-	return sample_and_check(jobs, njobs, cfg, h);
+	return sample_and_check(jobs, njobs, cfg, h, "round");
 }
 
 int pc_engine_resample(struct pc_job *const *jobs, unsigned njobs,
@@ -392,7 +398,8 @@ int pc_engine_resample(struct pc_job *const *jobs, unsigned njobs,
 	for (i = 0; i < njobs; i++) {
 		jobs[i]->kept = 0;
 		jobs[i]->short_by = 0;
+		jobs[i]->kept_slow = 0;
 		jobs[i]->budget = cfg->samples;
 	}
-	return sample_and_check(jobs, njobs, cfg, h);
+	return sample_and_check(jobs, njobs, cfg, h, "resample");
 }

@@ -76,12 +76,14 @@ struct pc_job {
 	unsigned kept;		/* samples kept so far */
 	unsigned budget;	/* retakes left */
 	unsigned short_by;	/* samples lost once the budget ran out */
+	unsigned kept_slow;	/* slow samples kept once it ran out */
 	void *host;		/* the host's own data of this probe */
 };
 
 struct pc_engine_host {
 	/* One sample into slot `slot`; anything but KEEP retakes it in the
-	 * same slot while the job's budget lasts. */
+	 * same slot while the job's budget lasts; after that a SLOW sample
+	 * is kept (counted in kept_slow: the best there is), any other lost. */
 	enum pc_sample_verdict (*sample)(void *ctx, struct pc_job *j, unsigned slot,
 					 const struct pc_sample *s);
 	/* One linearity pair: hi - lo ticks at iters and at 2 * iters. */
@@ -100,7 +102,8 @@ struct pc_engine_host {
 		     void (*fn)(void *), void *arg);
 	/* Optional: nonzero stops the run (an interruption). */
 	int (*stop)(void *ctx);
-	/* Optional: "warm-up" k of n, "round" k of n begins for j. */
+	/* Optional: "warm-up" k of n, "round" or "resample" k of n begins
+	 * for j. */
 	void (*progress)(void *ctx, const char *what, unsigned k, unsigned n,
 			 const struct pc_job *j);
 	void *ctx;
@@ -123,7 +126,7 @@ int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
  * Takes the live jobs' samples again, from slot 0, in rounds, then their
  * linearity pairs: for the host that judged a probe's samples disturbed
  * throughout. Each job keeps its sizing and warm-up; its kept
- * count, budget and short_by start afresh.
+ * count, budget, short_by and kept_slow start afresh.
  */
 int pc_engine_resample(struct pc_job *const *jobs, unsigned njobs,
 		       const struct pc_engine_config *cfg,

@@ -59,7 +59,7 @@ static enum pc_sample_verdict sink(void *ctx, struct pc_job *j, unsigned slot,
 	h->nsamples++;
 	h->next++;
 	return v == 'K' ? PC_SAMPLE_KEEP : v == 'D' ? PC_SAMPLE_DISTURBED :
-			  PC_SAMPLE_MULTIPLEXED;
+	       v == 'S' ? PC_SAMPLE_SLOW : PC_SAMPLE_MULTIPLEXED;
 }
 
 static void lin(void *ctx, struct pc_job *j, int64_t d_n, int64_t d_2n)
@@ -159,6 +159,16 @@ static void test_rounds_and_retakes(void)
 	ok(a.kept == 1 && a.short_by == 2 && h.next == 4,
 	   "once the budget is spent a refused sample is lost (kept %u, short by %u)",
 	   a.kept, a.short_by);
+
+	memset(&h, 0, sizeof(h));
+	hooks.ctx = &h;
+	h.verdicts = "SSSDKKKK";
+	job_on(&a, &f, 1, 1);
+	pc_engine_run(jobs, 1, &cfg, &hooks);
+	ok(a.kept == 2 && a.kept_slow == 2 && a.short_by == 1 && h.next == 4,
+	   "once it is spent a slow sample is kept, as the best there is, and "
+	   "counted (kept %u, %u of them slow, short by %u)", a.kept, a.kept_slow,
+	   a.short_by);
 }
 
 static const char *bad_check(const struct pc_probe_state *before,

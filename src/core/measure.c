@@ -305,33 +305,32 @@ static enum pc_sample_verdict sink_sample(void *ctx, struct pc_job *ej, unsigned
 	double pmu[2] = { (double)j->hp.cycles[1] - (double)j->hp.cycles[0],
 			  (double)j->hk.cycles[1] - (double)j->hk.cycles[0] };
 	enum pc_sample_verdict v;
+	enum pc_put put;
 	unsigned i;
 
 	(void)ctx;
-	switch (pc_sample_set_put(&j->set, slot, x, pmu)) {
-	case PC_PUT_OK:
-		break;
-	case PC_PUT_UNUSABLE:
-		/* A coarse timer (an emulator's) can read no difference in
-		 * the calibration: it scales nothing; the sample is retaken. */
-		j->disturbed++;
-		return PC_SAMPLE_DISTURBED;
-	default:	/* counted by cause in the set */
-		return PC_SAMPLE_SLOW;
-	}
 	v = pc_events_verdict(j->ev, loops, j->ej.cal.exec ? 4 : 2);
 	if (v == PC_SAMPLE_DISTURBED)
 		j->disturbed++;
 	else if (v == PC_SAMPLE_MULTIPLEXED)
 		j->multiplexed++;
-	for (i = 0; v == PC_SAMPLE_KEEP && i < j->nev; i++) {
+	if (v != PC_SAMPLE_KEEP)
+		return v;
+	put = pc_sample_set_put(&j->set, slot, x, pmu);	/* slow: counted there */
+	if (put == PC_PUT_UNUSABLE) {
+		/* A coarse timer (an emulator's) can read no difference in
+		 * the calibration: it scales nothing; the sample is retaken. */
+		j->disturbed++;
+		return PC_SAMPLE_DISTURBED;
+	}
+	for (i = 0; i < j->nev; i++) {
 		uint64_t hi = loops[1].value[i], lo = loops[0].value[i];
 
 		j->evv[i][slot] = ((double)hi - (double)lo) /
 				  (double)(j->set.iters * PC_UNROLL_DIFF);
 		j->ev_nonzero[i] |= hi != 0 || lo != 0;
 	}
-	return v;
+	return put == PC_PUT_OK ? PC_SAMPLE_KEEP : PC_SAMPLE_SLOW;
 }
 
 static void sink_linearity(void *ctx, struct pc_job *ej, int64_t d_n, int64_t d_2n)
@@ -433,7 +432,7 @@ static int stop(void *ctx)
 
 /* The progress line on a terminal, and the --status-fd lines:
  * "warm-up K/N NAME", "round R/ROUNDS NAME" (a share of NAME's samples
- * begins), "measured". */
+ * begins), "resample R/ROUNDS NAME" (the same, sampled again), "measured". */
 static void progress_line(const struct pc_measure_config *cfg, const char *what,
 			  size_t k, size_t n, const char *name)
 {
@@ -586,10 +585,10 @@ static void judge_clean(struct job *j, const struct pc_measure_config *cfg)
 	j->noisy[0] = 0;
 	if (cfg->emulated)	/* the run is unreliable as a whole */
 		return;
-	if (2 * j->set.n < want)
-		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples were lost to "
-			 "loops over %.0f %% above their floor", want - j->set.n, want,
-			 PC_SLOW_LOOP_TOLERANCE * 100);
+	if (2 * (j->ej.short_by + j->ej.kept_slow) > want)
+		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples were lost or "
+			 "kept with a loop over %.0f %% above its floor",
+			 j->ej.short_by + j->ej.kept_slow, want, PC_SLOW_LOOP_TOLERANCE * 100);
 	else if (!j->item && pc_samples_noisy(j->set.dc, j->set.n, (int)j->r->id, &spread))
 		snprintf(j->noisy, sizeof(j->noisy), "the samples spread by %.1f %% "
 			 "(median absolute deviation; a quiet host: under %.0f %%)",
