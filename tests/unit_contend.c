@@ -16,6 +16,7 @@
 #include "contend.h"
 #include "results.h"
 #include "tap.h"
+#include "timer.h"
 
 static void check_fairness(void)
 {
@@ -253,6 +254,68 @@ static void check_rows(const struct pc_clock *clk)
 	pc_contend_close(&cr);
 }
 
+
+/* ---- every lock kind, more threads than CPUs: the queue paths ------------------ */
+
+struct stress {
+	const struct pc_contend_kind *k;
+	struct pc_contend_shared *s;
+	unsigned idx;
+};
+
+static void *stress_thread(void *arg)
+{
+	struct stress *st = arg;
+
+	st->k->loop(st->s, &st->s->threads[st->idx]);
+	return NULL;
+}
+
+/* STRESS_THREADS unpinned threads, some switched out while they hold or
+ * wait: the MCS and queued locks' queues, the qspinlock's pending bit. */
+#define STRESS_THREADS 5
+
+static void check_stress(const struct pc_clock *clk)
+{
+	struct pc_contend_shared *s = aligned_alloc(PC_LINE, sizeof(*s));
+	struct pc_contend_thread *th = aligned_alloc(PC_LINE, STRESS_THREADS * sizeof(*th));
+	struct stress st[STRESS_THREADS];
+	pthread_t tid[STRESS_THREADS];
+	unsigned k, i;
+
+	for (k = 0; s && th && k < pc_contend_nkinds; k++) {
+		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
+		uint64_t total = 0, least = UINT64_MAX;
+		const char *why;
+
+		if (kind->hidden || kind->cls != PC_KIND_LOCK)
+			continue;
+		memset(s, 0, sizeof(*s));
+		memset(th, 0, STRESS_THREADS * sizeof(*th));
+		s->threads = th;
+		kind->init(s);
+		s->deadline = pc_timer_read() + (uint64_t)(0.05 * clk->tick_hz);
+		for (i = 0; i < STRESS_THREADS; i++) {
+			th[i].idx = i;
+			st[i] = (struct stress){ kind, s, i };
+			pthread_create(&tid[i], NULL, stress_thread, &st[i]);
+		}
+		for (i = 0; i < STRESS_THREADS; i++) {
+			pthread_join(tid[i], NULL);
+			total += th[i].acq;
+			least = th[i].acq < least ? th[i].acq : least;
+		}
+		why = kind->check(s, STRESS_THREADS, total);
+		kind->fini(s);
+		ok(!why && least > 0, "%s, %d threads on %ld CPUs for 50 ms: %llu "
+		   "acquisitions, the counter agrees (%s)", kind->name, STRESS_THREADS,
+		   sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)total,
+		   why ? why : "yes");
+	}
+	free(th);
+	free(s);
+}
+
 int main(void)
 {
 	struct pc_clock clk;
@@ -271,6 +334,7 @@ int main(void)
 		return done_testing();
 	}
 	check_broken(&clk);
+	check_stress(&clk);
 	check_rows(&clk);
 	pc_clock_close(&clk);
 	return done_testing();

@@ -213,6 +213,13 @@ static int placements(const struct pc_contend_options *o, const struct pc_place 
 				    err, errlen) < 0)
 			return -1;
 		for (i = 0; i < *nlist; i++) {
+			for (k = 0; k < i && list[k] != list[i]; k++)
+				;
+			if (k < i) {
+				snprintf(err, errlen, "--cpus: CPU %d given twice (every "
+					 "thread has a CPU of its own)", list[i]);
+				return -1;
+			}
 			for (k = 0; k < pl->ncpus && pl->compact[k] != list[i]; k++)
 				;
 			if (k == pl->ncpus) {

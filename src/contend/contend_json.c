@@ -194,19 +194,19 @@ static void cell(FILE *f, double v, char mark, int width)
 		fprintf(f, "%*.*f%c", width - 1, v < 100 ? 1 : 0, v, mark);
 }
 
-/* Columns 6 at a time (80 columns): rows = threads and key. */
+/* Columns 5 at a time (80 columns): rows = threads and key. */
 static void grid_render(FILE *f, const struct grid *g, const char *keyname)
 {
 	unsigned from, c, r;
 
-	for (from = 0; from < g->ncol; from += 6) {
+	for (from = 0; from < g->ncol; from += 5) {
 		fprintf(f, "%7s %-9s", "threads", keyname);
-		for (c = from; c < g->ncol && c < from + 6; c++)
+		for (c = from; c < g->ncol && c < from + 5; c++)
 			fprintf(f, " %10.10s", g->col[c]);
 		fputc('\n', f);
 		for (r = 0; r < g->nrow; r++) {
 			fprintf(f, "%7d %-9s", g->threads[r], g->key[r]);
-			for (c = from; c < g->ncol && c < from + 6; c++) {
+			for (c = from; c < g->ncol && c < from + 5; c++) {
 				fputc(' ', f);
 				cell(f, g->v[r][c], g->mark[r][c], 10);
 			}
@@ -387,6 +387,32 @@ static void compare_add(struct grid *g, json_t *entry, char tag)
 	}
 }
 
+/* text at indent, wrapped at 80 columns (later lines 4 further in). */
+static void wrapped(FILE *f, int indent, const char *text)
+{
+	int col = 0, width = 80 - indent;
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		if (col && col + 1 + (int)len > width) {
+			fprintf(f, "\n%*s", indent + 4, "");
+			col = 4;
+			width = 80 - indent;
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		} else {
+			fprintf(f, "%*s", indent, "");
+		}
+		fprintf(f, "%.*s", (int)len, text);
+		col += (int)len;
+		text += len;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
 /* How the seed's figures were taken, next to how primcost takes them. */
 static void method_notes(FILE *f, json_t *entry, char tag)
 {
@@ -394,13 +420,28 @@ static void method_notes(FILE *f, json_t *entry, char tag)
 	json_t *prov = json_object_get(run, "provenance");
 	const char *clock = json_string_value(json_object_get(prov, "clock"));
 	const char *what = json_string_value(json_object_get(prov, "what_was_timed"));
+	char buf[1200];
 
 	if (!prov)
 		return;
-	fprintf(f, "  %c (published): %.300s\n", tag, what ? what : "?");
-	if (clock)
-		fprintf(f, "    clock: %.300s\n", clock);
+	snprintf(buf, sizeof(buf), "%c (published): %s", tag, what ? what : "?");
+	wrapped(f, 2, buf);
+	if (clock) {
+		snprintf(buf, sizeof(buf), "%c's clock: %s", tag, clock);
+		wrapped(f, 2, buf);
+	}
 }
+
+static const char method_primcost[] =
+	"primcost: the C11 locks of probes/locks.c, not the kernel's code (its "
+	"lock.qspinlock is today's design, the seed's qspinlock the 2014 patch "
+	"with the pending bit and the 2-task optimization; the seed's ticket is "
+	"the kernel's of 2014, primcost's a portable one); every thread runs for "
+	"the same time-bounded window after a start barrier, pinned to its CPU, "
+	"and the figure is the threads' time over their acquisitions, the median "
+	"of the clean windows; cycles are ticks scaled by the add-chain "
+	"calibration, not TSC ticks taken as cycles; the critical section holds "
+	"the counter of the mutual-exclusion check, a plain increment.";
 
 int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, char *err, size_t errlen)
@@ -426,7 +467,13 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 			compare_add(g, entry, tag);
 			if (g->ncol == before)
 				continue;
-			fprintf(f, "  %c = %.70s (%s)\n", tag, brand_of(entry, key), names[d]);
+			{
+				char buf[512];
+
+				snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
+					 brand_of(entry, key), names[d]);
+				wrapped(f, 2, buf);
+			}
 			tag = tag == 'Z' ? 'Z' : (char)(tag + 1);
 		}
 	if (!g->ncol) {
@@ -450,14 +497,10 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 			if (one->ncol) {
 				if (json_object_get(json_array_get(json_object_get(entry, "runs"), 0),
 						    "provenance")) {
-					if (!seed)
-						fprintf(f, "\nmethod differences:\n  primcost: "
-							"C11 locks (probes/locks.c), not the "
-							"kernel's code; time-bounded windows "
-							"after a start barrier, threads pinned; "
-							"cycles calibrated by the add chain; an "
-							"empty critical section but for the "
-							"counter of the mutual-exclusion check\n");
+					if (!seed) {
+						fputs("\nmethod differences:\n", f);
+						wrapped(f, 2, method_primcost);
+					}
 					seed = true;
 					method_notes(f, entry, tag);
 				}
