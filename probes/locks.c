@@ -17,16 +17,32 @@
 #define REL memory_order_release
 
 /* The window is over: another thread saw the deadline pass, or this one
- * does (the timer is read every PC_CONTEND_CHECK_EVERY operations). */
-static inline bool window_over(struct pc_contend_shared *s, uint64_t n)
+ * does (the timer is read every PC_CONTEND_CHECK_EVERY operations, and the
+ * longest time between two reads kept). */
+static inline bool window_over(struct pc_contend_shared *s, struct pc_contend_thread *t,
+			       uint64_t n)
 {
+	uint64_t now;
+
 	if (atomic_load_explicit(&s->stop, RLX))
 		return true;
-	if ((n & (PC_CONTEND_CHECK_EVERY - 1)) == 0 && pc_timer_read() >= s->deadline) {
-		atomic_store_explicit(&s->stop, 1, RLX);
-		return true;
-	}
-	return false;
+	if (n & (PC_CONTEND_CHECK_EVERY - 1))
+		return false;
+	now = pc_timer_read();
+	if (now - t->last > t->gap)
+		t->gap = now - t->last;
+	t->last = now;
+	if (now < s->deadline)
+		return false;
+	atomic_store_explicit(&s->stop, 1, RLX);
+	return true;
+}
+
+/* A thread's window begins. */
+static inline void start(struct pc_contend_thread *t)
+{
+	t->t0 = t->last = pc_timer_read();
+	t->gap = 0;
 }
 
 /* One loop per lock kind, the lock and unlock inlined into it. */
@@ -35,13 +51,13 @@ static void loop_##kind(struct pc_contend_shared *s, struct pc_contend_thread *t
 {										\
 	uint64_t n = 0;								\
 										\
-	t->t0 = pc_timer_read();						\
+	start(t);							\
 	do {									\
 		kind##_lock(s, t);						\
 		s->counter++;							\
 		kind##_unlock(s, t);						\
 		n++;								\
-	} while (!window_over(s, n));						\
+	} while (!window_over(s, t, n));						\
 	t->t1 = pc_timer_read();						\
 	t->acq = n;								\
 }
@@ -308,11 +324,11 @@ static void loop_add_return(struct pc_contend_shared *s, struct pc_contend_threa
 {
 	uint64_t n = 0, sink = 0;
 
-	t->t0 = pc_timer_read();
+	start(t);
 	do {
 		sink += atomic_fetch_add(&s->word, 1);
 		n++;
-	} while (!window_over(s, n));
+	} while (!window_over(s, t, n));
 	t->t1 = pc_timer_read();
 	t->acq = n;
 	__asm__ volatile("" : : "r"(sink));
@@ -323,14 +339,14 @@ static void loop_cmpxchg(struct pc_contend_shared *s, struct pc_contend_thread *
 {
 	uint64_t n = 0;
 
-	t->t0 = pc_timer_read();
+	start(t);
 	do {
 		uint_fast64_t v = atomic_load_explicit(&s->word, RLX);
 
 		while (!atomic_compare_exchange_strong(&s->word, &v, v + 1))
 			;
 		n++;
-	} while (!window_over(s, n));
+	} while (!window_over(s, t, n));
 	t->t1 = pc_timer_read();
 	t->acq = n;
 }
@@ -342,11 +358,11 @@ static inline void add_own(struct pc_contend_shared *s, struct pc_contend_thread
 {
 	uint64_t n = 0;
 
-	t->t0 = pc_timer_read();
+	start(t);
 	do {
 		atomic_fetch_add(w, 1);
 		n++;
-	} while (!window_over(s, n));
+	} while (!window_over(s, t, n));
 	t->t1 = pc_timer_read();
 	t->acq = n;
 }
@@ -420,7 +436,7 @@ static void loop_c2c(struct pc_contend_shared *s, struct pc_contend_thread *t)
 	uint64_t n = 0;
 	bool over = false;
 
-	t->t0 = pc_timer_read();
+	start(t);
 	while (!over) {
 		uint_fast64_t v;
 
@@ -429,7 +445,7 @@ static void loop_c2c(struct pc_contend_shared *s, struct pc_contend_thread *t)
 				goto done;
 		if (atomic_compare_exchange_strong(&s->word, &v, v + 1))
 			n++;
-		over = window_over(s, n);
+		over = window_over(s, t, n);
 	}
 done:
 	t->t1 = pc_timer_read();

@@ -32,6 +32,9 @@ struct pc_contend_thread {
 	_Alignas(PC_LINE) atomic_uint_fast64_t own;	/* contended.private */
 	_Alignas(PC_LINE) uint64_t acq;			/* this window's operations */
 	uint64_t t0, t1;				/* its timer reads */
+	/* The timer at the last deadline check, and the longest time between
+	 * two checks: a thread that lost its CPU shows a gap. */
+	uint64_t last, gap;
 	unsigned idx;					/* thread number */
 	unsigned parity;				/* c2c: 0 or 1 */
 };

@@ -372,6 +372,13 @@ struct batch {
 	unsigned nwin;
 	uint64_t *acq, *ticks;		/* [nwin][nthreads] */
 	long *switched;			/* [nwin][nthreads]: involuntary switches */
+	double *can;			/* [nwin][nthreads]: canary ticks/op */
+	uint64_t *gap;			/* [nwin][nthreads]: longest check gap */
+	uint64_t *late;			/* [nwin][nthreads]: ticks past the window's
+					 * start when it began, or past its end
+					 * when it stopped, whichever is more */
+	uint64_t *deadline;		/* [nwin]: the window's end */
+	const struct pc_arch_probe *canary;	/* or NULL */
 	const char **why;		/* [nwin]: the check's verdict */
 	uint64_t *counter;		/* [nwin]: what the check read */
 	unsigned w;			/* the leader's window number */
@@ -415,6 +422,7 @@ static void between(struct batch *b)
 			atomic_store(&s->threads[i].own, 0);
 		atomic_store(&s->stop, 0);
 		s->deadline = pc_timer_read() + b->window_ticks;
+		b->deadline[b->w] = s->deadline;
 	}
 	b->w++;
 }
@@ -432,6 +440,33 @@ static void barrier(struct batch *b, unsigned *sense)
 	}
 	while (atomic_load_explicit(&s->sense, memory_order_acquire) != *sense)
 		pc_relax();
+}
+
+/* The canary right after a window, on the same CPU: ticks per operation
+ * of its hi loop over its lo loop. A core shared with another thread (an
+ * SMT sibling, a neighbour's vCPU) runs it slower. */
+static double canary(const struct pc_arch_probe *p)
+{
+	struct pc_probe_state st;
+	uint64_t lo, hi;
+
+	memset(&st, 0, sizeof(st));
+	if (p->init)
+		p->init(&st);
+	lo = p->run(&st, PC_CONTEND_CANARY_ITERS, 0);
+	hi = p->run(&st, PC_CONTEND_CANARY_ITERS, 1);
+	return hi > lo ? (double)(hi - lo) / (PC_CONTEND_CANARY_ITERS * PC_UNROLL_DIFF) : 0;
+}
+
+/* How late a thread began its window, or stopped after it ended. */
+static uint64_t lateness(const struct pc_contend_thread *t, uint64_t deadline,
+			 uint64_t window_ticks)
+{
+	uint64_t begin = deadline - window_ticks;
+	uint64_t a = t->t0 > begin ? t->t0 - begin : 0;
+	uint64_t z = t->t1 > deadline ? t->t1 - deadline : 0;
+
+	return a > z ? a : z;
 }
 
 static void *work(void *arg)
@@ -453,8 +488,12 @@ static void *work(void *arg)
 		sw = involuntary();
 		b->pt->kind->loop(b->s, t);
 		b->switched[w * n + wk->idx] = involuntary() - sw;
+		if (b->canary)
+			b->can[w * n + wk->idx] = canary(b->canary);
 		b->acq[w * n + wk->idx] = t->acq;
 		b->ticks[w * n + wk->idx] = t->t1 - t->t0;
+		b->gap[w * n + wk->idx] = t->gap;
+		b->late[w * n + wk->idx] = lateness(t, b->deadline[w], b->window_ticks);
 	}
 	barrier(b, &sense);
 	return NULL;
@@ -502,13 +541,24 @@ static int run_batch(struct batch *b, char *err, size_t errlen)
 	return started < n ? -1 : 0;
 }
 
+/* Did a thread lose its CPU for a while (PC_CONTEND_STALL_FACTOR)? */
+static bool stalled(uint64_t ops, uint64_t ticks, uint64_t gap)
+{
+	double checks = (double)(ops / PC_CONTEND_CHECK_EVERY);
+	double mean = (double)ticks / (checks > 1 ? checks : 1);
+
+	return gap > PC_CONTEND_STALL_FACTOR * mean &&
+	       gap > PC_CONTEND_STALL_SHARE * (double)ticks;
+}
+
 /* Window w of batch b into pt's windows (round r); false when its check
  * failed (pt is then failed, with the reason). */
 static bool take(struct pc_contend_point *pt, const struct batch *b, unsigned w,
-		 unsigned r, double tick_hz)
+		 unsigned r, double tick_hz, double limit)
 {
 	unsigned n = pt->nthreads, i, k = pt->nv;
 	uint64_t total = 0, ticks = 0;
+	double can = 0;
 	bool clean = true;
 
 	if (b->why[w]) {
@@ -527,12 +577,19 @@ static bool take(struct pc_contend_point *pt, const struct batch *b, unsigned w,
 	for (i = 0; i < n; i++) {
 		total += b->acq[w * n + i];
 		ticks += b->ticks[w * n + i];
-		clean &= b->switched[w * n + i] == 0;
+		clean &= b->switched[w * n + i] == 0 &&
+			 !stalled(b->acq[w * n + i], b->ticks[w * n + i], b->gap[w * n + i]) &&
+			 b->late[w * n + i] <= PC_CONTEND_STALL_SHARE * b->window_ticks;
+		if (b->canary && b->can[w * n + i] > can)
+			can = b->can[w * n + i];
 	}
 	pt->windows++;
 	pt->disturbed += !clean;
 	if (!total)
 		return true;
+	pt->switched[k] = !clean;
+	pt->can_w[k] = can;
+	clean &= !(limit > 0 && can > limit);
 	pc_fairness(&b->acq[w * n], n, &pt->cv_w[k], &pt->share_w[k]);
 	/* c2c: one thread's time over the transfers both made */
 	pt->v[k] = (double)ticks / (double)total /
@@ -553,29 +610,52 @@ static unsigned clean_count(const struct pc_contend_point *pt)
 	return n;
 }
 
+/* What every batch of a run shares. */
+struct sampling {
+	struct pc_contend_run *cr;
+	struct pc_contend_shared *s;
+	uint64_t window_ticks;
+	double tick_hz;
+};
+
 /* nwin windows of pt, into its windows (round r). -1 with err. */
-static int windows(struct pc_contend_point *pt, struct pc_contend_shared *s,
-		   uint64_t window_ticks, unsigned nwin, unsigned r, double tick_hz,
-		   char *err, size_t errlen)
+static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsigned nwin,
+		   unsigned r, char *err, size_t errlen)
 {
 	unsigned n = pt->nthreads, w;
-	struct batch b = { pt, s, window_ticks, nwin, NULL, NULL, NULL, NULL, NULL, 0, 0 };
+	struct batch b;
 	int rc = -1;
 
+	memset(&b, 0, sizeof(b));
+	b.pt = pt;
+	b.s = sp->s;
+	b.window_ticks = sp->window_ticks;
+	b.nwin = nwin;
+	b.canary = sp->cr->canary;
 	b.acq = calloc((size_t)nwin * n, sizeof(*b.acq));
 	b.ticks = calloc((size_t)nwin * n, sizeof(*b.ticks));
 	b.switched = calloc((size_t)nwin * n, sizeof(*b.switched));
+	b.can = calloc((size_t)nwin * n, sizeof(*b.can));
+	b.gap = calloc((size_t)nwin * n, sizeof(*b.gap));
+	b.late = calloc((size_t)nwin * n, sizeof(*b.late));
+	b.deadline = calloc(nwin, sizeof(*b.deadline));
 	b.why = calloc(nwin, sizeof(*b.why));
 	b.counter = calloc(nwin, sizeof(*b.counter));
-	if (!b.acq || !b.ticks || !b.switched || !b.why || !b.counter)
+	if (!b.acq || !b.ticks || !b.switched || !b.can || !b.gap || !b.late || !b.deadline ||
+	    !b.why || !b.counter)
 		snprintf(err, errlen, "out of memory");
 	else if (run_batch(&b, err, errlen) == 0)
 		rc = 0;
-	for (w = 0; rc == 0 && w < nwin && take(pt, &b, w, r, tick_hz); w++)
+	for (w = 0; rc == 0 && w < nwin &&
+	     take(pt, &b, w, r, sp->tick_hz, sp->cr->canary_limit); w++)
 		;
 	free(b.acq);
 	free(b.ticks);
 	free(b.switched);
+	free(b.can);
+	free(b.gap);
+	free(b.late);
+	free(b.deadline);
 	free(b.why);
 	free(b.counter);
 	return rc;
@@ -641,8 +721,10 @@ static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
 			tmp[n++] = pt->v[i];
 	if (clean < samples) {
 		r->status = PC_STATUS_NOISY;
-		snprintf(r->reason, sizeof(r->reason), "%u of %u windows saw a thread "
-			 "switched out%s", pt->disturbed, pt->windows,
+		snprintf(r->reason, sizeof(r->reason), "of %u windows, %u saw a thread "
+			 "switched out or stalled and %u a slow canary (the core "
+			 "shared)%s",
+			 pt->windows, pt->disturbed, pt->contended,
 			 clean ? "; the clean ones kept" : "; none was clean: all kept");
 	}
 	if (pc_summarize(tmp, n, &r->ticks) < 0) {
@@ -653,6 +735,7 @@ static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
 	r->ns = pc_summary_scale(&r->ticks, 1e9 / tick_hz);
 	r->samples = n;
 	r->events.disturbed = pt->disturbed;
+	r->events.contended = pt->contended;
 	r->round_spread = round_spread(pt, used, tmp);
 	pt->cv = median_of(pt, pt->cv_w, used, -1, tmp);
 	pt->max_share = median_of(pt, pt->share_w, used, -1, tmp);
@@ -682,23 +765,67 @@ static int point_arrays(struct pc_contend_point *pt, unsigned samples)
 {
 	unsigned cap = 2 * samples;
 
-	pt->v = calloc(cap, 4 * sizeof(double) + 1 + sizeof(bool));
+	pt->v = calloc(cap, 5 * sizeof(double) + 1 + 2 * sizeof(bool));
 	if (!pt->v)
 		return -1;
 	pt->cv_w = pt->v + cap;
 	pt->share_w = pt->cv_w + cap;
 	pt->rate_w = pt->share_w + cap;
-	pt->round = (unsigned char *)(pt->rate_w + cap);
-	pt->clean = (bool *)(pt->round + cap);
+	pt->can_w = pt->rate_w + cap;
+	pt->round = (unsigned char *)(pt->can_w + cap);
+	pt->switched = (bool *)(pt->round + cap);
+	pt->clean = pt->switched + cap;
 	pt->cap = cap;
 	return 0;
 }
 
-/* Every point's windows: a share in each round, point after point, then
- * the disturbed ones retaken while the budget lasts. */
-static int sample_points(struct pc_contend_run *cr, struct pc_contend_shared *s,
-			 unsigned samples, uint64_t wt, double hz, char *err, size_t errlen)
+/*
+ * The canary's limit, once the rounds are done: 10 % above the first
+ * quartile of every window's slowest canary (as the engine's samples);
+ * the windows above it are not clean, unless fewer than a quarter of a
+ * point's would stay (its core was shared throughout: it keeps them, and
+ * the retakes would not do better).
+ */
+static int canary_limit(struct pc_contend_run *cr)
 {
+	size_t i, n = 0;
+	unsigned k;
+	double *all;
+
+	for (i = 0; i < cr->npoints; i++)
+		n += cr->points[i].nv;
+	if (!cr->canary || !n || !(all = malloc(n * sizeof(double))))
+		return cr->canary && n ? -1 : 0;
+	for (i = 0, n = 0; i < cr->npoints; i++)
+		for (k = 0; k < cr->points[i].nv; k++)
+			all[n++] = cr->points[i].can_w[k];
+	if (pc_sort_doubles(all, n) < 0) {
+		free(all);
+		return -1;
+	}
+	cr->canary_limit = pc_quantile_sorted(all, n, 0.25) * (1 + PC_CONTENTION_TOLERANCE);
+	free(all);
+	for (i = 0; i < cr->npoints; i++) {
+		struct pc_contend_point *pt = &cr->points[i];
+		unsigned slow = 0;
+
+		for (k = 0; k < pt->nv; k++)
+			slow += !pt->switched[k] && pt->can_w[k] > cr->canary_limit;
+		if (slow > pt->nv * 3 / 4)
+			continue;
+		pt->contended += slow;
+		for (k = 0; k < pt->nv; k++)
+			pt->clean[k] = !pt->switched[k] && pt->can_w[k] <= cr->canary_limit;
+	}
+	return 0;
+}
+
+/* Every point's windows: a share in each round, point after point, then
+ * the disturbed and contended ones retaken while the budget lasts. */
+static int sample_points(const struct sampling *sp, unsigned samples, char *err,
+			 size_t errlen)
+{
+	struct pc_contend_run *cr = sp->cr;
 	unsigned per = (samples + PC_CONTEND_ROUNDS - 1) / PC_CONTEND_ROUNDS, r;
 	size_t i;
 
@@ -709,15 +836,19 @@ static int sample_points(struct pc_contend_run *cr, struct pc_contend_shared *s,
 
 			if (pt->failed || !left)
 				continue;
-			if (windows(pt, s, wt, left < per ? left : per, r, hz, err, errlen) < 0)
+			if (windows(sp, pt, left < per ? left : per, r, err, errlen) < 0)
 				return -1;
 		}
+	if (canary_limit(cr) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	for (i = 0; i < cr->npoints; i++) {
 		struct pc_contend_point *pt = &cr->points[i];
 
 		while (!pt->failed && clean_count(pt) < samples && pt->windows < pt->cap)
-			if (windows(pt, s, wt, samples - clean_count(pt), PC_CONTEND_ROUNDS - 1,
-				    hz, err, errlen) < 0)
+			if (windows(sp, pt, samples - clean_count(pt), PC_CONTEND_ROUNDS - 1,
+				    err, errlen) < 0)
 				return -1;
 	}
 	return 0;
@@ -730,6 +861,7 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 	struct pc_contend_shared *s = aligned_alloc(PC_LINE, sizeof(*s));
 	size_t i, nt = PC_CONTEND_THREADS_MAX * sizeof(struct pc_contend_thread);
 	double t0 = now_s(), cpt;
+	struct sampling sp;
 	int rc = -1;
 
 	memset(prof, 0, sizeof(*prof));
@@ -747,8 +879,12 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-	if (sample_points(cr, s, cfg->samples, (uint64_t)(cr->window_us * 1e-6 *
-			  clk->tick_hz), clk->tick_hz, err, errlen) < 0)
+	sp = (struct sampling){ cr, s, (uint64_t)(cr->window_us * 1e-6 * clk->tick_hz),
+				clk->tick_hz };
+	cr->canary = pc_probe_impl(PC_PROBE_calib_add_throughput);
+	if (cr->canary && !cr->canary->run)
+		cr->canary = NULL;
+	if (sample_points(&sp, cfg->samples, err, errlen) < 0)
 		goto out;
 	prof->nprobes = cr->npoints;
 	for (i = 0; i < cr->npoints; i++)

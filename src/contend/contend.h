@@ -51,6 +51,19 @@ unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max)
 #define PC_CONTEND_WINDOW_US	1000
 #define PC_CONTEND_SAMPLES	15
 #define PC_CONTEND_ROUNDS	3
+/* A thread stalled in a window (its CPU taken away, by the kernel or, in
+ * a virtual machine, by the host, which the thread's context switches do
+ * not show) when the longest time between two of its deadline checks is
+ * over PC_CONTEND_STALL_FACTOR times their mean and over a tenth of its
+ * time in the window, or when it began or stopped a tenth of the window
+ * late (it ran apart from the others): the window is disturbed. (Shorter gaps, interrupts,
+ * come in every window alike: a 1 ms window in a busy virtual machine saw
+ * one of about 40 us in each.) */
+#define PC_CONTEND_STALL_FACTOR	8
+#define PC_CONTEND_STALL_SHARE	0.10
+/* Iterations of each loop of the canary's pair (80 and 16 operations
+ * each): about 20000 cycles. */
+#define PC_CONTEND_CANARY_ITERS	256
 /* The default thread counts: powers of two up to the CPUs, at most this
  * many points per row and placement. */
 #define PC_CONTEND_MAX_COUNTS	8
@@ -86,9 +99,12 @@ struct pc_contend_point {
 	/* every window taken: its figure (ticks per operation), fairness,
 	 * operations per second, round, and whether it was clean */
 	double *v, *cv_w, *share_w, *rate_w;
+	double *can_w;			/* the slowest thread's canary, ticks/op */
 	unsigned char *round;
-	bool *clean;
+	bool *switched;			/* a thread was switched out */
+	bool *clean;			/* neither that nor a slow canary */
 	unsigned nv, cap;
+	unsigned contended;		/* windows dropped by the canary */
 	bool failed;
 	char reason[256];
 };
@@ -99,6 +115,11 @@ struct pc_contend_run {
 	size_t npoints;
 	unsigned window_us;
 	double cycles_per_tick;
+	/* The contention canary (calib.add_throughput) each thread runs
+	 * after a window, and the run's limit for it: 10 % above the first
+	 * quartile of the rounds' canaries (0 until the rounds are done). */
+	const struct pc_arch_probe *canary;
+	double canary_limit;
 };
 
 /* Marks the rows a -p list names (lock.*, contended.*, c2c.*); -1 (err)

@@ -55,8 +55,9 @@ static json_t *point_json(const struct pc_contend_point *pt,
 			    "max_share", pc_json_real7(pt->max_share),
 			    "max_share_worst", pc_json_real7(pt->max_share_worst)));
 	json_object_set_new(p, "ops_per_s", pc_json_real7(pt->ops_per_s));
-	json_object_set_new(p, "windows", json_pack("{s:i, s:i}", "taken",
-			    (int)pt->windows, "disturbed", (int)pt->disturbed));
+	json_object_set_new(p, "windows", json_pack("{s:i, s:i, s:i}", "taken",
+			    (int)pt->windows, "disturbed", (int)pt->disturbed,
+			    "contended", (int)pt->contended));
 	return p;
 }
 
