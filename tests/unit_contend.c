@@ -316,6 +316,60 @@ static void check_stress(const struct pc_clock *clk)
 	free(s);
 }
 
+/* The table view of a made-up document: rows = threads, columns = lock
+ * kinds; the c2c pairs of four CPUs as a heat map. */
+static void check_views(void)
+{
+	static const char doc_text[] =
+		"{\"schema\": \"primcost-result/1\", \"cpus\": {\"k\": {"
+		"\"cpu\": {\"brand\": \"Test CPU\"}, \"runs\": [], \"probes\": {"
+		"\"lock.ticket\": {\"status\": \"ok\", \"points\": ["
+		"{\"threads\": 1, \"placement\": \"compact\", \"cpus\": \"0\", \"class\": \"single\", "
+		"\"status\": \"ok\", \"cycles\": {\"median\": 20.5}},"
+		"{\"threads\": 2, \"placement\": \"compact\", \"cpus\": \"0,1\", \"class\": \"smt\", "
+		"\"status\": \"noisy\", \"cycles\": {\"median\": 1500}}]},"
+		"\"lock.mcs\": {\"status\": \"ok\", \"points\": ["
+		"{\"threads\": 2, \"placement\": \"compact\", \"cpus\": \"0,1\", \"class\": \"smt\", "
+		"\"status\": \"failed\"}]},"
+		"\"c2c.latency\": {\"status\": \"ok\", \"points\": ["
+		"%s]}}}}}";
+	static const int pairs[6][2] = { { 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 2 }, { 1, 3 },
+					  { 2, 3 } };
+	char pts[2048] = "", text[8192], *out = NULL;
+	size_t at = 0, len = 0;
+	json_t *doc;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		at += (size_t)snprintf(pts + at, sizeof(pts) - at, "%s{\"threads\": 2, "
+				       "\"placement\": \"pair\", \"cpus\": \"%d,%d\", "
+				       "\"class\": \"l3\", \"status\": \"ok\", \"cycles\": "
+				       "{\"median\": %d}, \"ns\": {\"median\": %d}}", i ? "," : "",
+				       pairs[i][0], pairs[i][1], 100 * (i + 1), 30 * (i + 1));
+	snprintf(text, sizeof(text), doc_text, pts);
+	doc = json_loads(text, 0, NULL);
+	f = open_memstream(&out, &len);
+	if (!doc || !f) {
+		ok(0, "the made-up document parses");
+		return;
+	}
+	pc_contend_report(f, doc);
+	fclose(f);
+	ok(strstr(out, "threads placement     ticket        mcs") &&
+	   strstr(out, "      1 compact        20.5          - \n") &&
+	   strstr(out, "      2 compact        1500*    FAILED \n"),
+	   "the table: a row per thread count, a column per lock kind, noisy "
+	   "marked, failed said");
+	ok(strstr(out, "heat map, one-way cycles: ' ' 100 .. '@' 600") &&
+	   strstr(out, "  0 \\ :=") && strstr(out, "  3 =#@\\"),
+	   "c2c of 4 CPUs: a heat map, darker when dearer");
+	if (tap_failed)
+		diag("%s", out);
+	free(out);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	struct pc_clock clk;
@@ -324,6 +378,7 @@ int main(void)
 
 	check_fairness();
 	check_placement();
+	check_views();
 	if (sched_getaffinity(0, sizeof(set), &set) < 0 || !CPU_ISSET(0, &set) ||
 	    !CPU_ISSET(1, &set)) {
 		skip("this process may not run on CPUs 0 and 1", "contention");

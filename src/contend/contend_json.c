@@ -188,9 +188,9 @@ static void grid_put(struct grid *g, int threads, const char *key, const char *c
 static void cell(FILE *f, double v, char mark, int width)
 {
 	if (mark == '!')
-		fprintf(f, "%*s", width, "FAILED");
+		fprintf(f, "%*s ", width - 1, "FAILED");
 	else if (isnan(v))
-		fprintf(f, "%*s", width, PC_NO_VALUE);
+		fprintf(f, "%*s ", width - 1, PC_NO_VALUE);
 	else
 		fprintf(f, "%*.*f%c", width - 1, v < 100 ? 1 : 0, v, mark);
 }
@@ -354,7 +354,7 @@ int pc_contend_report(FILE *f, json_t *doc)
 
 /* ---- compare --by lock --------------------------------------------------------------- */
 
-/* Our lock rows' points, and the seed's flat rows
+/* Our lock and atomic rows' points, and the seed's flat rows
  * spin_lock_unlock.<lock>.nodes<N>.threads<T>, of one CPU entry (tag: its
  * letter) into g, rows by threads and nodes. */
 static void compare_add(struct grid *g, json_t *entry, char tag)
@@ -374,9 +374,9 @@ static void compare_add(struct grid *g, json_t *entry, char tag)
 			grid_put(g, t, nodes, col, p);
 			continue;
 		}
-		if (strncmp(name, "lock.", 5) != 0)
+		if (strncmp(name, "lock.", 5) != 0 && strncmp(name, "contended.", 10) != 0)
 			continue;
-		snprintf(col, sizeof(col), "%c %s", tag, name + 5);
+		snprintf(col, sizeof(col), "%c %s", tag, strchr(name, '.') + 1);
 		json_array_foreach(json_object_get(p, "points"), i, pt) {
 			json_t *th = json_object_get(pt, "threads");
 
@@ -459,8 +459,9 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		return -1;
 	}
 	grid_init(g);
-	fprintf(f, "locks under contention: cycles per lock+unlock pair per thread "
-		"(medians),\npaired by threads and the NUMA nodes they span\n");
+	fprintf(f, "locks and atomics under contention: cycles per lock+unlock pair "
+		"(or operation)\nper thread, medians, paired by threads and the NUMA "
+		"nodes they span\n");
 	for (d = 0; d < ndocs; d++)
 		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
 			unsigned before = g->ncol;
@@ -478,8 +479,8 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 			tag = tag == 'Z' ? 'Z' : (char)(tag + 1);
 		}
 	if (!g->ncol) {
-		snprintf(err, errlen, "--by lock: no lock rows (lock.* points or the seed's "
-			 "spin_lock_unlock tables) in %s%s", names[0],
+		snprintf(err, errlen, "--by lock: no lock rows (points of lock.* or "
+			 "contended.*, or the seed's spin_lock_unlock tables) in %s%s", names[0],
 			 ndocs > 1 ? " and the rest" : "");
 		free(g);
 		return -1;
