@@ -380,7 +380,7 @@ static int finish_alloc(struct pc_run_options *o, char *err, size_t errlen)
 static int opt_contend(struct run_parse *p, int c, const char *arg)
 {
 	struct pc_contend_options *k = &p->o->contend;
-	int v[64];
+	int v[PC_CONTEND_THREADS_MAX];
 	unsigned n;
 	long w;
 
@@ -398,7 +398,8 @@ static int opt_contend(struct run_parse *p, int c, const char *arg)
 		break;
 	case OPT_CPUS:
 		k->cpus = arg;
-		return pc_contend_list("--cpus", arg, v, 64, &n, p->err, p->errlen);
+		return pc_contend_list("--cpus", arg, v, PC_CONTEND_THREADS_MAX, &n, p->err,
+				       p->errlen);
 	case OPT_WINDOW_US:
 		if (pc_opt_long("--window-us", arg, 100, 10000000, "100..10000000", &w,
 				p->err, p->errlen) < 0)

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "contain.h"
 #include "contend.h"
 #include "relax.h"
 #include "timer.h"
@@ -695,7 +696,8 @@ static double round_spread(const struct pc_contend_point *pt, const bool *used,
 /* A point's figures into r: the clean windows, or every window (noisy)
  * when none was clean. -1: out of memory. */
 static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
-		  unsigned samples, double window_s, double cpt, double tick_hz)
+		  unsigned samples, double window_s, double cpt, double tick_hz,
+		  bool interrupted)
 {
 	unsigned clean = clean_count(pt), i, n = 0;
 	bool *used = calloc(pt->nv + 1, sizeof(bool));
@@ -710,6 +712,13 @@ static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
 	if (!used || !tmp)
 		goto out;
 	rc = 0;
+	if (!pt->failed && !pt->windows && interrupted) {
+		r->status = PC_STATUS_SKIPPED;
+		r->partial = true;
+		snprintf(r->reason, sizeof(r->reason), "interrupted before it was measured");
+		goto out;
+	}
+	r->partial = interrupted;
 	if (pt->failed || !pt->nv) {
 		r->status = PC_STATUS_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "%s", pt->failed ? pt->reason :
@@ -821,7 +830,8 @@ static int canary_limit(struct pc_contend_run *cr)
 }
 
 /* Every point's windows: a share in each round, point after point, then
- * the disturbed and contended ones retaken while the budget lasts. */
+ * the disturbed and contended ones retaken while the budget lasts. 1 when
+ * an interruption (SIGINT, SIGTERM, SIGHUP) stopped it. */
 static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 			 size_t errlen)
 {
@@ -836,6 +846,8 @@ static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 
 			if (pt->failed || !left)
 				continue;
+			if (pc_interrupted())
+				return 1;
 			if (windows(sp, pt, left < per ? left : per, r, err, errlen) < 0)
 				return -1;
 		}
@@ -846,12 +858,40 @@ static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 	for (i = 0; i < cr->npoints; i++) {
 		struct pc_contend_point *pt = &cr->points[i];
 
-		while (!pt->failed && clean_count(pt) < samples && pt->windows < pt->cap)
+		while (!pt->failed && clean_count(pt) < samples && pt->windows < pt->cap) {
+			if (pc_interrupted())
+				return 1;
 			if (windows(sp, pt, samples - clean_count(pt), PC_CONTEND_ROUNDS - 1,
 				    err, errlen) < 0)
 				return -1;
+		}
 	}
 	return 0;
+}
+
+/* Cycles per tick: the add chain, through the engine like any row (its
+ * warm-up and time limits hold under an emulator too), on this thread's
+ * CPU. */
+static int calibrate(const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		     double *cpt, char *err, size_t errlen)
+{
+	bool sel[PC_PROBE_COUNT] = { false };
+	struct pc_measure_config c = *cfg;
+	struct pc_profile p;
+
+	sel[PC_PROBE_calib_add_chain] = true;
+	c.samples = PC_CONTEND_CAL_SAMPLES;
+	c.progress = false;
+	if (pc_profile_run(sel, &c, clk, &p, err, errlen) < 0)
+		return -1;
+	*cpt = p.cycles_per_tick;
+	if (!(*cpt > 0) && p.nprobes && p.probes[0].ticks.median > 0)
+		*cpt = 1 / p.probes[0].ticks.median;
+	pc_profile_free(&p);
+	if (*cpt > 0 && isfinite(*cpt))
+		return 0;
+	snprintf(err, errlen, "the add-chain calibration gave no figure");
+	return -1;
 }
 
 int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config *cfg,
@@ -862,7 +902,7 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 	size_t i, nt = PC_CONTEND_THREADS_MAX * sizeof(struct pc_contend_thread);
 	double t0 = now_s(), cpt;
 	struct sampling sp;
-	int rc = -1;
+	int rc = -1, stopped;
 
 	memset(prof, 0, sizeof(*prof));
 	prof->probes = calloc(cr->npoints + 1, sizeof(*prof->probes));
@@ -871,7 +911,7 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 		goto out;
 	}
 	memset(&s->lock, 0, sizeof(s->lock));
-	if (pc_calibrate(clk, 21, cfg->sample_s, &cpt, err, errlen) < 0)
+	if (calibrate(cfg, clk, &cpt, err, errlen) < 0)
 		goto out;
 	cr->cycles_per_tick = cpt;
 	for (i = 0; i < cr->npoints; i++)
@@ -884,12 +924,14 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 	cr->canary = pc_probe_impl(PC_PROBE_calib_add_throughput);
 	if (cr->canary && !cr->canary->run)
 		cr->canary = NULL;
-	if (sample_points(&sp, cfg->samples, err, errlen) < 0)
+	stopped = sample_points(&sp, cfg->samples, err, errlen);
+	if (stopped < 0)
 		goto out;
+	prof->interrupted = stopped ? pc_interrupted() : 0;
 	prof->nprobes = cr->npoints;
 	for (i = 0; i < cr->npoints; i++)
 		if (finish(&cr->points[i], &prof->probes[i], cfg->samples,
-			   cr->window_us * 1e-6, cpt, clk->tick_hz) < 0) {
+			   cr->window_us * 1e-6, cpt, clk->tick_hz, stopped) < 0) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}

@@ -51,6 +51,8 @@ unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max)
 #define PC_CONTEND_WINDOW_US	1000
 #define PC_CONTEND_SAMPLES	15
 #define PC_CONTEND_ROUNDS	3
+/* Samples of the add-chain calibration. */
+#define PC_CONTEND_CAL_SAMPLES	21
 /* A thread stalled in a window (its CPU taken away, by the kernel or, in
  * a virtual machine, by the host, which the thread's context switches do
  * not show) when the longest time between two of its deadline checks is

@@ -45,6 +45,8 @@ static json_t *point_json(const struct pc_contend_point *pt,
 		return NULL;
 	if (r->reason[0])
 		json_object_set_new(p, "reason", json_string(r->reason));
+	if (r->partial)
+		json_object_set_new(p, "partial", json_true());
 	if (r->status == PC_STATUS_FAILED || r->status == PC_STATUS_SKIPPED)
 		return p;
 	pc_json_figures(p, r);
