@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <sched.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +385,8 @@ struct batch {
 	uint64_t *counter;		/* [nwin]: what the check read */
 	unsigned w;			/* the leader's window number */
 	atomic_int gate;		/* 1: all threads started; 2: give up */
+	atomic_uint ready;		/* threads that tried to pin themselves */
+	atomic_int unpinned;		/* one that could not, or -1 */
 };
 
 struct worker {
@@ -476,8 +479,14 @@ static void *work(void *arg)
 	struct batch *b = wk->b;
 	struct pc_contend_thread *t = &b->s->threads[wk->idx];
 	unsigned n = b->pt->nthreads, sense = 0, w;
+	cpu_set_t set;
 	int g;
 
+	CPU_ZERO(&set);
+	CPU_SET(b->pt->cpus[wk->idx], &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+		atomic_store(&b->unpinned, (int)wk->idx);
+	atomic_fetch_add(&b->ready, 1);
 	while (!(g = atomic_load(&b->gate)))
 		pc_relax();
 	if (g != 1)
@@ -510,36 +519,34 @@ static int run_batch(struct batch *b, char *err, size_t errlen)
 
 	b->w = 0;
 	atomic_store(&b->gate, 0);
+	atomic_store(&b->ready, 0);
+	atomic_store(&b->unpinned, -1);
 	atomic_store(&b->s->arrived, 0);
 	atomic_store(&b->s->sense, 0);
 	for (i = 0; i < n; i++) {
-		pthread_attr_t attr;
-		cpu_set_t set;
-
 		memset(&b->s->threads[i], 0, sizeof(b->s->threads[i]));
 		b->s->threads[i].idx = i;
 		b->s->threads[i].parity = i & 1;
-		CPU_ZERO(&set);
-		CPU_SET(b->pt->cpus[i], &set);
 		wk[i] = (struct worker){ b, i };
-		if (pthread_attr_init(&attr) != 0)
-			break;
-		rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		if (!rc)
-			rc = pthread_create(&tid[i], &attr, work, &wk[i]);
-		pthread_attr_destroy(&attr);
+		rc = pthread_create(&tid[i], NULL, work, &wk[i]);
 		if (rc)
 			break;
 		started++;
 	}
-	/* The threads start together, or not at all. */
-	atomic_store(&b->gate, started < n ? 2 : 1);
+	/* Every thread pins itself (qemu-user hangs in pthread_create with an
+	 * affinity attribute); they start together, or not at all. */
+	while (atomic_load(&b->ready) < started)
+		sched_yield();
+	i = (unsigned)atomic_load(&b->unpinned);
+	atomic_store(&b->gate, started < n || i < n ? 2 : 1);
 	if (started < n)
 		snprintf(err, errlen, "cannot start a thread on CPU %d: %s",
-			 b->pt->cpus[started], strerror(rc ? rc : EAGAIN));
+			 b->pt->cpus[started], strerror(rc));
+	else if (i < n)
+		snprintf(err, errlen, "cannot run a thread on CPU %d", b->pt->cpus[i]);
 	for (i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	return started < n ? -1 : 0;
+	return atomic_load(&b->gate) == 1 ? 0 : -1;
 }
 
 /* Did a thread lose its CPU for a while (PC_CONTEND_STALL_FACTOR)? */
