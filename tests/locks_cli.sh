@@ -17,6 +17,12 @@ pc run -p lock.nonesuch -o "$pc_tmp/x.json"
 ok $(test $pc_rc -eq 2 && grep -q "matches no row" "$pc_tmp/err"; echo $?) \
 	"-p of an unknown lock row: $(cat "$pc_tmp/err")"
 
+if emulated; then
+	# qemu-user 7.2 hangs in pthread_create (i386 and arm64 alike)
+	skip "threads do not start under qemu-user" "run --locks and compare --by lock"
+	done_testing
+	exit 0
+fi
 threads=1
 if [ "$(nproc)" -ge 2 ]; then threads=1,2; fi
 pc run -n 9 --threads $threads --window-us 200 -p 'lock.*,contended.*' -o "$pc_tmp/r.json"
@@ -25,7 +31,6 @@ ok $(grep -qE '^threads placement +tas +ttas +ticket +mcs +qspinlock' "$pc_tmp/o
 	grep -qE '^ +1 compact +[0-9.]+[ *] ' "$pc_tmp/out"; echo $?) \
 	"the table: rows = threads, columns = lock kinds"
 
-emulated && PC_EMULATED=1 && export PC_EMULATED
 "$PYTHON3" - "$pc_tmp/r.json" "$PC_SRCDIR/data/schema.json" "$threads" >"$pc_tmp/checks" 2>&1 <<'PY'
 import json, math, os, sys
 sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
@@ -40,9 +45,8 @@ ok(sorted(e["probes"]) == sorted(rows), "every lock and atomic row is a probe")
 pts = [(n, pt) for n, p in e["probes"].items() for pt in p["points"]]
 ok(sorted((n, pt["threads"]) for n, pt in pts) == sorted((n, t) for n in rows for t in threads),
    "a point per row and thread count %s" % threads)
-emulated = os.environ.get("PC_EMULATED") == "1"
 bad = [(n, pt["threads"]) for n, pt in pts if pt["status"] not in ("ok", "noisy") or
-       not all(math.isfinite(pt[m]["median"]) and (emulated or pt[m]["median"] > 0)
+       not all(math.isfinite(pt[m]["median"]) and pt[m]["median"] > 0
                for m in ("cycles", "ns", "ticks"))]
 ok(not bad, "every point ok or noisy, its cycles, ns and ticks finite%s" % (bad and ": %s" % bad[:3] or ""))
 ok(all(pt["placement"] == "compact" and len(pt["cpus"].split(",")) == pt["threads"] and
