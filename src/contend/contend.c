@@ -357,7 +357,10 @@ void pc_contend_close(struct pc_contend_run *cr)
 	for (i = 0; i < cr->npoints; i++) {
 		free(cr->points[i].cpus);
 		free(cr->points[i].v);
+		free(cr->points[i].can_t);
 	}
+	free(cr->canary_limit);
+	cr->canary_limit = NULL;
 	free(cr->points);
 	cr->points = NULL;
 	cr->npoints = 0;
@@ -559,14 +562,40 @@ static bool stalled(uint64_t ops, uint64_t ticks, uint64_t gap)
 	       gap > PC_CONTEND_STALL_SHARE * (double)ticks;
 }
 
+/* The compact index of a CPU (its canary limit's). */
+static unsigned cpu_index(const struct pc_place *pl, int cpu)
+{
+	unsigned i;
+
+	for (i = 0; i < pl->ncpus && pl->compact[i] != cpu; i++)
+		;
+	return i;
+}
+
+/* Did a thread of window k run its canary above its CPU's limit? */
+static bool slow(const struct pc_contend_run *cr, const struct pc_contend_point *pt,
+		 unsigned k)
+{
+	unsigned i, c;
+
+	if (!cr->canary_limit)
+		return false;
+	for (i = 0; i < pt->nthreads; i++) {
+		c = cpu_index(&cr->place, pt->cpus[i]);
+		if (c < cr->place.ncpus && cr->canary_limit[c] > 0 &&
+		    pt->can_t[(size_t)k * pt->nthreads + i] > cr->canary_limit[c])
+			return true;
+	}
+	return false;
+}
+
 /* Window w of batch b into pt's windows (round r); false when its check
  * failed (pt is then failed, with the reason). */
-static bool take(struct pc_contend_point *pt, const struct batch *b, unsigned w,
-		 unsigned r, double tick_hz, double limit)
+static bool take(const struct pc_contend_run *cr, struct pc_contend_point *pt,
+		 const struct batch *b, unsigned w, unsigned r, double tick_hz)
 {
 	unsigned n = pt->nthreads, i, k = pt->nv;
 	uint64_t total = 0, ticks = 0;
-	double can = 0;
 	bool clean = true;
 
 	if (b->why[w]) {
@@ -588,16 +617,17 @@ static bool take(struct pc_contend_point *pt, const struct batch *b, unsigned w,
 		clean &= b->switched[w * n + i] == 0 &&
 			 !stalled(b->acq[w * n + i], b->ticks[w * n + i], b->gap[w * n + i]) &&
 			 b->late[w * n + i] <= PC_CONTEND_STALL_SHARE * b->window_ticks;
-		if (b->canary && b->can[w * n + i] > can)
-			can = b->can[w * n + i];
 	}
 	pt->windows++;
 	pt->disturbed += !clean;
 	if (!total)
 		return true;
 	pt->switched[k] = !clean;
-	pt->can_w[k] = can;
-	clean &= !(limit > 0 && can > limit);
+	memcpy(&pt->can_t[(size_t)k * n], &b->can[w * n], n * sizeof(double));
+	if (clean && slow(cr, pt, k)) {
+		clean = false;
+		pt->contended++;
+	}
 	pc_fairness(&b->acq[w * n], n, &pt->cv_w[k], &pt->share_w[k]);
 	/* c2c: one thread's time over the transfers both made */
 	pt->v[k] = (double)ticks / (double)total /
@@ -655,7 +685,7 @@ static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsig
 	else if (run_batch(&b, err, errlen) == 0)
 		rc = 0;
 	for (w = 0; rc == 0 && w < nwin &&
-	     take(pt, &b, w, r, sp->tick_hz, sp->cr->canary_limit); w++)
+	     take(sp->cr, pt, &b, w, r, sp->tick_hz); w++)
 		;
 	free(b.acq);
 	free(b.ticks);
@@ -781,57 +811,77 @@ static int point_arrays(struct pc_contend_point *pt, unsigned samples)
 {
 	unsigned cap = 2 * samples;
 
-	pt->v = calloc(cap, 5 * sizeof(double) + 1 + 2 * sizeof(bool));
-	if (!pt->v)
+	pt->v = calloc(cap, 4 * sizeof(double) + 1 + 2 * sizeof(bool));
+	pt->can_t = calloc((size_t)cap * pt->nthreads, sizeof(double));
+	if (!pt->v || !pt->can_t)
 		return -1;
 	pt->cv_w = pt->v + cap;
 	pt->share_w = pt->cv_w + cap;
 	pt->rate_w = pt->share_w + cap;
-	pt->can_w = pt->rate_w + cap;
-	pt->round = (unsigned char *)(pt->can_w + cap);
+	pt->round = (unsigned char *)(pt->rate_w + cap);
 	pt->switched = (bool *)(pt->round + cap);
 	pt->clean = pt->switched + cap;
 	pt->cap = cap;
 	return 0;
 }
 
-/*
- * The canary's limit, once the rounds are done: 10 % above the first
- * quartile of every window's slowest canary (as the engine's samples);
- * the windows above it are not clean, unless fewer than a quarter of a
- * point's would stay (its core was shared throughout: it keeps them, and
- * the retakes would not do better).
- */
-static int canary_limit(struct pc_contend_run *cr)
+/* The first quartile of the canaries run on CPU (compact index) c, 10 %
+ * up; 0 when none ran there. */
+static double cpu_limit(const struct pc_contend_run *cr, unsigned c, double *all)
 {
 	size_t i, n = 0;
-	unsigned k;
+	unsigned k, t;
+
+	for (i = 0; i < cr->npoints; i++) {
+		const struct pc_contend_point *pt = &cr->points[i];
+
+		for (t = 0; t < pt->nthreads; t++)
+			if (cpu_index(&cr->place, pt->cpus[t]) == c)
+				for (k = 0; k < pt->nv; k++)
+					all[n++] = pt->can_t[(size_t)k * pt->nthreads + t];
+	}
+	if (!n || pc_sort_doubles(all, n) < 0)
+		return 0;
+	return pc_quantile_sorted(all, n, 0.25) * (1 + PC_CONTENTION_TOLERANCE);
+}
+
+/*
+ * The canary's limits, once the rounds are done: on each CPU, 10 % above
+ * the first quartile of the canaries run there (as the engine's samples);
+ * a window with a thread above its CPU's limit is not clean, unless fewer
+ * than a quarter of a point's would stay (its cores were shared
+ * throughout: it keeps them, and the retakes would not do better).
+ */
+static int canary_limits(struct pc_contend_run *cr)
+{
+	size_t i, n = 0;
+	unsigned k, c;
 	double *all;
 
 	for (i = 0; i < cr->npoints; i++)
-		n += cr->points[i].nv;
-	if (!cr->canary || !n || !(all = malloc(n * sizeof(double))))
-		return cr->canary && n ? -1 : 0;
-	for (i = 0, n = 0; i < cr->npoints; i++)
-		for (k = 0; k < cr->points[i].nv; k++)
-			all[n++] = cr->points[i].can_w[k];
-	if (pc_sort_doubles(all, n) < 0) {
+		n += (size_t)cr->points[i].nv * cr->points[i].nthreads;
+	if (!cr->canary || !n)
+		return 0;
+	all = malloc(n * sizeof(double));
+	cr->canary_limit = calloc(cr->place.ncpus + 1, sizeof(double));
+	if (!all || !cr->canary_limit) {
 		free(all);
 		return -1;
 	}
-	cr->canary_limit = pc_quantile_sorted(all, n, 0.25) * (1 + PC_CONTENTION_TOLERANCE);
+	for (c = 0; c < cr->place.ncpus; c++)
+		cr->canary_limit[c] = cpu_limit(cr, c, all);
 	free(all);
 	for (i = 0; i < cr->npoints; i++) {
 		struct pc_contend_point *pt = &cr->points[i];
-		unsigned slow = 0;
+		unsigned nslow = 0;
 
 		for (k = 0; k < pt->nv; k++)
-			slow += !pt->switched[k] && pt->can_w[k] > cr->canary_limit;
-		if (slow > pt->nv * 3 / 4)
+			nslow += !pt->switched[k] && slow(cr, pt, k);
+		if (nslow > pt->nv * 3 / 4)
 			continue;
-		pt->contended += slow;
+		pt->contended += nslow;
 		for (k = 0; k < pt->nv; k++)
-			pt->clean[k] = !pt->switched[k] && pt->can_w[k] <= cr->canary_limit;
+			pt->clean[k] = !pt->switched[k] && !slow(cr, pt, k);
 	}
 	return 0;
 }
@@ -858,7 +908,7 @@ static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 			if (windows(sp, pt, left < per ? left : per, r, err, errlen) < 0)
 				return -1;
 		}
-	if (canary_limit(cr) < 0) {
+	if (canary_limits(cr) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

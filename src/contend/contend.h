@@ -101,7 +101,7 @@ struct pc_contend_point {
 	/* every window taken: its figure (ticks per operation), fairness,
 	 * operations per second, round, and whether it was clean */
 	double *v, *cv_w, *share_w, *rate_w;
-	double *can_w;			/* the slowest thread's canary, ticks/op */
+	double *can_t;			/* [cap][nthreads]: each one's canary */
 	unsigned char *round;
 	bool *switched;			/* a thread was switched out */
 	bool *clean;			/* neither that nor a slow canary */
@@ -121,7 +121,7 @@ struct pc_contend_run {
 	 * after a window, and the run's limit for it: 10 % above the first
 	 * quartile of the rounds' canaries (0 until the rounds are done). */
 	const struct pc_arch_probe *canary;
-	double canary_limit;
+	double *canary_limit;		/* [place.ncpus], by compact index */
 };
 
 /* Marks the rows a -p list names (lock.*, contended.*, c2c.*); -1 (err)
