@@ -27,7 +27,8 @@ threads=1
 if [ "$(nproc)" -ge 2 ]; then threads=1,2; fi
 pc run -n 9 --threads $threads --window-us 200 -p 'lock.*,contended.*' -o "$pc_tmp/r.json"
 ok $pc_rc "run --threads $threads: every lock and atomic row$(head -c 300 "$pc_tmp/err")"
-ok $(grep -qE '^threads placement +tas +ttas +ticket +mcs +qspinlock' "$pc_tmp/out" &&
+ok $(grep -qE '^threads placement +tas +ttas +ticket +mcs +qspinlock$' "$pc_tmp/out" &&
+	grep -qE '^threads placement +pspin +pmutex$' "$pc_tmp/out" &&
 	grep -qE '^ +1 compact +[0-9.]+[ *] ' "$pc_tmp/out"; echo $?) \
 	"the table: rows = threads, columns = lock kinds"
 

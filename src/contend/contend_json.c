@@ -197,6 +197,26 @@ static void cell(FILE *f, double v, char mark, int width)
 		fprintf(f, "%*.*f%c", width - 1, v < 100 ? 1 : 0, v, mark);
 }
 
+/* A row's name in 11 columns: the longer ones shortened. */
+static const char *short_name(const char *name)
+{
+	static const char *const names[][2] = {
+		{ "pthread_spin", "pspin" }, { "pthread_mutex", "pmutex" },
+		{ "atomic_add_return", "add_return" }, { "false_sharing", "false_shar" },
+	};
+	const char *tail = strchr(name, ' ') ? strchr(name, ' ') + 1 : name;
+	static char buf[48];
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(tail, names[i][0]) == 0) {
+			snprintf(buf, sizeof(buf), "%.*s%s", (int)(tail - name), name,
+				 names[i][1]);
+			return buf;
+		}
+	return name;
+}
+
 /* Columns 5 at a time (80 columns): rows = threads and key. */
 static void grid_render(FILE *f, const struct grid *g, const char *keyname)
 {
@@ -205,13 +225,13 @@ static void grid_render(FILE *f, const struct grid *g, const char *keyname)
 	for (from = 0; from < g->ncol; from += 5) {
 		fprintf(f, "%7s %-9s", "threads", keyname);
 		for (c = from; c < g->ncol && c < from + 5; c++)
-			fprintf(f, " %10.10s", g->col[c]);
+			fprintf(f, " %11.11s", short_name(g->col[c]));
 		fputc('\n', f);
 		for (r = 0; r < g->nrow; r++) {
 			fprintf(f, "%7d %-9s", g->threads[r], g->key[r]);
 			for (c = from; c < g->ncol && c < from + 5; c++) {
 				fputc(' ', f);
-				cell(f, g->v[r][c], g->mark[r][c], 10);
+				cell(f, g->v[r][c], g->mark[r][c], 11);
 			}
 			fputc('\n', f);
 		}
