@@ -197,12 +197,12 @@ static void cell(FILE *f, double v, char mark, int width)
 		fprintf(f, "%*.*f%c", width - 1, v < 100 ? 1 : 0, v, mark);
 }
 
-/* A row's name in 11 columns: the longer ones shortened. */
+/* A row's name in 11 columns with a CPU's letter: the longer ones shortened. */
 static const char *short_name(const char *name)
 {
 	static const char *const names[][2] = {
 		{ "pthread_spin", "pspin" }, { "pthread_mutex", "pmutex" },
-		{ "atomic_add_return", "add_return" }, { "false_sharing", "false_shar" },
+		{ "atomic_add_return", "add_ret" }, { "false_sharing", "false_sh" },
 	};
 	const char *tail = strchr(name, ' ') ? strchr(name, ' ') + 1 : name;
 	static char buf[48];
