@@ -199,7 +199,7 @@ static void check_rows(const struct pc_clock *clk)
 	struct pc_contend_run cr;
 	struct pc_profile prof;
 	struct pc_cpu_info ci;
-	char err[PC_ERRLEN] = "", path[] = "/tmp/pc-unit-contend-XXXXXX";
+	char err[PC_ERRLEN] = "", path[1024];
 	json_t *doc, *back, *pt;
 	size_t i;
 	int fd, missing, failed = 0;
@@ -230,6 +230,8 @@ static void check_rows(const struct pc_clock *clk)
 		       pc_json_run(&ci, clk, &prof, json_object()),
 		       pc_contend_json_probes(&cr, &prof), err, sizeof(err));
 	ok(pc_doc_validate(doc, err, sizeof(err)) == 0, "the points validate (%s)", err);
+	snprintf(path, sizeof(path), "%s/pc-unit-contend-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : P_tmpdir);
 	fd = mkstemp(path);
 	close(fd);
 	ok(pc_doc_write(doc, path, err, sizeof(err)) == 0, "written (%s)", err);
