@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "contend.h"
 #include "cli_common.h"
 #include "cmd_compare.h"
 #include "commands.h"
@@ -36,6 +37,8 @@ static const char usage_text[] =
 	"      --by allocator    the allocator group's points: each allocator of the\n"
 	"                        files against the first, size by size\n"
 	"      --base NAME       with --by allocator: the allocator compared against\n"
+	"      --by lock         the contended group's lock points and the seed's\n"
+	"                        spin_lock_unlock tables, by threads and nodes\n"
 	"  -h, --help            this help\n";
 
 enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_MATRIX, OPT_BY, OPT_BASE };
@@ -98,11 +101,12 @@ static int take_option(int c, const char *arg, void *ctx, char *err, size_t errl
 		o->matrix = true;
 		return 0;
 	case OPT_BY:
-		if (strcmp(arg, "allocator") != 0) {
-			snprintf(err, errlen, "--by: want allocator, got '%s'", arg);
+		if (strcmp(arg, "allocator") != 0 && strcmp(arg, "lock") != 0) {
+			snprintf(err, errlen, "--by: want allocator or lock, got '%s'", arg);
 			return -1;
 		}
-		o->by_allocator = true;
+		o->by_allocator = strcmp(arg, "allocator") == 0;
+		o->by_lock = !o->by_allocator;
 		return 0;
 	case OPT_BASE:
 		return pc_opt_nonempty("--base", arg, &o->base, err, errlen);
@@ -153,7 +157,8 @@ static bool want_color(enum pc_color c)
 	return isatty(STDOUT_FILENO) && !(no && *no);
 }
 
-/* compare --by allocator: the allocator group's view (alloc_json.c). */
+/* compare --by allocator or --by lock: the group's view (alloc_json.c,
+ * contend_json.c). */
 static int by_allocator(const struct pc_compare_options *o,
 			const struct pc_compare_input *in, size_t n)
 {
@@ -163,8 +168,10 @@ static int by_allocator(const struct pc_compare_options *o,
 
 	for (i = 0; i < n; i++)
 		docs[i] = in[i].doc;
-	if (pc_alloc_compare(stdout, docs, o->files, (unsigned)n, o->base, err,
-			     sizeof(err)) < 0) {
+	if ((o->by_lock ? pc_contend_compare(stdout, docs, o->files, (unsigned)n, err,
+					     sizeof(err)) :
+	     pc_alloc_compare(stdout, docs, o->files, (unsigned)n, o->base, err,
+			      sizeof(err))) < 0) {
 		pc_error("compare", "%s", err);
 		return PC_EXIT_USAGE;
 	}
@@ -222,7 +229,7 @@ int cmd_compare(int argc, char **argv)
 	rc = PC_EXIT_USAGE;
 	if (pc_compare_load_inputs("compare", o.files, o.nfiles, in, paths, &n) < 0)
 		goto out;
-	if (o.by_allocator) {
+	if (o.by_allocator || o.by_lock) {
 		rc = by_allocator(&o, in, n);
 		goto out;
 	}

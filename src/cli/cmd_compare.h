@@ -23,6 +23,7 @@ struct pc_compare_options {
 	bool fail_on_regression;
 	bool matrix;		/* --matrix: pc_compare_matrix() */
 	bool by_allocator;		/* --by allocator (alloc.h) */
+	bool by_lock;			/* --by lock (contend.h) */
 	const char *base;		/* --base NAME: the allocator compared against */
 };
 

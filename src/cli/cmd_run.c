@@ -64,6 +64,17 @@ static const char usage_text[] =
 	"                        implies --alloc)\n"
 	"      --touch           write the first byte of every block allocated\n"
 	"\n"
+	"Contended primitives (lock.*, contended.*, c2c.latency), in windows:\n"
+	"      --locks           measure the contended group (also: -p 'lock.*' ...);\n"
+	"                        -n is then windows per point (default 15)\n"
+	"      --threads LIST    thread counts (default 1, 2, 4, ... up to the CPUs)\n"
+	"      --placement LIST  compact, spread or both (default compact)\n"
+	"      --cpus LIST       run the threads on these CPUs, in this order; c2c:\n"
+	"                        the first CPU with each other one\n"
+	"      --matrix          c2c between every pair of CPUs: the cost grows as\n"
+	"                        CPUs squared (64 CPUs: 2016 pairs)\n"
+	"      --window-us US    length of one window (default 1000)\n"
+	"\n"
 	"Another architecture, through its freestanding probe runner:\n"
 	"      --arch ARCH       measure ARCH (ia64) with its probe runner\n"
 	"      --emulator PATH   run the runner in this simulator (ia64: Ski's bski)\n"
@@ -79,7 +90,8 @@ enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
        OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
        OPT_KEEP_CONTENDED, OPT_STATUS_FD,
        OPT_ARCH, OPT_EMULATOR, OPT_RUNNER, OPT_SYSTEM_RUNNER, OPT_RUNNER_OUTPUT,
-       OPT_SYSTEM_RUNNER_OUTPUT, OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH };
+       OPT_SYSTEM_RUNNER_OUTPUT, OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH,
+       OPT_LOCKS, OPT_THREADS, OPT_PLACEMENT, OPT_CPUS, OPT_MATRIX, OPT_WINDOW_US };
 
 static const struct option long_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -111,6 +123,12 @@ static const struct option long_options[] = {
 	{ "alloc", no_argument, NULL, OPT_ALLOC },
 	{ "allocator", required_argument, NULL, OPT_ALLOCATOR },
 	{ "touch", no_argument, NULL, OPT_TOUCH },
+	{ "locks", no_argument, NULL, OPT_LOCKS },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "placement", required_argument, NULL, OPT_PLACEMENT },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "matrix", no_argument, NULL, OPT_MATRIX },
+	{ "window-us", required_argument, NULL, OPT_WINDOW_US },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -358,11 +376,83 @@ static int finish_alloc(struct pc_run_options *o, char *err, size_t errlen)
 	return pc_alloc_select(given ? o->probes : "alloc.*", o->alloc.rows, err, errlen);
 }
 
+/* The contended group: --locks, --threads, --placement, --cpus, --matrix,
+ * --window-us; each but --window-us selects the group. */
+static int opt_contend(struct run_parse *p, int c, const char *arg)
+{
+	struct pc_contend_options *k = &p->o->contend;
+	int v[PC_CONTEND_THREADS_MAX];
+	unsigned n;
+	long w;
+
+	switch (c) {
+	case OPT_LOCKS:
+	case OPT_MATRIX:
+		k->matrix |= c == OPT_MATRIX;
+		k->on |= c == OPT_LOCKS;
+		break;
+	case OPT_THREADS:
+		k->threads = arg;
+		return pc_contend_list("--threads", arg, v, 64, &n, p->err, p->errlen);
+	case OPT_PLACEMENT:
+		k->placement = arg;
+		break;
+	case OPT_CPUS:
+		k->cpus = arg;
+		return pc_contend_list("--cpus", arg, v, PC_CONTEND_THREADS_MAX, &n, p->err,
+				       p->errlen);
+	case OPT_WINDOW_US:
+		if (pc_opt_long("--window-us", arg, 100, 10000000, "100..10000000", &w,
+				p->err, p->errlen) < 0)
+			return -1;
+		k->window_us = (unsigned)w;
+		return 0;
+	default:
+		return PC_OPT_NOT_MINE;
+	}
+	return 0;
+}
+
+/* The contended group: selected by its options or by -p of its rows only;
+ * on this machine alone, the table or JSON, 15 windows a point unless -n. */
+static int finish_contend(struct run_parse *p)
+{
+	struct pc_run_options *o = p->o;
+	struct pc_contend_options *k = &o->contend;
+	bool given = strcmp(o->probes, "*") != 0;
+
+	k->on = k->matrix || k->threads || k->placement || k->cpus || k->on ||
+		(given && pc_contend_list_only(o->probes));
+	if (!k->on) {
+		if (k->window_us) {
+			snprintf(p->err, p->errlen, "--window-us goes with the contended "
+				 "group (--locks or -p 'lock.*')");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->alloc.on || o->arch || o->events_list) {
+		snprintf(p->err, p->errlen, "the contended group runs alone, on this "
+			 "machine, without %s", o->alloc.on ? "the allocator group" :
+			 o->arch ? "--arch" : "--events");
+		return -1;
+	}
+	if (o->format == PC_FORMAT_CSV || o->format == PC_FORMAT_MARKDOWN) {
+		snprintf(p->err, p->errlen, "-f %s: the contended group has the table "
+			 "and JSON", p->format_given);
+		return -1;
+	}
+	if (!o->samples_given)
+		o->samples = PC_CONTEND_SAMPLES;
+	return pc_contend_select(given ? o->probes : "lock.*,contended.*,c2c.*",
+				 k->kinds, p->err, p->errlen);
+}
+
 /* Gives option c to the group that takes it. */
 static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
 {
 	static int (*const groups[])(struct run_parse *, int, const char *) = {
-		opt_flag, opt_value, opt_ring0_runner, opt_alloc,
+		opt_flag, opt_value, opt_ring0_runner, opt_alloc, opt_contend,
 	};
 	size_t g;
 	int rc = PC_OPT_NOT_MINE;
@@ -387,7 +477,8 @@ static int parse(int argc, char **argv, struct run_parse *p)
 	if (pc_no_operand(argc, argv, p->err, p->errlen) < 0)
 		return -1;
 	if (check_combinations(p) < 0 || finish_alloc(p->o, p->err, p->errlen) < 0 ||
-	    (!p->o->alloc.on &&
+	    finish_contend(p) < 0 ||
+	    (!p->o->alloc.on && !p->o->contend.on &&
 	     pc_select_probes(p->o->probes, p->o->selected, p->err, p->errlen) < 0))
 		return -1;
 	if (p->o->events_list &&
@@ -604,12 +695,15 @@ static int save_run(const char *output, const char *key, json_t *entry, json_t *
 static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 		      struct pc_clock *clk, struct pc_profile *prof,
 		      struct pc_ring0 **r0, int *cpu_no, struct pc_alloc_run *ar,
-		      char *err, size_t errlen)
+		      struct pc_contend_run *cr, char *err, size_t errlen)
 {
 	struct pc_measure_config cfg;
 	char why[256];
 
 	if (o->alloc.on && pc_alloc_open(&o->alloc, ar, err, errlen) < 0)
+		return -1;
+	/* The CPUs allowed are read before this thread is pinned. */
+	if (o->contend.on && pc_contend_plan(&o->contend, cr, err, errlen) < 0)
 		return -1;
 	if (pc_cpu_detect(ci, err, errlen) < 0)
 		return -1;
@@ -651,6 +745,7 @@ static int run_native(struct pc_run_options *o, struct pc_cpu_info *ci,
 	cfg.probe_timeout_s = pc_run_probe_timeout(o, sample_floor(o, clk));
 	cfg.keep_contended = o->keep_contended;
 	if ((o->alloc.on ? pc_alloc_measure(&o->alloc, ar, &cfg, clk, prof, err, errlen) :
+	     o->contend.on ? pc_contend_measure(cr, &cfg, clk, prof, err, errlen) :
 	     pc_profile_run(o->selected, &cfg, clk, prof, err, errlen)) < 0) {
 		pc_ring0_close(*r0);
 		*r0 = NULL;
@@ -716,6 +811,7 @@ struct run_state {
 	struct pc_profile prof;
 	struct pc_ring0 *r0;
 	struct pc_alloc_run alloc;	/* the allocator group's allocators */
+	struct pc_contend_run contend;	/* the contended group's points */
 	json_t *extra;		/* what a probe runner adds to the run */
 	int cpu_no;
 	int sig;		/* the signal that interrupted it; 0: none */
@@ -731,7 +827,7 @@ static int measure(struct run_state *r, char *err, size_t errlen)
 		rc = run_remote(&r->o, &r->ci, &r->clk, &r->prof, &r->extra, err, errlen);
 	} else {
 		rc = run_native(&r->o, &r->ci, &r->clk, &r->prof, &r->r0, &r->cpu_no,
-				&r->alloc, err, errlen);
+				&r->alloc, &r->contend, err, errlen);
 	}
 	if (rc < 0)
 		return -1;
@@ -779,7 +875,10 @@ static json_t *build_doc(struct run_state *r)
 	if (run && r->o.alloc.on)
 		json_object_set_new(run, "alloc", pc_alloc_json_allocators(&r->alloc,
 								      r->o.alloc.touch));
+	if (run && r->o.contend.on)
+		json_object_set_new(run, "contend", pc_contend_json_run(&r->contend));
 	probes = r->o.alloc.on ? pc_alloc_json_probes(&r->alloc, &r->prof) :
+		 r->o.contend.on ? pc_contend_json_probes(&r->contend, &r->prof) :
 		 pc_json_probes(&r->prof, &r->clk);
 	doc = pc_doc_new();
 	if (!cpu || !run || !probes || !doc ||
@@ -809,7 +908,7 @@ static int file_result(struct run_state *r, json_t *run_doc)
 		return -1;
 	}
 	keep = json_deep_copy(json_object_get(entry, "probes"));
-	if (r->sig && !o->alloc.on)
+	if (r->sig && !o->alloc.on && !o->contend.on)
 		drop_unmeasured(keep, &r->prof);
 	if (save_run(o->output, r->ci.key, entry, keep, !r->sig, &stopped, err,
 		     sizeof(err)) < 0) {
@@ -821,7 +920,9 @@ static int file_result(struct run_state *r, json_t *run_doc)
 			 "(marked partial) under \"%s\" in %s", pc_signal_name(r->sig),
 			 count_measured(&r->prof), r->prof.nprobes, r->ci.key, o->output);
 	if (!o->quiet) {
-		if (o->alloc.on && o->format == PC_FORMAT_TABLE)
+		if (o->contend.on && o->format == PC_FORMAT_TABLE)
+			pc_contend_report(stdout, run_doc);
+		else if (o->alloc.on && o->format == PC_FORMAT_TABLE)
 			pc_alloc_report(stdout, run_doc);
 		else if (o->alloc.on && o->format != PC_FORMAT_JSON)
 			pc_alloc_report_as(stdout, run_doc, o->format == PC_FORMAT_CSV);
@@ -829,7 +930,8 @@ static int file_result(struct run_state *r, json_t *run_doc)
 			pc_report_verbose(stdout, run_doc, o->format, o->verbose);
 		if (o->format == PC_FORMAT_TABLE)
 			printf("\n%zu %s in %.2f s; saved under \"%s\" in %s\n",
-			       r->prof.nprobes, o->alloc.on ? "points" : "probes",
+			       r->prof.nprobes, o->alloc.on || o->contend.on ? "points" :
+			       "probes",
 			       r->prof.wall_s, r->ci.key, o->output);
 	}
 	return -1;
@@ -871,6 +973,7 @@ int cmd_run(int argc, char **argv)
 		json_decref(run_doc);
 	}
 	pc_alloc_close(&r.alloc);
+	pc_contend_close(&r.contend);
 	pc_ring0_close(r.r0);
 	pc_interrupts_release();
 	pc_profile_free(&r.prof);

@@ -4,6 +4,7 @@
 #define PC_CMD_RUN_H
 
 #include "alloc.h"
+#include "contend.h"
 #include "events.h"
 #include "primcost.h"
 #include "report.h"
@@ -39,6 +40,9 @@ struct pc_run_options {
 	const char *system_runner_output;	/* the same, of the system image */
 	/* The allocator group (alloc.h): --alloc, --allocator, --touch. */
 	struct pc_alloc_options alloc;
+	/* The contended group (contend.h): --locks, --threads, --placement,
+	 * --cpus, --matrix, --window-us. */
+	struct pc_contend_options contend;
 	bool samples_given;		/* -n given (the group's default is lower) */
 };
 

@@ -264,8 +264,38 @@ static int check_probe_events(json_t *p, const char *where, char *err, size_t er
 	return 0;
 }
 
+/* A point of the contended group: threads, their placement and CPUs, what
+ * the CPUs share, the nodes they span; fairness when measured. */
+static int check_thread_point(json_t *pt, const char *where, char *err, size_t errlen)
+{
+	static const char *const names[] = { "placement", "cpus", "class" };
+	json_t *v = json_object_get(pt, "threads"), *f;
+	const char *k;
+	size_t i;
+
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 65536)
+		FAIL("%s.threads: not a thread count", where);
+	for (i = 0; i < 3; i++)
+		if (!json_is_string(json_object_get(pt, names[i])))
+			FAIL("%s.%s: missing or not a string", where, names[i]);
+	v = json_object_get(pt, "nodes");
+	if (v && (!json_is_integer(v) || json_integer_value(v) < 1))
+		FAIL("%s.nodes: not a node count", where);
+	f = json_object_get(pt, "fairness");
+	if (f) {
+		if (!json_is_object(f))
+			FAIL("%s.fairness: not an object", where);
+		json_object_foreach(f, k, v)
+			if (!json_is_number(v) || json_number_value(v) < 0)
+				FAIL("%s.fairness: not numbers of 0 or more", where);
+	}
+	return 0;
+}
+
 /* A probe measured at several points (the allocator group: a size and an
- * allocator each); every point is a probe's figure itself. */
+ * allocator each; the contended group: threads on CPUs); every point is a
+ * probe's figure itself. */
 static int check_points(json_t *pts, const char *where, char *err, size_t errlen)
 {
 	char sub[PC_ERRLEN];
@@ -276,12 +306,18 @@ static int check_points(json_t *pts, const char *where, char *err, size_t errlen
 		FAIL("%s.points: not an array of at most %d points", where, PC_LIMIT_PROBES);
 	json_array_foreach(pts, i, pt) {
 		snprintf(sub, sizeof(sub), "%s.points[%zu]", where, i);
-		v = json_object_get(pt, "size");
-		if (!json_is_integer(v) || json_integer_value(v) < 1)
-			FAIL("%s.size: missing or not a positive integer", sub);
-		v = json_object_get(pt, "allocator");
-		if (!json_is_string(v) || !pc_name_ok(json_string_value(v), PC_LIMIT_NAME))
-			FAIL("%s.allocator: missing or not a name", sub);
+		if (json_object_get(pt, "threads")) {
+			if (check_thread_point(pt, sub, err, errlen) < 0)
+				return -1;
+		} else {
+			v = json_object_get(pt, "size");
+			if (!json_is_integer(v) || json_integer_value(v) < 1)
+				FAIL("%s.size: missing or not a positive integer", sub);
+			v = json_object_get(pt, "allocator");
+			if (!json_is_string(v) ||
+			    !pc_name_ok(json_string_value(v), PC_LIMIT_NAME))
+				FAIL("%s.allocator: missing or not a name", sub);
+		}
 		if (json_object_get(pt, "points"))
 			FAIL("%s: points within a point", sub);
 		if (pc_validate_probe(pt, sub, err, errlen) < 0)

@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * locks.c - the contended rows (locks.h), in C11 atomics: the lock kinds,
+ * the contended atomics and the cache-line ping-pong, each a loop that runs
+ * until its window's deadline. Every operation of a lock row is a lock, a
+ * plain increment of the shared counter (the mutual-exclusion check), and
+ * an unlock; the spin-waits use the backend's hint, pc_relax().
+ */
+#include <string.h>
+
+#include "locks.h"
+#include "relax.h"	/* arch/<arch>/relax.h: pc_relax() */
+#include "timer.h"	/* arch/<arch>/timer.h: pc_timer_read() */
+
+#define RLX memory_order_relaxed
+#define ACQ memory_order_acquire
+#define REL memory_order_release
+
+/* The window is over: another thread saw the deadline pass, or this one
+ * does (the timer is read every PC_CONTEND_CHECK_EVERY operations, and the
+ * longest time between two reads kept). */
+static inline bool window_over(struct pc_contend_shared *s, struct pc_contend_thread *t,
+			       uint64_t n)
+{
+	uint64_t now;
+
+	if (atomic_load_explicit(&s->stop, RLX))
+		return true;
+	if (n & (PC_CONTEND_CHECK_EVERY - 1))
+		return false;
+	now = pc_timer_read();
+	if (now - t->last > t->gap)
+		t->gap = now - t->last;
+	t->last = now;
+	if (now < s->deadline)
+		return false;
+	atomic_store_explicit(&s->stop, 1, RLX);
+	return true;
+}
+
+/* A thread's window begins. */
+static inline void start(struct pc_contend_thread *t)
+{
+	t->t0 = t->last = pc_timer_read();
+	t->gap = 0;
+}
+
+/* One loop per lock kind, the lock and unlock inlined into it. */
+#define LOCK_LOOP(kind)								\
+static void loop_##kind(struct pc_contend_shared *s, struct pc_contend_thread *t) \
+{										\
+	uint64_t n = 0;								\
+										\
+	start(t);							\
+	do {									\
+		kind##_lock(s, t);						\
+		s->counter++;							\
+		kind##_unlock(s, t);						\
+		n++;								\
+	} while (!window_over(s, t, n));						\
+	t->t1 = pc_timer_read();						\
+	t->acq = n;								\
+}
+
+static void init_zero(struct pc_contend_shared *s)
+{
+	memset(&s->lock, 0, sizeof(s->lock));
+}
+
+/* ---- test-and-set, test-and-test-and-set -------------------------------------- */
+
+static inline void tas_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	while (atomic_exchange_explicit(&s->lock.word, 1, ACQ))
+		pc_relax();
+}
+
+static inline void tas_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	atomic_store_explicit(&s->lock.word, 0, REL);
+}
+
+/* Spins on a load (the line stays shared) until the lock looks free. */
+static inline void ttas_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	for (;;) {
+		while (atomic_load_explicit(&s->lock.word, RLX))
+			pc_relax();
+		if (!atomic_exchange_explicit(&s->lock.word, 1, ACQ))
+			return;
+	}
+}
+
+#define ttas_unlock tas_unlock
+
+/* Not a lock: the test and the set are two accesses, so two threads can
+ * both see it free. The tests' lock that the check must catch. */
+static inline void broken_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	while (atomic_load_explicit(&s->lock.word, RLX))
+		pc_relax();
+	atomic_store_explicit(&s->lock.word, 1, RLX);
+}
+
+#define broken_unlock tas_unlock
+
+/* ---- ticket ------------------------------------------------------------------- */
+
+static inline void ticket_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	unsigned me = atomic_fetch_add_explicit(&s->lock.ticket.next, 1, RLX);
+
+	(void)t;
+	while (atomic_load_explicit(&s->lock.ticket.owner, ACQ) != me)
+		pc_relax();
+}
+
+/* Only the holder writes owner: a load and a store, no atomic RMW. */
+static inline void ticket_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	unsigned o = atomic_load_explicit(&s->lock.ticket.owner, RLX);
+
+	(void)t;
+	atomic_store_explicit(&s->lock.ticket.owner, o + 1, REL);
+}
+
+/* ---- MCS: each waiter spins on its own node ------------------------------------ */
+
+static inline void mcs_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	struct pc_mcs_node *me = &t->node, *prev;
+
+	atomic_store_explicit(&me->next, NULL, RLX);
+	atomic_store_explicit(&me->locked, 1, RLX);
+	prev = atomic_exchange_explicit(&s->lock.tail, me, memory_order_acq_rel);
+	if (!prev)
+		return;
+	atomic_store_explicit(&prev->next, me, REL);
+	while (atomic_load_explicit(&me->locked, ACQ))
+		pc_relax();
+}
+
+static inline void mcs_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	struct pc_mcs_node *me = &t->node, *next = atomic_load_explicit(&me->next, ACQ);
+
+	if (!next) {
+		struct pc_mcs_node *expect = me;
+
+		if (atomic_compare_exchange_strong_explicit(&s->lock.tail, &expect, NULL,
+							    REL, RLX))
+			return;
+		/* A successor swapped the tail in and is linking itself. */
+		while (!(next = atomic_load_explicit(&me->next, ACQ)))
+			pc_relax();
+	}
+	atomic_store_explicit(&next->locked, 0, REL);
+}
+
+/* ---- the queued spinlock -------------------------------------------------------- */
+
+/*
+ * The kernel's qspinlock (kernel/locking/qspinlock.c, 2015 on), one 32-bit
+ * word: the locked byte (bits 0-7), the pending bit (8) and the MCS queue's
+ * tail (bits 16-31: the waiting thread's number + 1). The first waiter sets
+ * pending and spins on the word; the second and later queue on their own
+ * nodes, and only the queue's head spins on the word. Two differences from
+ * the kernel: C11 has no mixed-size atomics, so the unlock is an atomic
+ * subtract on the word where the kernel stores 0 to the locked byte (a
+ * locked instruction more on x86), and the tail is swapped in by a CAS loop
+ * (the kernel's xchg_tail without the 16-bit exchange).
+ */
+#define Q_LOCKED	1u
+#define Q_LOCKED_MASK	0xffu
+#define Q_PENDING	0x100u
+#define Q_TAIL_SHIFT	16
+#define Q_TAIL_MASK	0xffff0000u
+/* Loads a newcomer waits for a pending-to-locked hand-over to complete. */
+#define Q_PENDING_LOOPS	1
+
+static void q_queue(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	struct pc_mcs_node *me = &t->node, *next;
+	unsigned tail = (t->idx + 1) << Q_TAIL_SHIFT, v, nv;
+
+	atomic_store_explicit(&me->next, NULL, RLX);
+	atomic_store_explicit(&me->locked, 0, RLX);
+	v = atomic_load_explicit(&s->lock.word, RLX);
+	do
+		nv = (v & ~Q_TAIL_MASK) | tail;
+	while (!atomic_compare_exchange_weak_explicit(&s->lock.word, &v, nv, REL, RLX));
+	if (v & Q_TAIL_MASK) {
+		struct pc_contend_thread *p = &s->threads[(v >> Q_TAIL_SHIFT) - 1];
+
+		atomic_store_explicit(&p->node.next, me, REL);
+		while (!atomic_load_explicit(&me->locked, ACQ))
+			pc_relax();
+	}
+	/* The queue's head: wait for the owner and the pending waiter. */
+	while ((v = atomic_load_explicit(&s->lock.word, ACQ)) & (Q_LOCKED_MASK | Q_PENDING))
+		pc_relax();
+	if ((v & Q_TAIL_MASK) == tail &&
+	    atomic_compare_exchange_strong_explicit(&s->lock.word, &v, Q_LOCKED, RLX, RLX))
+		return;		/* the last in the queue: the tail goes too */
+	atomic_fetch_or_explicit(&s->lock.word, Q_LOCKED, RLX);
+	while (!(next = atomic_load_explicit(&me->next, ACQ)))
+		pc_relax();
+	atomic_store_explicit(&next->locked, 1, REL);
+}
+
+static void q_slow(struct pc_contend_shared *s, struct pc_contend_thread *t, unsigned v)
+{
+	unsigned loops = Q_PENDING_LOOPS;
+
+	while (v == Q_PENDING && loops--) {
+		pc_relax();
+		v = atomic_load_explicit(&s->lock.word, RLX);
+	}
+	if (v & ~Q_LOCKED_MASK) {
+		q_queue(s, t);
+		return;
+	}
+	v = atomic_fetch_or_explicit(&s->lock.word, Q_PENDING, ACQ);
+	if (v & ~Q_LOCKED_MASK) {
+		if (!(v & Q_PENDING))	/* ours: undo it */
+			atomic_fetch_and_explicit(&s->lock.word, ~Q_PENDING, RLX);
+		q_queue(s, t);
+		return;
+	}
+	/* Pending is ours: wait for the owner, then take the lock. */
+	while (atomic_load_explicit(&s->lock.word, ACQ) & Q_LOCKED_MASK)
+		pc_relax();
+	atomic_fetch_add_explicit(&s->lock.word, Q_LOCKED - Q_PENDING, RLX);
+}
+
+static inline void qspinlock_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	unsigned v = 0;
+
+	if (!atomic_compare_exchange_strong_explicit(&s->lock.word, &v, Q_LOCKED, ACQ, RLX))
+		q_slow(s, t, v);
+}
+
+static inline void qspinlock_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	atomic_fetch_sub_explicit(&s->lock.word, Q_LOCKED, REL);
+}
+
+/* ---- the C library's ------------------------------------------------------------- */
+
+static void init_spin(struct pc_contend_shared *s)
+{
+	init_zero(s);
+	pthread_spin_init(&s->lock.spin, PTHREAD_PROCESS_PRIVATE);
+}
+
+static void fini_spin(struct pc_contend_shared *s)
+{
+	pthread_spin_destroy(&s->lock.spin);
+}
+
+static void init_mutex(struct pc_contend_shared *s)
+{
+	init_zero(s);
+	pthread_mutex_init(&s->lock.mutex, NULL);
+}
+
+static void fini_mutex(struct pc_contend_shared *s)
+{
+	pthread_mutex_destroy(&s->lock.mutex);
+}
+
+static inline void pspin_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	pthread_spin_lock(&s->lock.spin);
+}
+
+static inline void pspin_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	pthread_spin_unlock(&s->lock.spin);
+}
+
+static inline void pmutex_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	pthread_mutex_lock(&s->lock.mutex);
+}
+
+static inline void pmutex_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	(void)t;
+	pthread_mutex_unlock(&s->lock.mutex);
+}
+
+LOCK_LOOP(tas)
+LOCK_LOOP(ttas)
+LOCK_LOOP(broken)
+LOCK_LOOP(ticket)
+LOCK_LOOP(mcs)
+LOCK_LOOP(qspinlock)
+LOCK_LOOP(pspin)
+LOCK_LOOP(pmutex)
+
+/* The counter the locks protect must hold every acquisition. */
+static const char *check_counter(const struct pc_contend_shared *s, unsigned n,
+				 uint64_t total)
+{
+	(void)n;
+	return s->counter == total ? NULL : "mutual exclusion broken: the counter "
+		"incremented inside the critical section differs from the acquisitions";
+}
+
+/* ---- contended atomics ------------------------------------------------------------ */
+
+/* Fully ordered, its result used: the kernel's atomic_add_return(). */
+static void loop_add_return(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	uint64_t n = 0, sink = 0;
+
+	start(t);
+	do {
+		sink += atomic_fetch_add(&s->word, 1);
+		n++;
+	} while (!window_over(s, t, n));
+	t->t1 = pc_timer_read();
+	t->acq = n;
+	__asm__ volatile("" : : "r"(sink));
+}
+
+/* An increment by compare-and-exchange, retried until it lands. */
+static void loop_cmpxchg(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	uint64_t n = 0;
+
+	start(t);
+	do {
+		uint_fast64_t v = atomic_load_explicit(&s->word, RLX);
+
+		while (!atomic_compare_exchange_strong(&s->word, &v, v + 1))
+			;
+		n++;
+	} while (!window_over(s, t, n));
+	t->t1 = pc_timer_read();
+	t->acq = n;
+}
+
+/* The same atomic add on a word of one's own: in a line all threads write
+ * (false sharing), or in a line of one's own (private). */
+static inline void add_own(struct pc_contend_shared *s, struct pc_contend_thread *t,
+			   atomic_uint_fast64_t *w)
+{
+	uint64_t n = 0;
+
+	start(t);
+	do {
+		atomic_fetch_add(w, 1);
+		n++;
+	} while (!window_over(s, t, n));
+	t->t1 = pc_timer_read();
+	t->acq = n;
+}
+
+static void loop_false_sharing(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	add_own(s, t, &s->fs[t->idx % PC_FS_WORDS]);
+}
+
+static void loop_private(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	add_own(s, t, &t->own);
+}
+
+static void init_words(struct pc_contend_shared *s)
+{
+	unsigned i;
+
+	init_zero(s);
+	atomic_store(&s->word, 0);
+	for (i = 0; i < PC_FS_WORDS; i++)
+		atomic_store(&s->fs[i], 0);
+}
+
+/* The shared word holds every operation (an atomic that lost one is not). */
+static const char *check_word(const struct pc_contend_shared *s, unsigned n,
+			      uint64_t total)
+{
+	(void)n;
+	return atomic_load(&s->word) == total ? NULL :
+		"the shared word lost operations: it differs from the operations done";
+}
+
+/* Each thread's word of the shared line holds its operations. */
+static const char *check_shared_line(const struct pc_contend_shared *s, unsigned n,
+				     uint64_t total)
+{
+	uint64_t sum = 0;
+	unsigned i;
+
+	for (i = 0; i < n && i < PC_FS_WORDS; i++)
+		sum += atomic_load(&s->fs[i]);
+	return sum == total ? NULL : "the words of the shared line lost operations: "
+		"they differ from the operations done";
+}
+
+/* Each thread's private line holds its operations. */
+static const char *check_private(const struct pc_contend_shared *s, unsigned n,
+				 uint64_t total)
+{
+	uint64_t sum = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (atomic_load(&s->threads[i].own) != s->threads[i].acq)
+			return "a private line differs from its thread's operations";
+		sum += s->threads[i].acq;
+	}
+	return sum == total ? NULL : "the private lines differ from the operations done";
+}
+
+/* ---- the line's transfer: two threads take turns ---------------------------------- */
+
+/*
+ * Each thread waits (loads only, no hint: the hint's delay would be timed)
+ * until the word's parity is its own, then moves it on by a CAS: every
+ * operation moves the line from the other CPU's cache to this one's, once.
+ */
+static void loop_c2c(struct pc_contend_shared *s, struct pc_contend_thread *t)
+{
+	uint64_t n = 0;
+	bool over = false;
+
+	start(t);
+	while (!over) {
+		uint_fast64_t v;
+
+		while (((v = atomic_load_explicit(&s->word, ACQ)) & 1) != t->parity)
+			if (atomic_load_explicit(&s->stop, RLX))
+				goto done;
+		if (atomic_compare_exchange_strong(&s->word, &v, v + 1))
+			n++;
+		over = window_over(s, t, n);
+	}
+done:
+	t->t1 = pc_timer_read();
+	t->acq = n;
+}
+
+static void fini_none(struct pc_contend_shared *s)
+{
+	(void)s;
+}
+
+/* ---- the rows ----------------------------------------------------------------------- */
+
+#define LOCK(n, w, i, f, l) { "lock." #n, w, PC_KIND_LOCK, false, i, f, l, check_counter }
+
+const struct pc_contend_kind pc_contend_kinds[] = {
+	LOCK(tas, "test-and-set spinlock (exchange)", init_zero, fini_none, loop_tas),
+	LOCK(ttas, "test-and-test-and-set spinlock", init_zero, fini_none, loop_ttas),
+	LOCK(ticket, "ticket spinlock (fetch-add, FIFO)", init_zero, fini_none,
+	     loop_ticket),
+	LOCK(mcs, "MCS queue lock (each waiter spins on its own node)", init_zero,
+	     fini_none, loop_mcs),
+	LOCK(qspinlock, "the kernel's queued spinlock (locked, pending, MCS tail)",
+	     init_zero, fini_none, loop_qspinlock),
+	LOCK(pthread_spin, "the C library's pthread_spin_lock", init_spin, fini_spin,
+	     loop_pspin),
+	LOCK(pthread_mutex, "the C library's pthread_mutex_lock (default mutex)",
+	     init_mutex, fini_mutex, loop_pmutex),
+	{ "contended.atomic_add_return", "fully ordered add, result used, on one word",
+	  PC_KIND_ATOMIC, false, init_words, fini_none, loop_add_return, check_word },
+	{ "contended.cmpxchg", "increment by a compare-and-exchange loop, one word",
+	  PC_KIND_ATOMIC, false, init_words, fini_none, loop_cmpxchg, check_word },
+	{ "contended.false_sharing", "atomic add, each thread its own word of one line",
+	  PC_KIND_ATOMIC, false, init_words, fini_none, loop_false_sharing,
+	  check_shared_line },
+	{ "contended.private", "atomic add, each thread its own line",
+	  PC_KIND_ATOMIC, false, init_words, fini_none, loop_private, check_private },
+	{ "c2c.latency", "one-way transfer of a line between two CPUs (CAS ping-pong)",
+	  PC_KIND_C2C, false, init_words, fini_none, loop_c2c, check_word },
+	{ "lock.broken", "not a lock: the test and the set are two accesses (tests)",
+	  PC_KIND_LOCK, true, init_zero, fini_none, loop_broken, check_counter },
+};
+
+const unsigned pc_contend_nkinds = sizeof(pc_contend_kinds) / sizeof(pc_contend_kinds[0]);
+
+const struct pc_contend_kind *pc_contend_kind_find(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < pc_contend_nkinds; i++)
+		if (strcmp(pc_contend_kinds[i].name, name) == 0)
+			return &pc_contend_kinds[i];
+	return NULL;
+}

@@ -1,0 +1,1008 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * contend.c - the contended group's points and windows (contend.h).
+ *
+ * A window: the point's threads, each pinned to its CPU, meet at a barrier;
+ * the last to arrive puts the row's initial state and sets the deadline,
+ * and all run the row's loop until it passes (probes/locks.c): every thread
+ * runs for the same time, nobody finishes early. Each thread times its own
+ * part; the window's figure is the threads' time over their operations
+ * (cycles per operation per thread, as the seed's "cycles one thread spends
+ * in one lock + unlock"), or for c2c a thread's time over the transfers. At
+ * the next barrier the last to arrive checks what the window left: the
+ * counter every acquisition incremented, the words every atomic added to.
+ * A window in which any thread was switched out involuntarily (getrusage)
+ * is disturbed: retaken, as the engine retakes a disturbed sample.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <sched.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "contain.h"
+#include "contend.h"
+#include "relax.h"
+#include "timer.h"
+
+const char *const pc_placement_names[] = { "compact", "spread", "list", "pair" };
+
+void pc_fairness(const uint64_t *ops, unsigned n, double *cv, double *max_share)
+{
+	double sum = 0, mean, var = 0, top = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		sum += (double)ops[i];
+		top = (double)ops[i] > top ? (double)ops[i] : top;
+	}
+	*cv = *max_share = 0;
+	if (sum <= 0)
+		return;
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		var += ((double)ops[i] - mean) * ((double)ops[i] - mean);
+	*cv = sqrt(var / n) / mean;
+	*max_share = top / sum;
+}
+
+/* ---- selection and lists ------------------------------------------------------------ */
+
+static bool in_group(const char *tok, size_t len)
+{
+	static const char *const prefixes[] = { "lock.", "contended.", "c2c." };
+	unsigned i;
+
+	for (i = 0; i < 3; i++)
+		if (len >= strlen(prefixes[i]) && strncmp(tok, prefixes[i],
+							 strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+bool pc_contend_list_only(const char *list)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (!in_group(p, len))
+			return false;
+		if (!p[len])
+			return true;
+		p += len + 1;
+	}
+}
+
+int pc_contend_select(const char *list, bool *kinds, char *err, size_t errlen)
+{
+	const char *p = list;
+	char tok[64];
+	unsigned k;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		bool hit = false;
+
+		snprintf(tok, sizeof(tok), "%.*s", (int)len, p);
+		for (k = 0; k < pc_contend_nkinds; k++)
+			if (!pc_contend_kinds[k].hidden &&
+			    fnmatch(tok, pc_contend_kinds[k].name, 0) == 0)
+				kinds[k] = hit = true;
+		if (!hit) {
+			snprintf(err, errlen, "-p: '%s' matches no row of the contended "
+				 "group (lock.*, contended.*, c2c.latency)", tok);
+			return -1;
+		}
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+int pc_contend_list(const char *what, const char *list, int *out, unsigned max,
+		    unsigned *n, char *err, size_t errlen)
+{
+	const char *p = list;
+	char *end;
+
+	for (*n = 0;;) {
+		long a, b;
+
+		errno = 0;
+		a = b = strtol(p, &end, 10);
+		if (end != p && *end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (end == p || errno || a < 0 || b < a || b > 65535 || (*end && *end != ','))
+			goto bad;
+		for (; a <= b; a++) {
+			if (*n == max) {
+				snprintf(err, errlen, "%s: at most %u values", what, max);
+				return -1;
+			}
+			out[(*n)++] = (int)a;
+		}
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+bad:
+	snprintf(err, errlen, "%s: want a list like 0,2-5, got '%s'", what, list);
+	return -1;
+}
+
+/* ---- the plan -------------------------------------------------------------------------- */
+
+static struct pc_contend_point *add_point(struct pc_contend_run *cr, size_t *cap,
+					  const struct pc_contend_kind *k, unsigned n,
+					  enum pc_placement how, const int *cpus)
+{
+	struct pc_contend_point *pt;
+
+	if (cr->npoints == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 32;
+		struct pc_contend_point *np = realloc(cr->points, ncap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		cr->points = np;
+		*cap = ncap;
+	}
+	pt = &cr->points[cr->npoints];
+	memset(pt, 0, sizeof(*pt));
+	pt->cpus = malloc(n * sizeof(int));
+	if (!pt->cpus)
+		return NULL;
+	cr->npoints++;
+	memcpy(pt->cpus, cpus, n * sizeof(int));
+	pt->kind = k;
+	pt->nthreads = n;
+	pt->placement = how;
+	pt->cls = pc_place_class(&cr->place, cpus, n);
+	pt->nodes = pc_place_nodes(&cr->place, cpus, n);
+	return pt;
+}
+
+/* The thread counts: --threads, or powers of two up to the CPUs (the
+ * count of CPUs last when it is none), at most PC_CONTEND_MAX_COUNTS: the
+ * first ones and the last. */
+static int counts(const struct pc_contend_options *o, unsigned ncpus, int *c,
+		  unsigned *n, char *err, size_t errlen)
+{
+	unsigned i, v;
+
+	if (o->threads) {
+		if (pc_contend_list("--threads", o->threads, c, 64, n, err, errlen) < 0)
+			return -1;
+		for (i = 0; i < *n; i++)
+			if (c[i] < 1) {
+				snprintf(err, errlen, "--threads: a thread count is 1 or more");
+				return -1;
+			}
+		return 0;
+	}
+	for (*n = 0, v = 1; v <= ncpus; v *= 2)
+		c[(*n)++] = (int)v;
+	if ((unsigned)c[*n - 1] != ncpus)
+		c[(*n)++] = (int)ncpus;
+	if (*n > PC_CONTEND_MAX_COUNTS) {
+		c[PC_CONTEND_MAX_COUNTS - 1] = c[*n - 1];
+		*n = PC_CONTEND_MAX_COUNTS;
+	}
+	return 0;
+}
+
+/* --placement LIST into how[]; the CPUs of --cpus checked against the
+ * allowed ones. */
+static int placements(const struct pc_contend_options *o, const struct pc_place *pl,
+		      enum pc_placement *how, unsigned *nhow, int *list, unsigned *nlist,
+		      char *err, size_t errlen)
+{
+	const char *p = o->placement ? o->placement : "compact";
+	unsigned i, k;
+
+	*nlist = *nhow = 0;
+	if (o->cpus) {
+		if (o->placement) {
+			snprintf(err, errlen, "--placement and --cpus: give one of them");
+			return -1;
+		}
+		if (pc_contend_list("--cpus", o->cpus, list, PC_CONTEND_THREADS_MAX, nlist,
+				    err, errlen) < 0)
+			return -1;
+		for (i = 0; i < *nlist; i++) {
+			for (k = 0; k < i && list[k] != list[i]; k++)
+				;
+			if (k < i) {
+				snprintf(err, errlen, "--cpus: CPU %d given twice (every "
+					 "thread has a CPU of its own)", list[i]);
+				return -1;
+			}
+			for (k = 0; k < pl->ncpus && pl->compact[k] != list[i]; k++)
+				;
+			if (k == pl->ncpus) {
+				snprintf(err, errlen, "--cpus: CPU %d is not one this process "
+					 "may run on", list[i]);
+				return -1;
+			}
+		}
+		how[(*nhow)++] = PC_PLACE_LIST;
+		return 0;
+	}
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 7 && strncmp(p, "compact", 7) == 0)
+			how[(*nhow)++] = PC_PLACE_COMPACT;
+		else if (len == 6 && strncmp(p, "spread", 6) == 0)
+			how[(*nhow)++] = PC_PLACE_SPREAD;
+		else {
+			snprintf(err, errlen, "--placement: want compact or spread, got '%.*s'",
+				 (int)len, p);
+			return -1;
+		}
+		if (!p[len] || *nhow == 2)
+			return 0;
+		p += len + 1;
+	}
+}
+
+/* c2c's pairs: every pair (--matrix), the first CPU with each other
+ * (--cpus), or one pair per class. */
+static int pairs_plan(const struct pc_contend_options *o, struct pc_contend_run *cr,
+		      size_t *cap, const struct pc_contend_kind *k, const int *list,
+		      unsigned nlist)
+{
+	const int *c = nlist ? list : cr->place.compact;
+	unsigned n = nlist ? nlist : cr->place.ncpus, i, j;
+	int pair[2], reps[8][2];
+
+	if (o->matrix) {
+		for (i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++) {
+				pair[0] = c[i], pair[1] = c[j];
+				if (!add_point(cr, cap, k, 2, PC_PLACE_PAIR, pair))
+					return -1;
+			}
+		return 0;
+	}
+	if (nlist) {
+		for (j = 1; j < n; j++) {
+			pair[0] = c[0], pair[1] = c[j];
+			if (!add_point(cr, cap, k, 2, PC_PLACE_PAIR, pair))
+				return -1;
+		}
+		return 0;
+	}
+	n = pc_place_pairs(&cr->place, reps, 8);
+	for (i = 0; i < n; i++)
+		if (!add_point(cr, cap, k, 2, PC_PLACE_PAIR, reps[i]))
+			return -1;
+	return 0;
+}
+
+/* The points of one row: each placement at each thread count. */
+static int row_plan(struct pc_contend_run *cr, size_t *cap, const struct pc_contend_kind *k,
+		    const enum pc_placement *how, unsigned nhow, const int *c, unsigned nc,
+		    const int *list, unsigned nlist, char *err, size_t errlen)
+{
+	int cpus[PC_CONTEND_THREADS_MAX];
+	unsigned h, i;
+
+	for (h = 0; h < nhow; h++)
+		for (i = 0; i < nc; i++) {
+			unsigned n = (unsigned)c[i];
+
+			if (how[h] == PC_PLACE_LIST) {
+				if (n > nlist) {
+					snprintf(err, errlen, "--threads %u: --cpus gives %u "
+						 "CPUs", n, nlist);
+					return -1;
+				}
+				memcpy(cpus, list, n * sizeof(int));
+			} else if (pc_place_pick(&cr->place, how[h], n, cpus, err, errlen) < 0) {
+				return -1;
+			}
+			if (!add_point(cr, cap, k, n, how[h], cpus)) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		}
+	return 0;
+}
+
+int pc_contend_plan(const struct pc_contend_options *o, struct pc_contend_run *cr,
+		    char *err, size_t errlen)
+{
+	int list[PC_CONTEND_THREADS_MAX], c[64];
+	enum pc_placement how[2];
+	unsigned nlist, nhow, nc, k;
+	size_t cap = 0;
+
+	memset(cr, 0, sizeof(*cr));
+	cr->window_us = o->window_us ? o->window_us : PC_CONTEND_WINDOW_US;
+	if (pc_place_open(&cr->place, o->topology, err, errlen) < 0 ||
+	    placements(o, &cr->place, how, &nhow, list, &nlist, err, errlen) < 0 ||
+	    counts(o, nlist ? nlist : cr->place.ncpus, c, &nc, err, errlen) < 0)
+		goto fail;
+	for (k = 0; k < pc_contend_nkinds; k++) {
+		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
+
+		if (!o->kinds[k])
+			continue;
+		if (kind->cls == PC_KIND_C2C) {
+			if (pairs_plan(o, cr, &cap, kind, list, nlist) < 0) {
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
+		} else if (row_plan(cr, &cap, kind, how, nhow, c, nc, list, nlist, err,
+				    errlen) < 0) {
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	pc_contend_close(cr);
+	return -1;
+}
+
+void pc_contend_close(struct pc_contend_run *cr)
+{
+	size_t i;
+
+	for (i = 0; i < cr->npoints; i++) {
+		free(cr->points[i].cpus);
+		free(cr->points[i].v);
+		free(cr->points[i].can_t);
+	}
+	free(cr->canary_limit);
+	cr->canary_limit = NULL;
+	free(cr->points);
+	cr->points = NULL;
+	cr->npoints = 0;
+	pc_place_close(&cr->place);
+}
+
+/* ---- the windows --------------------------------------------------------------------------- */
+
+/* A batch: a point's threads running nwin windows back to back. */
+struct batch {
+	const struct pc_contend_point *pt;
+	struct pc_contend_shared *s;
+	uint64_t window_ticks;
+	unsigned nwin;
+	uint64_t *acq, *ticks;		/* [nwin][nthreads] */
+	long *switched;			/* [nwin][nthreads]: involuntary switches */
+	double *can;			/* [nwin][nthreads]: canary ticks/op */
+	uint64_t *gap;			/* [nwin][nthreads]: longest check gap */
+	uint64_t *late;			/* [nwin][nthreads]: ticks past the window's
+					 * start when it began, or past its end
+					 * when it stopped, whichever is more */
+	uint64_t *deadline;		/* [nwin]: the window's end */
+	const struct pc_arch_probe *canary;	/* or NULL */
+	const char **why;		/* [nwin]: the check's verdict */
+	uint64_t *counter;		/* [nwin]: what the check read */
+	unsigned w;			/* the leader's window number */
+	atomic_int gate;		/* 1: all threads started; 2: give up */
+	atomic_uint ready;		/* threads that tried to pin themselves */
+	atomic_int unpinned;		/* one that could not, or -1 */
+};
+
+struct worker {
+	struct batch *b;
+	unsigned idx;
+};
+
+static long involuntary(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
+}
+
+/* Between windows, done by the last thread at the barrier: the check of the
+ * window that ended, the initial state of the next and its deadline. */
+static void between(struct batch *b)
+{
+	struct pc_contend_shared *s = b->s;
+	const struct pc_contend_kind *k = b->pt->kind;
+	unsigned n = b->pt->nthreads, i;
+
+	if (b->w > 0) {
+		uint64_t total = 0;
+
+		for (i = 0; i < n; i++)
+			total += s->threads[i].acq;
+		b->why[b->w - 1] = k->check(s, n, total);
+		b->counter[b->w - 1] = k->cls == PC_KIND_LOCK ? s->counter :
+				       (uint64_t)atomic_load(&s->word);
+		k->fini(s);
+	}
+	if (b->w < b->nwin) {
+		k->init(s);
+		s->counter = 0;
+		for (i = 0; i < n; i++)
+			atomic_store(&s->threads[i].own, 0);
+		atomic_store(&s->stop, 0);
+		s->deadline = pc_timer_read() + b->window_ticks;
+		b->deadline[b->w] = s->deadline;
+	}
+	b->w++;
+}
+
+static void barrier(struct batch *b, unsigned *sense)
+{
+	struct pc_contend_shared *s = b->s;
+
+	*sense ^= 1;
+	if (atomic_fetch_add(&s->arrived, 1) == b->pt->nthreads - 1) {
+		between(b);
+		atomic_store(&s->arrived, 0);
+		atomic_store_explicit(&s->sense, *sense, memory_order_release);
+		return;
+	}
+	while (atomic_load_explicit(&s->sense, memory_order_acquire) != *sense)
+		pc_relax();
+}
+
+/* The canary right after a window, on the same CPU: ticks per operation
+ * of its hi loop over its lo loop. A core shared with another thread (an
+ * SMT sibling, a neighbour's vCPU) runs it slower. */
+static double canary(const struct pc_arch_probe *p)
+{
+	struct pc_probe_state st;
+	uint64_t lo, hi;
+
+	memset(&st, 0, sizeof(st));
+	if (p->init)
+		p->init(&st);
+	lo = p->run(&st, PC_CONTEND_CANARY_ITERS, 0);
+	hi = p->run(&st, PC_CONTEND_CANARY_ITERS, 1);
+	return hi > lo ? (double)(hi - lo) / (PC_CONTEND_CANARY_ITERS * PC_UNROLL_DIFF) : 0;
+}
+
+/* How late a thread began its window, or stopped after it ended. */
+static uint64_t lateness(const struct pc_contend_thread *t, uint64_t deadline,
+			 uint64_t window_ticks)
+{
+	uint64_t begin = deadline - window_ticks;
+	uint64_t a = t->t0 > begin ? t->t0 - begin : 0;
+	uint64_t z = t->t1 > deadline ? t->t1 - deadline : 0;
+
+	return a > z ? a : z;
+}
+
+static void *work(void *arg)
+{
+	struct worker *wk = arg;
+	struct batch *b = wk->b;
+	struct pc_contend_thread *t = &b->s->threads[wk->idx];
+	unsigned n = b->pt->nthreads, sense = 0, w;
+	cpu_set_t set;
+	int g;
+
+	CPU_ZERO(&set);
+	CPU_SET(b->pt->cpus[wk->idx], &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+		atomic_store(&b->unpinned, (int)wk->idx);
+	atomic_fetch_add(&b->ready, 1);
+	while (!(g = atomic_load(&b->gate)))
+		pc_relax();
+	if (g != 1)
+		return NULL;
+	for (w = 0; w < b->nwin; w++) {
+		long sw;
+
+		barrier(b, &sense);
+		sw = involuntary();
+		b->pt->kind->loop(b->s, t);
+		b->switched[w * n + wk->idx] = involuntary() - sw;
+		if (b->canary)
+			b->can[w * n + wk->idx] = canary(b->canary);
+		b->acq[w * n + wk->idx] = t->acq;
+		b->ticks[w * n + wk->idx] = t->t1 - t->t0;
+		b->gap[w * n + wk->idx] = t->gap;
+		b->late[w * n + wk->idx] = lateness(t, b->deadline[w], b->window_ticks);
+	}
+	barrier(b, &sense);
+	return NULL;
+}
+
+/* Runs b's windows: a thread per CPU of the point, pinned. -1 with err. */
+static int run_batch(struct batch *b, char *err, size_t errlen)
+{
+	unsigned n = b->pt->nthreads, i, started = 0;
+	pthread_t tid[PC_CONTEND_THREADS_MAX];
+	struct worker wk[PC_CONTEND_THREADS_MAX];
+	int rc = 0;
+
+	b->w = 0;
+	atomic_store(&b->gate, 0);
+	atomic_store(&b->ready, 0);
+	atomic_store(&b->unpinned, -1);
+	atomic_store(&b->s->arrived, 0);
+	atomic_store(&b->s->sense, 0);
+	for (i = 0; i < n; i++) {
+		memset(&b->s->threads[i], 0, sizeof(b->s->threads[i]));
+		b->s->threads[i].idx = i;
+		b->s->threads[i].parity = i & 1;
+		wk[i] = (struct worker){ b, i };
+		rc = pthread_create(&tid[i], NULL, work, &wk[i]);
+		if (rc)
+			break;
+		started++;
+	}
+	/* Every thread pins itself (qemu-user hangs in pthread_create with an
+	 * affinity attribute); they start together, or not at all. */
+	while (atomic_load(&b->ready) < started)
+		sched_yield();
+	i = (unsigned)atomic_load(&b->unpinned);
+	atomic_store(&b->gate, started < n || i < n ? 2 : 1);
+	if (started < n)
+		snprintf(err, errlen, "cannot start a thread on CPU %d: %s",
+			 b->pt->cpus[started], strerror(rc));
+	else if (i < n)
+		snprintf(err, errlen, "cannot run a thread on CPU %d", b->pt->cpus[i]);
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	return atomic_load(&b->gate) == 1 ? 0 : -1;
+}
+
+/* Did a thread lose its CPU for a while (PC_CONTEND_STALL_FACTOR)? */
+static bool stalled(uint64_t ops, uint64_t ticks, uint64_t gap)
+{
+	double checks = (double)(ops / PC_CONTEND_CHECK_EVERY);
+	double mean = (double)ticks / (checks > 1 ? checks : 1);
+
+	return gap > PC_CONTEND_STALL_FACTOR * mean &&
+	       gap > PC_CONTEND_STALL_SHARE * (double)ticks;
+}
+
+/* The compact index of a CPU (its canary limit's). */
+static unsigned cpu_index(const struct pc_place *pl, int cpu)
+{
+	unsigned i;
+
+	for (i = 0; i < pl->ncpus && pl->compact[i] != cpu; i++)
+		;
+	return i;
+}
+
+/* Did a thread of window k run its canary above its CPU's limit? */
+static bool slow(const struct pc_contend_run *cr, const struct pc_contend_point *pt,
+		 unsigned k)
+{
+	unsigned i, c;
+
+	if (!cr->canary_limit)
+		return false;
+	for (i = 0; i < pt->nthreads; i++) {
+		c = cpu_index(&cr->place, pt->cpus[i]);
+		if (c < cr->place.ncpus && cr->canary_limit[c] > 0 &&
+		    pt->can_t[(size_t)k * pt->nthreads + i] > cr->canary_limit[c])
+			return true;
+	}
+	return false;
+}
+
+/* Window w of batch b into pt's windows (round r); false when its check
+ * failed (pt is then failed, with the reason). */
+static bool take(const struct pc_contend_run *cr, struct pc_contend_point *pt,
+		 const struct batch *b, unsigned w, unsigned r, double tick_hz)
+{
+	unsigned n = pt->nthreads, i, k = pt->nv;
+	uint64_t total = 0, ticks = 0;
+	bool clean = true;
+
+	if (b->why[w]) {
+		uint64_t sum = 0;
+
+		for (i = 0; i < n; i++)
+			sum += b->acq[w * n + i];
+		pt->failed = true;
+		snprintf(pt->reason, sizeof(pt->reason), "%s (%llu, against %llu)",
+			 b->why[w], (unsigned long long)b->counter[w],
+			 (unsigned long long)sum);
+		return false;
+	}
+	if (k == pt->cap)
+		return true;
+	for (i = 0; i < n; i++) {
+		total += b->acq[w * n + i];
+		ticks += b->ticks[w * n + i];
+		clean &= b->switched[w * n + i] == 0 &&
+			 !stalled(b->acq[w * n + i], b->ticks[w * n + i], b->gap[w * n + i]) &&
+			 b->late[w * n + i] <= PC_CONTEND_STALL_SHARE * b->window_ticks;
+	}
+	pt->windows++;
+	pt->disturbed += !clean;
+	if (!total)
+		return true;
+	pt->switched[k] = !clean;
+	memcpy(&pt->can_t[(size_t)k * n], &b->can[w * n], n * sizeof(double));
+	if (clean && slow(cr, pt, k)) {
+		clean = false;
+		pt->contended++;
+	}
+	pc_fairness(&b->acq[w * n], n, &pt->cv_w[k], &pt->share_w[k]);
+	/* c2c: one thread's time over the transfers both made */
+	pt->v[k] = (double)ticks / (double)total /
+		   (pt->kind->cls == PC_KIND_C2C ? (double)n : 1.0);
+	pt->rate_w[k] = (double)total / ((double)ticks / n / tick_hz);
+	pt->round[k] = (unsigned char)r;
+	pt->clean[k] = clean;
+	pt->nv++;
+	return true;
+}
+
+static unsigned clean_count(const struct pc_contend_point *pt)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < pt->nv; i++)
+		n += pt->clean[i];
+	return n;
+}
+
+/* What every batch of a run shares. */
+struct sampling {
+	struct pc_contend_run *cr;
+	struct pc_contend_shared *s;
+	uint64_t window_ticks;
+	double tick_hz;
+};
+
+/* nwin windows of pt, into its windows (round r). -1 with err. */
+static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsigned nwin,
+		   unsigned r, char *err, size_t errlen)
+{
+	unsigned n = pt->nthreads, w;
+	struct batch b;
+	int rc = -1;
+
+	memset(&b, 0, sizeof(b));
+	b.pt = pt;
+	b.s = sp->s;
+	b.window_ticks = sp->window_ticks;
+	b.nwin = nwin;
+	b.canary = sp->cr->canary;
+	b.acq = calloc((size_t)nwin * n, sizeof(*b.acq));
+	b.ticks = calloc((size_t)nwin * n, sizeof(*b.ticks));
+	b.switched = calloc((size_t)nwin * n, sizeof(*b.switched));
+	b.can = calloc((size_t)nwin * n, sizeof(*b.can));
+	b.gap = calloc((size_t)nwin * n, sizeof(*b.gap));
+	b.late = calloc((size_t)nwin * n, sizeof(*b.late));
+	b.deadline = calloc(nwin, sizeof(*b.deadline));
+	b.why = calloc(nwin, sizeof(*b.why));
+	b.counter = calloc(nwin, sizeof(*b.counter));
+	if (!b.acq || !b.ticks || !b.switched || !b.can || !b.gap || !b.late || !b.deadline ||
+	    !b.why || !b.counter)
+		snprintf(err, errlen, "out of memory");
+	else if (run_batch(&b, err, errlen) == 0)
+		rc = 0;
+	for (w = 0; rc == 0 && w < nwin &&
+	     take(sp->cr, pt, &b, w, r, sp->tick_hz); w++)
+		;
+	free(b.acq);
+	free(b.ticks);
+	free(b.switched);
+	free(b.can);
+	free(b.gap);
+	free(b.late);
+	free(b.deadline);
+	free(b.why);
+	free(b.counter);
+	return rc;
+}
+
+/* The median of the windows of pt that count (used[i]) in x; NAN if none. */
+static double median_of(const struct pc_contend_point *pt, const double *x,
+			const bool *used, int round, double *tmp)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < pt->nv; i++)
+		if (used[i] && (round < 0 || pt->round[i] == round))
+			tmp[n++] = x[i];
+	return n ? pc_median(tmp, n) : NAN;
+}
+
+/* The spread of the round medians: (max - min) / median. */
+static double round_spread(const struct pc_contend_point *pt, const bool *used,
+			   double *tmp)
+{
+	double med[PC_CONTEND_ROUNDS], all;
+	unsigned r, n = 0;
+
+	for (r = 0; r < PC_CONTEND_ROUNDS; r++) {
+		double m = median_of(pt, pt->v, used, (int)r, tmp);
+
+		if (!isnan(m))
+			med[n++] = m;
+	}
+	if (n < 2)
+		return NAN;
+	all = pc_median(med, n);
+	return (med[n - 1] - med[0]) / all;	/* sorted by pc_median */
+}
+
+/* A point's figures into r: the clean windows, or every window (noisy)
+ * when none was clean. -1: out of memory. */
+static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
+		  unsigned samples, double window_s, double cpt, double tick_hz,
+		  bool interrupted)
+{
+	unsigned clean = clean_count(pt), i, n = 0;
+	bool *used = calloc(pt->nv + 1, sizeof(bool));
+	double *tmp = calloc(pt->nv + 1, sizeof(double));
+	int rc = -1;
+
+	r->ring = 3;
+	r->linearity = NAN;
+	r->round_spread = NAN;
+	r->cycles_source = PC_CYCLES_CALIBRATED;
+	r->cycles_per_tick = cpt;
+	if (!used || !tmp)
+		goto out;
+	rc = 0;
+	if (!pt->failed && !pt->windows && interrupted) {
+		r->status = PC_STATUS_SKIPPED;
+		r->partial = true;
+		snprintf(r->reason, sizeof(r->reason), "interrupted before it was measured");
+		goto out;
+	}
+	r->partial = interrupted;
+	if (pt->failed || !pt->nv) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "%s", pt->failed ? pt->reason :
+			 "no window made an operation");
+		goto out;
+	}
+	for (i = 0; i < pt->nv; i++)
+		if ((used[i] = pt->clean[i] || !clean))
+			tmp[n++] = pt->v[i];
+	if (clean < samples) {
+		r->status = PC_STATUS_NOISY;
+		snprintf(r->reason, sizeof(r->reason), "of %u windows, %u saw a thread "
+			 "switched out or stalled and %u a slow canary (the core "
+			 "shared)%s",
+			 pt->windows, pt->disturbed, pt->contended,
+			 clean ? "; the clean ones kept" : "; none was clean: all kept");
+	}
+	if (pc_summarize(tmp, n, &r->ticks) < 0) {
+		rc = -1;
+		goto out;
+	}
+	r->cycles = pc_summary_scale(&r->ticks, cpt);
+	r->ns = pc_summary_scale(&r->ticks, 1e9 / tick_hz);
+	r->samples = n;
+	r->events.disturbed = pt->disturbed;
+	r->events.contended = pt->contended;
+	r->round_spread = round_spread(pt, used, tmp);
+	pt->cv = median_of(pt, pt->cv_w, used, -1, tmp);
+	pt->max_share = median_of(pt, pt->share_w, used, -1, tmp);
+	pt->ops_per_s = median_of(pt, pt->rate_w, used, -1, tmp);
+	for (i = 0, pt->max_share_worst = 0; i < pt->nv; i++)
+		if (used[i] && pt->share_w[i] > pt->max_share_worst)
+			pt->max_share_worst = pt->share_w[i];
+	/* a window is one loop: the operations all its threads made */
+	r->iters = 1;
+	r->ops_per_sample = (uint64_t)(pt->ops_per_s * window_s);
+out:
+	free(used);
+	free(tmp);
+	return rc;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Room for 2 x samples windows a point (the retakes' budget). */
+static int point_arrays(struct pc_contend_point *pt, unsigned samples)
+{
+	unsigned cap = 2 * samples;
+
+	pt->v = calloc(cap, 4 * sizeof(double) + 1 + 2 * sizeof(bool));
+	pt->can_t = calloc((size_t)cap * pt->nthreads, sizeof(double));
+	if (!pt->v || !pt->can_t)
+		return -1;
+	pt->cv_w = pt->v + cap;
+	pt->share_w = pt->cv_w + cap;
+	pt->rate_w = pt->share_w + cap;
+	pt->round = (unsigned char *)(pt->rate_w + cap);
+	pt->switched = (bool *)(pt->round + cap);
+	pt->clean = pt->switched + cap;
+	pt->cap = cap;
+	return 0;
+}
+
+/* The first quartile of the canaries run on CPU (compact index) c, 10 %
+ * up; 0 when none ran there. */
+static double cpu_limit(const struct pc_contend_run *cr, unsigned c, double *all)
+{
+	size_t i, n = 0;
+	unsigned k, t;
+
+	for (i = 0; i < cr->npoints; i++) {
+		const struct pc_contend_point *pt = &cr->points[i];
+
+		for (t = 0; t < pt->nthreads; t++)
+			if (cpu_index(&cr->place, pt->cpus[t]) == c)
+				for (k = 0; k < pt->nv; k++)
+					all[n++] = pt->can_t[(size_t)k * pt->nthreads + t];
+	}
+	if (!n || pc_sort_doubles(all, n) < 0)
+		return 0;
+	return pc_quantile_sorted(all, n, 0.25) * (1 + PC_CONTENTION_TOLERANCE);
+}
+
+/*
+ * The canary's limits, once the rounds are done: on each CPU, 10 % above
+ * the first quartile of the canaries run there (as the engine's samples);
+ * a window with a thread above its CPU's limit is not clean, unless fewer
+ * than a quarter of a point's would stay (its cores were shared
+ * throughout: it keeps them, and the retakes would not do better).
+ */
+static int canary_limits(struct pc_contend_run *cr)
+{
+	size_t i, n = 0;
+	unsigned k, c;
+	double *all;
+
+	for (i = 0; i < cr->npoints; i++)
+		n += (size_t)cr->points[i].nv * cr->points[i].nthreads;
+	if (!cr->canary || !n)
+		return 0;
+	all = malloc(n * sizeof(double));
+	cr->canary_limit = calloc(cr->place.ncpus + 1, sizeof(double));
+	if (!all || !cr->canary_limit) {
+		free(all);
+		return -1;
+	}
+	for (c = 0; c < cr->place.ncpus; c++)
+		cr->canary_limit[c] = cpu_limit(cr, c, all);
+	free(all);
+	for (i = 0; i < cr->npoints; i++) {
+		struct pc_contend_point *pt = &cr->points[i];
+		unsigned nslow = 0;
+
+		for (k = 0; k < pt->nv; k++)
+			nslow += !pt->switched[k] && slow(cr, pt, k);
+		if (nslow > pt->nv * 3 / 4)
+			continue;
+		pt->contended += nslow;
+		for (k = 0; k < pt->nv; k++)
+			pt->clean[k] = !pt->switched[k] && !slow(cr, pt, k);
+	}
+	return 0;
+}
+
+/* Every point's windows: a share in each round, point after point, then
+ * the disturbed and contended ones retaken while the budget lasts. 1 when
+ * an interruption (SIGINT, SIGTERM, SIGHUP) stopped it. */
+static int sample_points(const struct sampling *sp, unsigned samples, char *err,
+			 size_t errlen)
+{
+	struct pc_contend_run *cr = sp->cr;
+	unsigned per = (samples + PC_CONTEND_ROUNDS - 1) / PC_CONTEND_ROUNDS, r;
+	size_t i;
+
+	for (r = 0; r < PC_CONTEND_ROUNDS; r++)
+		for (i = 0; i < cr->npoints; i++) {
+			struct pc_contend_point *pt = &cr->points[i];
+			unsigned left = samples > pt->nv ? samples - pt->nv : 0;
+
+			if (pt->failed || !left)
+				continue;
+			if (pc_interrupted())
+				return 1;
+			if (windows(sp, pt, left < per ? left : per, r, err, errlen) < 0)
+				return -1;
+		}
+	if (canary_limits(cr) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < cr->npoints; i++) {
+		struct pc_contend_point *pt = &cr->points[i];
+
+		while (!pt->failed && clean_count(pt) < samples && pt->windows < pt->cap) {
+			if (pc_interrupted())
+				return 1;
+			if (windows(sp, pt, samples - clean_count(pt), PC_CONTEND_ROUNDS - 1,
+				    err, errlen) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Cycles per tick: the add chain, through the engine like any row (its
+ * warm-up and time limits hold under an emulator too), on this thread's
+ * CPU. */
+static int calibrate(const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		     double *cpt, char *err, size_t errlen)
+{
+	bool sel[PC_PROBE_COUNT] = { false };
+	struct pc_measure_config c = *cfg;
+	struct pc_profile p;
+
+	sel[PC_PROBE_calib_add_chain] = true;
+	c.samples = PC_CONTEND_CAL_SAMPLES;
+	c.progress = false;
+	if (pc_profile_run(sel, &c, clk, &p, err, errlen) < 0)
+		return -1;
+	*cpt = p.cycles_per_tick;
+	if (!(*cpt > 0) && p.nprobes && p.probes[0].ticks.median > 0)
+		*cpt = 1 / p.probes[0].ticks.median;
+	pc_profile_free(&p);
+	if (*cpt > 0 && isfinite(*cpt))
+		return 0;
+	snprintf(err, errlen, "the add-chain calibration gave no figure");
+	return -1;
+}
+
+int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config *cfg,
+		       const struct pc_clock *clk, struct pc_profile *prof, char *err,
+		       size_t errlen)
+{
+	struct pc_contend_shared *s = aligned_alloc(PC_LINE, sizeof(*s));
+	size_t i, nt = PC_CONTEND_THREADS_MAX * sizeof(struct pc_contend_thread);
+	double t0 = now_s(), cpt;
+	struct sampling sp;
+	int rc = -1, stopped;
+
+	memset(prof, 0, sizeof(*prof));
+	prof->probes = calloc(cr->npoints + 1, sizeof(*prof->probes));
+	if (!s || !prof->probes || !(s->threads = aligned_alloc(PC_LINE, nt))) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	memset(&s->lock, 0, sizeof(s->lock));
+	if (calibrate(cfg, clk, &cpt, err, errlen) < 0)
+		goto out;
+	cr->cycles_per_tick = cpt;
+	for (i = 0; i < cr->npoints; i++)
+		if (point_arrays(&cr->points[i], cfg->samples) < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	sp = (struct sampling){ cr, s, (uint64_t)(cr->window_us * 1e-6 * clk->tick_hz),
+				clk->tick_hz };
+	cr->canary = pc_probe_impl(PC_PROBE_calib_add_throughput);
+	if (cr->canary && !cr->canary->run)
+		cr->canary = NULL;
+	stopped = sample_points(&sp, cfg->samples, err, errlen);
+	if (stopped < 0)
+		goto out;
+	prof->interrupted = stopped ? pc_interrupted() : 0;
+	prof->nprobes = cr->npoints;
+	for (i = 0; i < cr->npoints; i++)
+		if (finish(&cr->points[i], &prof->probes[i], cfg->samples,
+			   cr->window_us * 1e-6, cpt, clk->tick_hz, stopped) < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	prof->cycles_per_tick = cpt;
+	prof->wall_s = now_s() - t0;
+	rc = 0;
+out:
+	if (s)
+		free(s->threads);
+	free(s);
+	if (rc < 0) {
+		free(prof->probes);
+		prof->probes = NULL;
+		prof->nprobes = 0;
+	}
+	return rc;
+}

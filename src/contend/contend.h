@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * contend.h - the contended group: lock kinds, contended atomics and the
+ * transfer of a cache line between CPUs (the rows: probes/locks.h), each
+ * measured at points (a thread count and the CPUs they run on) in
+ * time-bounded windows (contend.c); where the threads go (placement.c);
+ * the results as points[] and their views (contend_json.c).
+ */
+#ifndef PC_CONTEND_H
+#define PC_CONTEND_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "primcost.h"
+#include "probes/locks.h"
+
+/* ---- placement.c: where the threads run ---------------------------------------- */
+
+enum pc_placement { PC_PLACE_COMPACT, PC_PLACE_SPREAD, PC_PLACE_LIST, PC_PLACE_PAIR };
+extern const char *const pc_placement_names[];
+
+/* The CPUs threads may run on, in the order each placement takes them. */
+struct pc_place {
+	unsigned ncpus;
+	int compact[PC_CONTEND_THREADS_MAX];	/* SMT siblings, cores, packages */
+	int spread[PC_CONTEND_THREADS_MAX];	/* packages, nodes, cores, siblings */
+	void *topo;				/* hwloc's, or NULL */
+};
+
+/* This machine (xml NULL: its allowed CPUs) or an hwloc XML export's. */
+int pc_place_open(struct pc_place *p, const char *xml, char *err, size_t errlen);
+void pc_place_close(struct pc_place *p);
+/* The first n CPUs of a placement (compact or spread); -1 with err when
+ * fewer are allowed. */
+int pc_place_pick(const struct pc_place *p, enum pc_placement how, unsigned n,
+		  int *cpus, char *err, size_t errlen);
+/* What CPUs cpus[0..n) share at most: "single" (one CPU), "smt" (a
+ * core), "l2", "l3" (a cache), "node" (a NUMA node of a package),
+ * "package" (nodes of one package), "machine" (packages); "unknown"
+ * without hwloc. */
+const char *pc_place_class(const struct pc_place *p, const int *cpus, unsigned n);
+/* The NUMA nodes cpus[0..n) span (1 without hwloc). */
+int pc_place_nodes(const struct pc_place *p, const int *cpus, unsigned n);
+/* One pair of CPUs per class, the first allowed CPU in each: at most max. */
+unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max);
+
+/* ---- contend.c: the windows -------------------------------------------------------- */
+
+/* The default window, and the default windows per point (-n). */
+#define PC_CONTEND_WINDOW_US	1000
+#define PC_CONTEND_SAMPLES	15
+#define PC_CONTEND_ROUNDS	3
+/* Samples of the add-chain calibration. */
+#define PC_CONTEND_CAL_SAMPLES	21
+/* A thread stalled in a window (its CPU taken away, by the kernel or, in
+ * a virtual machine, by the host, which the thread's context switches do
+ * not show) when the longest time between two of its deadline checks is
+ * over PC_CONTEND_STALL_FACTOR times their mean and over a tenth of its
+ * time in the window, or when it began or stopped a tenth of the window
+ * late (it ran apart from the others): the window is disturbed. (Shorter gaps, interrupts,
+ * come in every window alike: a 1 ms window in a busy virtual machine saw
+ * one of about 40 us in each.) */
+#define PC_CONTEND_STALL_FACTOR	8
+#define PC_CONTEND_STALL_SHARE	0.10
+/* Iterations of each loop of the canary's pair (80 and 16 operations
+ * each): about 20000 cycles. */
+#define PC_CONTEND_CANARY_ITERS	256
+/* The default thread counts: powers of two up to the CPUs, at most this
+ * many points per row and placement. */
+#define PC_CONTEND_MAX_COUNTS	8
+
+struct pc_contend_options {
+	bool on;				/* measure the group */
+	bool kinds[32];				/* rows, as pc_contend_kinds[] */
+	const char *threads;			/* --threads LIST, or NULL */
+	const char *placement;			/* --placement LIST, or NULL */
+	const char *cpus;			/* --cpus LIST, or NULL */
+	bool matrix;				/* c2c between every pair */
+	unsigned window_us;			/* --window-us */
+	const char *topology;			/* an hwloc XML (tests), or NULL */
+};
+
+/* Fairness of one window: the coefficient of variation of the threads'
+ * operations (population standard deviation / mean), and the largest
+ * share any thread took (1 for one thread). Both 0 without operations. */
+void pc_fairness(const uint64_t *ops, unsigned n, double *cv, double *max_share);
+
+/* One point: a row, its threads, their CPUs. */
+struct pc_contend_point {
+	const struct pc_contend_kind *kind;
+	unsigned nthreads;
+	int *cpus;				/* [nthreads] */
+	enum pc_placement placement;
+	const char *cls;			/* pc_place_class() */
+	int nodes;
+	/* what its windows said */
+	double cv, max_share, max_share_worst;	/* medians; the worst window */
+	double ops_per_s;			/* all threads, median */
+	unsigned windows, disturbed;		/* taken; with a context switch */
+	/* every window taken: its figure (ticks per operation), fairness,
+	 * operations per second, round, and whether it was clean */
+	double *v, *cv_w, *share_w, *rate_w;
+	double *can_t;			/* [cap][nthreads]: each one's canary */
+	unsigned char *round;
+	bool *switched;			/* a thread was switched out */
+	bool *clean;			/* neither that nor a slow canary */
+	unsigned nv, cap;
+	unsigned contended;		/* windows dropped by the canary */
+	bool failed;
+	char reason[256];
+};
+
+struct pc_contend_run {
+	struct pc_place place;
+	struct pc_contend_point *points;	/* [prof.nprobes] */
+	size_t npoints;
+	unsigned window_us;
+	double cycles_per_tick;
+	/* The contention canary (calib.add_throughput) each thread runs
+	 * after a window, and the run's limit for it: 10 % above the first
+	 * quartile of the rounds' canaries (0 until the rounds are done). */
+	const struct pc_arch_probe *canary;
+	double *canary_limit;		/* [place.ncpus], by compact index */
+};
+
+/* Marks the rows a -p list names (lock.*, contended.*, c2c.*); -1 (err)
+ * when a token matches no row. */
+int pc_contend_select(const char *list, bool *kinds, char *err, size_t errlen);
+/* Do all tokens of a -p list name rows of the group? */
+bool pc_contend_list_only(const char *list);
+/* Parses a CPU or thread-count list ("0,2-5"); -1 with err. */
+int pc_contend_list(const char *what, const char *list, int *out, unsigned max,
+		    unsigned *n, char *err, size_t errlen);
+
+/* Plans the points of o (the topology read, the CPUs chosen); -1 with err. */
+int pc_contend_plan(const struct pc_contend_options *o, struct pc_contend_run *cr,
+		    char *err, size_t errlen);
+void pc_contend_close(struct pc_contend_run *cr);
+/* Measures every point: prof->probes[i] is the result of cr->points[i];
+ * cfg->samples windows a point. -1 with err. */
+int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config *cfg,
+		       const struct pc_clock *clk, struct pc_profile *prof, char *err,
+		       size_t errlen);
+
+/* ---- contend_json.c: results and views ------------------------------------------- */
+
+/* The probes object: a probe per row, its points[]. */
+json_t *pc_contend_json_probes(const struct pc_contend_run *cr,
+			       const struct pc_profile *prof);
+/* The run's "contend": window, placement source. */
+json_t *pc_contend_json_run(const struct pc_contend_run *cr);
+/* The seed's shape: rows = threads, columns = lock kinds (cycles per
+ * lock+unlock per thread), then the atomics, then c2c (a heat map when
+ * there are pairs enough). Every CPU of doc. */
+int pc_contend_report(FILE *f, json_t *doc);
+/* compare --by lock: the lock rows of the files (and the seed's
+ * spin_lock_unlock tables) side by side, paired by threads and nodes. */
+int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
+		       unsigned ndocs, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * contend_json.c - the contended group's results (contend.h): a probe per
+ * row with points[] (threads, placement, cpus, class, nodes, the figures,
+ * fairness); the seed's table (rows = threads, columns = lock kinds), the
+ * c2c pairs and their heat map; and compare --by lock, which pairs points
+ * by threads and nodes, the seed's spin_lock_unlock tables among them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contend.h"
+#include "report.h"
+#include "results.h"
+
+static const char *const units[] = {
+	[PC_KIND_LOCK] = "per lock+unlock pair, per thread",
+	[PC_KIND_ATOMIC] = "per operation, per thread",
+	[PC_KIND_C2C] = "per one-way transfer of a line",
+};
+
+static json_t *cpus_json(const int *cpus, unsigned n)
+{
+	char buf[PC_CONTEND_THREADS_MAX * 6] = "";
+	size_t at = 0;
+	unsigned i;
+
+	for (i = 0; i < n && at < sizeof(buf); i++)
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%d", i ? "," : "",
+				       cpus[i]);
+	return json_string(buf);
+}
+
+static json_t *point_json(const struct pc_contend_point *pt,
+			  const struct pc_probe_result *r)
+{
+	json_t *p = json_pack("{s:i, s:s, s:o, s:s, s:i, s:s}", "threads",
+			      (int)pt->nthreads, "placement",
+			      pc_placement_names[pt->placement], "cpus",
+			      cpus_json(pt->cpus, pt->nthreads), "class", pt->cls,
+			      "nodes", pt->nodes, "status", pc_status_name(r->status));
+
+	if (!p)
+		return NULL;
+	if (r->reason[0])
+		json_object_set_new(p, "reason", json_string(r->reason));
+	if (r->partial)
+		json_object_set_new(p, "partial", json_true());
+	if (r->status == PC_STATUS_FAILED || r->status == PC_STATUS_SKIPPED)
+		return p;
+	pc_json_figures(p, r);
+	json_object_set_new(p, "round_spread", isnan(r->round_spread) ? json_null() :
+			    pc_json_real7(r->round_spread));
+	json_object_set_new(p, "fairness", json_pack("{s:o, s:o, s:o}",
+			    "cv", pc_json_real7(pt->cv),
+			    "max_share", pc_json_real7(pt->max_share),
+			    "max_share_worst", pc_json_real7(pt->max_share_worst)));
+	json_object_set_new(p, "ops_per_s", pc_json_real7(pt->ops_per_s));
+	json_object_set_new(p, "windows", json_pack("{s:i, s:i, s:i}", "taken",
+			    (int)pt->windows, "disturbed", (int)pt->disturbed,
+			    "contended", (int)pt->contended));
+	return p;
+}
+
+json_t *pc_contend_json_probes(const struct pc_contend_run *cr,
+			       const struct pc_profile *prof)
+{
+	json_t *probes = json_object();
+	unsigned k;
+	size_t i;
+
+	for (k = 0; probes && k < pc_contend_nkinds; k++) {
+		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
+		json_t *points = json_array(), *p;
+		size_t n = 0, failed = 0;
+
+		for (i = 0; points && i < cr->npoints; i++) {
+			if (cr->points[i].kind != kind)
+				continue;
+			n++;
+			failed += prof->probes[i].status == PC_STATUS_FAILED;
+			json_array_append_new(points, point_json(&cr->points[i],
+								 &prof->probes[i]));
+		}
+		if (!n) {
+			json_decref(points);
+			continue;
+		}
+		p = json_pack("{s:s, s:i, s:s, s:s, s:o}", "status",
+			      failed == n ? "failed" : "ok", "ring", 3, "group", "contended",
+			      "unit", units[kind->cls], "points", points);
+		if (p && failed)
+			json_object_set_new(p, "reason", json_sprintf("%zu of %zu points "
+					    "failed", failed, n));
+		json_object_set_new(probes, kind->name, p);
+	}
+	return probes;
+}
+
+json_t *pc_contend_json_run(const struct pc_contend_run *cr)
+{
+	return json_pack("{s:i, s:i, s:s}", "window_us", (int)cr->window_us,
+			 "rounds", PC_CONTEND_ROUNDS, "placement_source",
+			 cr->place.topo ? "hwloc" : "affinity (no hwloc)");
+}
+
+/* ---- the model of the views: a figure by row (threads and a key) and column ------- */
+
+#define G_ROWS 64
+#define G_COLS 32
+
+struct grid {
+	unsigned nrow, ncol;
+	int threads[G_ROWS];
+	char key[G_ROWS][24];		/* placement, or nodes */
+	char col[G_COLS][48];
+	double v[G_ROWS][G_COLS];	/* NAN: none */
+	char mark[G_ROWS][G_COLS];	/* ' ', '*' noisy, '!' failed */
+};
+
+static void grid_init(struct grid *g)
+{
+	unsigned r, c;
+
+	memset(g, 0, sizeof(*g));
+	for (r = 0; r < G_ROWS; r++)
+		for (c = 0; c < G_COLS; c++) {
+			g->v[r][c] = NAN;
+			g->mark[r][c] = ' ';
+		}
+}
+
+/* The row of (threads, key), kept in order of threads; -1 when full. */
+static int grid_row(struct grid *g, int threads, const char *key)
+{
+	unsigned r, k;
+
+	for (r = 0; r < g->nrow; r++)
+		if (g->threads[r] == threads && strcmp(g->key[r], key) == 0)
+			return (int)r;
+	if (g->nrow == G_ROWS)
+		return -1;
+	for (r = 0; r < g->nrow && g->threads[r] <= threads; r++)
+		;
+	for (k = g->nrow; k > r; k--) {
+		g->threads[k] = g->threads[k - 1];
+		memcpy(g->key[k], g->key[k - 1], sizeof(g->key[k]));
+		memcpy(g->v[k], g->v[k - 1], sizeof(g->v[k]));
+		memcpy(g->mark[k], g->mark[k - 1], sizeof(g->mark[k]));
+	}
+	g->threads[r] = threads;
+	snprintf(g->key[r], sizeof(g->key[r]), "%s", key);
+	for (k = 0; k < G_COLS; k++) {
+		g->v[r][k] = NAN;
+		g->mark[r][k] = ' ';
+	}
+	g->nrow++;
+	return (int)r;
+}
+
+static int grid_col(struct grid *g, const char *name)
+{
+	unsigned c;
+
+	for (c = 0; c < g->ncol; c++)
+		if (strcmp(g->col[c], name) == 0)
+			return (int)c;
+	if (g->ncol == G_COLS)
+		return -1;
+	snprintf(g->col[c], sizeof(g->col[c]), "%s", name);
+	return (int)g->ncol++;
+}
+
+static void grid_put(struct grid *g, int threads, const char *key, const char *col,
+		     json_t *pt)
+{
+	const char *st = json_string_value(json_object_get(pt, "status")) ? : "";
+	json_t *m = json_object_get(json_object_get(pt, "cycles"), "median");
+	int r = grid_row(g, threads, key), c = grid_col(g, col);
+
+	if (r < 0 || c < 0)
+		return;
+	if (json_is_number(m))
+		g->v[r][c] = json_number_value(m);
+	g->mark[r][c] = strcmp(st, "failed") == 0 ? '!' : strcmp(st, "noisy") == 0 ?
+			'*' : ' ';
+}
+
+static void cell(FILE *f, double v, char mark, int width)
+{
+	if (mark == '!')
+		fprintf(f, "%*s ", width - 1, "FAILED");
+	else if (isnan(v))
+		fprintf(f, "%*s ", width - 1, PC_NO_VALUE);
+	else
+		fprintf(f, "%*.*f%c", width - 1, v < 100 ? 1 : 0, v, mark);
+}
+
+/* A row's name in 11 columns with a CPU's letter: the longer ones shortened. */
+static const char *short_name(const char *name)
+{
+	static const char *const names[][2] = {
+		{ "pthread_spin", "pspin" }, { "pthread_mutex", "pmutex" },
+		{ "atomic_add_return", "add_ret" }, { "false_sharing", "false_sh" },
+	};
+	const char *tail = strchr(name, ' ') ? strchr(name, ' ') + 1 : name;
+	static char buf[48];
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(tail, names[i][0]) == 0) {
+			snprintf(buf, sizeof(buf), "%.*s%s", (int)(tail - name), name,
+				 names[i][1]);
+			return buf;
+		}
+	return name;
+}
+
+/* Columns 5 at a time (80 columns): rows = threads and key. */
+static void grid_render(FILE *f, const struct grid *g, const char *keyname)
+{
+	unsigned from, c, r;
+
+	for (from = 0; from < g->ncol; from += 5) {
+		fprintf(f, "%7s %-9s", "threads", keyname);
+		for (c = from; c < g->ncol && c < from + 5; c++)
+			fprintf(f, " %11.11s", short_name(g->col[c]));
+		fputc('\n', f);
+		for (r = 0; r < g->nrow; r++) {
+			fprintf(f, "%7d %-9s", g->threads[r], g->key[r]);
+			for (c = from; c < g->ncol && c < from + 5; c++) {
+				fputc(' ', f);
+				cell(f, g->v[r][c], g->mark[r][c], 11);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* The points of the rows of entry whose name starts with prefix. */
+static void add_points(struct grid *g, json_t *entry, const char *prefix)
+{
+	json_t *probes = json_object_get(entry, "probes"), *p, *pt;
+	const char *name;
+	size_t i;
+
+	json_object_foreach(probes, name, p) {
+		if (strncmp(name, prefix, strlen(prefix)) != 0)
+			continue;
+		json_array_foreach(json_object_get(p, "points"), i, pt) {
+			json_t *th = json_object_get(pt, "threads");
+			const char *pl = json_string_value(json_object_get(pt, "placement"));
+
+			if (json_is_integer(th))
+				grid_put(g, (int)json_integer_value(th), pl ? pl : "?",
+					 name + strlen(prefix), pt);
+		}
+	}
+}
+
+/* ---- c2c: the pairs, and a heat map of them ---------------------------------------- */
+
+#define HEAT_CPUS 64
+
+/* Every pair's one-way cycles on a CPU x CPU grid, darker when dearer. */
+static void heat_map(FILE *f, json_t *points)
+{
+	static const char shade[] = " .:-=+*#%@";
+	int cpu[HEAT_CPUS], a, b;
+	double m[HEAT_CPUS][HEAT_CPUS], lo = INFINITY, hi = 0;
+	unsigned n = 0, i, j;
+	json_t *pt;
+	size_t k;
+
+	for (i = 0; i < HEAT_CPUS; i++)
+		for (j = 0; j < HEAT_CPUS; j++)
+			m[i][j] = NAN;
+	json_array_foreach(points, k, pt) {
+		double v = json_number_value(json_object_get(json_object_get(pt, "cycles"),
+							     "median"));
+		int ia, ib;
+
+		if (sscanf(json_string_value(json_object_get(pt, "cpus")) ? : "", "%d,%d",
+			   &a, &b) != 2 || !(v > 0))
+			continue;
+		for (ia = 0; ia < (int)n && cpu[ia] != a; ia++)
+			;
+		if (ia == (int)n && n < HEAT_CPUS)
+			cpu[n++] = a;
+		for (ib = 0; ib < (int)n && cpu[ib] != b; ib++)
+			;
+		if (ib == (int)n && n < HEAT_CPUS)
+			cpu[n++] = b;
+		if (ia >= (int)n || ib >= (int)n)
+			continue;
+		m[ia][ib] = m[ib][ia] = v;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	if (n < 3)
+		return;
+	fprintf(f, "\nheat map, one-way cycles: ' ' %.0f .. '@' %.0f\n    ", lo, hi);
+	for (j = 0; j < n; j++)
+		fputc(j % 10 == 0 ? '|' : ' ', f);
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%3d ", cpu[i]);
+		for (j = 0; j < n; j++)
+			fputc(isnan(m[i][j]) ? (i == j ? '\\' : '?') :
+			      shade[hi > lo ? (int)((m[i][j] - lo) / (hi - lo) * 9 + 0.5) : 0], f);
+		fputc('\n', f);
+	}
+}
+
+static void c2c_report(FILE *f, json_t *probe)
+{
+	json_t *points = json_object_get(probe, "points"), *pt;
+	size_t k;
+
+	if (!json_array_size(points))
+		return;
+	fprintf(f, "\nc2c.latency: one-way transfer of a line (CAS ping-pong, round "
+		"trip / 2)\n%-11s %-8s %10s %10s  %s\n", "cpus", "class", "cycles", "ns",
+		"status");
+	json_array_foreach(points, k, pt) {
+		json_t *c = json_object_get(json_object_get(pt, "cycles"), "median");
+		json_t *ns = json_object_get(json_object_get(pt, "ns"), "median");
+
+		fprintf(f, "%-11s %-8s ", json_string_value(json_object_get(pt, "cpus")) ? : "?",
+			json_string_value(json_object_get(pt, "class")) ? : "?");
+		cell(f, json_is_number(c) ? json_number_value(c) : NAN, ' ', 10);
+		cell(f, json_is_number(ns) ? json_number_value(ns) : NAN, ' ', 10);
+		fprintf(f, " %s\n", json_string_value(json_object_get(pt, "status")) ? : "?");
+	}
+	heat_map(f, points);
+}
+
+static const char *brand_of(json_t *entry, const char *key)
+{
+	const char *b = json_string_value(json_object_get(json_object_get(entry, "cpu"),
+							  "brand"));
+
+	return b && *b ? b : key;
+}
+
+int pc_contend_report(FILE *f, json_t *doc)
+{
+	struct grid *g = malloc(sizeof(*g));
+	json_t *entry;
+	const char *key;
+
+	if (!g)
+		return -1;
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
+		fprintf(f, "%s\n", brand_of(entry, key));
+		grid_init(g);
+		add_points(g, entry, "lock.");
+		if (g->ncol) {
+			fprintf(f, "locks: cycles per lock+unlock pair per thread (median of "
+				"the windows; * noisy)\n");
+			grid_render(f, g, "placement");
+		}
+		grid_init(g);
+		add_points(g, entry, "contended.");
+		if (g->ncol) {
+			fprintf(f, "\ncontended atomics: cycles per operation per thread\n");
+			grid_render(f, g, "placement");
+		}
+		c2c_report(f, json_object_get(json_object_get(entry, "probes"),
+					      "c2c.latency"));
+	}
+	free(g);
+	return 0;
+}
+
+/* ---- compare --by lock --------------------------------------------------------------- */
+
+/* Our lock and atomic rows' points, and the seed's flat rows
+ * spin_lock_unlock.<lock>.nodes<N>.threads<T>, of one CPU entry (tag: its
+ * letter) into g, rows by threads and nodes. */
+static void compare_add(struct grid *g, json_t *entry, char tag)
+{
+	json_t *probes = json_object_get(entry, "probes"), *p, *pt;
+	const char *name;
+	char col[48], lock[32], nodes[16];
+	size_t i;
+
+	json_object_foreach(probes, name, p) {
+		int n, t, end = 0;
+
+		if (sscanf(name, "spin_lock_unlock.%31[^.].nodes%d.threads%d%n", lock, &n,
+			   &t, &end) == 3 && !name[end]) {
+			snprintf(col, sizeof(col), "%c %s", tag, lock);
+			snprintf(nodes, sizeof(nodes), "%d", n);
+			grid_put(g, t, nodes, col, p);
+			continue;
+		}
+		if (strncmp(name, "lock.", 5) != 0 && strncmp(name, "contended.", 10) != 0)
+			continue;
+		snprintf(col, sizeof(col), "%c %s", tag, strchr(name, '.') + 1);
+		json_array_foreach(json_object_get(p, "points"), i, pt) {
+			json_t *th = json_object_get(pt, "threads");
+
+			snprintf(nodes, sizeof(nodes), "%lld",
+				 (long long)json_integer_value(json_object_get(pt, "nodes")));
+			if (json_is_integer(th))
+				grid_put(g, (int)json_integer_value(th), nodes, col, pt);
+		}
+	}
+}
+
+/* text at indent, wrapped at 80 columns (later lines 4 further in). */
+static void wrapped(FILE *f, int indent, const char *text)
+{
+	int col = 0, width = 80 - indent;
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		if (col && col + 1 + (int)len > width) {
+			fprintf(f, "\n%*s", indent + 4, "");
+			col = 4;
+			width = 80 - indent;
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		} else {
+			fprintf(f, "%*s", indent, "");
+		}
+		fprintf(f, "%.*s", (int)len, text);
+		col += (int)len;
+		text += len;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
+/* How the seed's figures were taken, next to how primcost takes them. */
+static void method_notes(FILE *f, json_t *entry, char tag)
+{
+	json_t *run = json_array_get(json_object_get(entry, "runs"), 0);
+	json_t *prov = json_object_get(run, "provenance");
+	const char *clock = json_string_value(json_object_get(prov, "clock"));
+	const char *what = json_string_value(json_object_get(prov, "what_was_timed"));
+	char buf[1200];
+
+	if (!prov)
+		return;
+	snprintf(buf, sizeof(buf), "%c (published): %s", tag, what ? what : "?");
+	wrapped(f, 2, buf);
+	if (clock) {
+		snprintf(buf, sizeof(buf), "%c's clock: %s", tag, clock);
+		wrapped(f, 2, buf);
+	}
+}
+
+static const char method_primcost[] =
+	"primcost: the C11 locks of probes/locks.c, not the kernel's code (its "
+	"lock.qspinlock is today's design, the seed's qspinlock the 2014 patch "
+	"with the pending bit and the 2-task optimization; the seed's ticket is "
+	"the kernel's of 2014, primcost's a portable one); every thread runs for "
+	"the same time-bounded window after a start barrier, pinned to its CPU, "
+	"and the figure is the threads' time over their acquisitions, the median "
+	"of the clean windows; cycles are ticks scaled by the add-chain "
+	"calibration, not TSC ticks taken as cycles; the critical section holds "
+	"the counter of the mutual-exclusion check, a plain increment.";
+
+int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
+		       unsigned ndocs, char *err, size_t errlen)
+{
+	struct grid *g = malloc(sizeof(*g));
+	json_t *entry;
+	const char *key;
+	unsigned d;
+	char tag = 'A';
+	bool seed = false;
+
+	if (!g) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	grid_init(g);
+	fprintf(f, "locks and atomics under contention: cycles per lock+unlock pair "
+		"(or operation)\nper thread, medians, paired by threads and the NUMA "
+		"nodes they span\n");
+	for (d = 0; d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
+			unsigned before = g->ncol;
+
+			compare_add(g, entry, tag);
+			if (g->ncol == before)
+				continue;
+			{
+				char buf[512];
+
+				snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
+					 brand_of(entry, key), names[d]);
+				wrapped(f, 2, buf);
+			}
+			tag = tag == 'Z' ? 'Z' : (char)(tag + 1);
+		}
+	if (!g->ncol) {
+		snprintf(err, errlen, "--by lock: no lock rows (points of lock.* or "
+			 "contended.*, or the seed's spin_lock_unlock tables) in %s%s", names[0],
+			 ndocs > 1 ? " and the rest" : "");
+		free(g);
+		return -1;
+	}
+	fputc('\n', f);
+	grid_render(f, g, "nodes");
+	tag = 'A';
+	for (d = 0; d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
+			struct grid *one = malloc(sizeof(*one));
+
+			if (!one)
+				break;
+			grid_init(one);
+			compare_add(one, entry, tag);
+			if (one->ncol) {
+				if (json_object_get(json_array_get(json_object_get(entry, "runs"), 0),
+						    "provenance")) {
+					if (!seed) {
+						fputs("\nmethod differences:\n", f);
+						wrapped(f, 2, method_primcost);
+					}
+					seed = true;
+					method_notes(f, entry, tag);
+				}
+				tag = tag == 'Z' ? 'Z' : (char)(tag + 1);
+			}
+			free(one);
+		}
+	free(g);
+	return 0;
+}

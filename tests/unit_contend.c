@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The contended group: the fairness statistic on made-up counts; the CPUs
+ * compact and spread choose on the hwloc XML exports of a 2-socket 4-node
+ * server and an SMT laptop, and what those CPUs share; a lock that is not
+ * one caught by the mutual-exclusion check, and every real lock and atomic
+ * passing it, under contention; the points[] of a run through a result
+ * file and back.
+ */
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "contend.h"
+#include "results.h"
+#include "tap.h"
+#include "timer.h"
+
+static void check_fairness(void)
+{
+	static const struct { uint64_t ops[4]; unsigned n; double cv, share; } c[] = {
+		{ { 100, 100 }, 2, 0, 0.5 },
+		{ { 300, 100 }, 2, 0.5, 0.75 },		/* mean 200, sd 100 */
+		{ { 10, 0, 0, 0 }, 4, 1.7320508, 1 },	/* sd sqrt(18.75) */
+		{ { 5, 5, 5, 5 }, 4, 0, 0.25 },
+		{ { 42 }, 1, 0, 1 },
+		{ { 0, 0 }, 2, 0, 0 },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		double cv, share;
+
+		pc_fairness(c[i].ops, c[i].n, &cv, &share);
+		ok(fabs(cv - c[i].cv) < 1e-6 && fabs(share - c[i].share) < 1e-9,
+		   "fairness of %llu,%llu,%llu,%llu (%u threads): cv %.7g share %.7g",
+		   (unsigned long long)c[i].ops[0], (unsigned long long)c[i].ops[1],
+		   (unsigned long long)c[i].ops[2], (unsigned long long)c[i].ops[3],
+		   c[i].n, cv, share);
+	}
+}
+
+static void list(char *buf, size_t len, const int *cpus, unsigned n)
+{
+	size_t at = 0;
+	unsigned i;
+
+	buf[0] = 0;
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%d", i ? "," : "", cpus[i]);
+}
+
+static int open_fixture(struct pc_place *p, const char *name)
+{
+	const char *src = getenv("PC_SRCDIR");
+	char path[1024], err[PC_ERRLEN];
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/topology/%s", src ? src : ".", name);
+	if (pc_place_open(p, path, err, sizeof(err)) < 0) {
+		ok(0, "reads %s: %s", name, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The placement's first n CPUs are want, and they share cls. */
+static void pick(const struct pc_place *p, const char *what, enum pc_placement how,
+		 unsigned n, const char *want, const char *cls)
+{
+	int cpus[PC_CONTEND_THREADS_MAX];
+	char got[1024], err[PC_ERRLEN];
+
+	if (pc_place_pick(p, how, n, cpus, err, sizeof(err)) < 0) {
+		ok(0, "%s %s %u: %s", what, pc_placement_names[how], n, err);
+		return;
+	}
+	list(got, sizeof(got), cpus, n);
+	ok(strcmp(got, want) == 0 && strcmp(pc_place_class(p, cpus, n), cls) == 0,
+	   "%s %s %u threads: %s (%s)", what, pc_placement_names[how], n, got,
+	   pc_place_class(p, cpus, n));
+}
+
+static void check_placement(void)
+{
+	struct pc_place p;
+	int pairs[8][2], cpus[16];
+	char err[PC_ERRLEN];
+
+	if (open_fixture(&p, "server-2s-4numa-all.xml") == 0) {
+		ok(p.ncpus == 64, "server: 64 CPUs allowed (%u)", p.ncpus);
+		pick(&p, "server", PC_PLACE_COMPACT, 1, "0", "single");
+		pick(&p, "server", PC_PLACE_COMPACT, 2, "0,1", "smt");
+		pick(&p, "server", PC_PLACE_COMPACT, 4, "0,1,2,3", "l3");
+		pick(&p, "server", PC_PLACE_COMPACT, 8, "0,1,2,3,4,5,6,7", "l3");
+		pick(&p, "server", PC_PLACE_COMPACT, 16,
+		     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "l3");
+		pick(&p, "server", PC_PLACE_SPREAD, 1, "0", "single");
+		pick(&p, "server", PC_PLACE_SPREAD, 2, "0,32", "machine");
+		pick(&p, "server", PC_PLACE_SPREAD, 4, "0,32,16,48", "machine");
+		pick(&p, "server", PC_PLACE_SPREAD, 8, "0,32,16,48,2,34,18,50", "machine");
+		pick(&p, "server", PC_PLACE_SPREAD, 16, "0,32,16,48,2,34,18,50,4,36,20,52,"
+		     "6,38,22,54", "machine");
+		cpus[0] = 0, cpus[1] = 16;
+		ok(pc_place_nodes(&p, cpus, 2) == 2 && strcmp(pc_place_class(&p, cpus, 2),
+							      "package") == 0,
+		   "server: CPUs 0 and 16 span 2 nodes of one package");
+		ok(pc_place_pairs(&p, pairs, 8) == 4 && pairs[0][1] == 1 && pairs[1][1] == 2 &&
+		   pairs[2][1] == 16 && pairs[3][1] == 32,
+		   "server: c2c pairs, one a class: 0 with 1 (smt), 2 (l3), 16 (package), "
+		   "32 (machine)");
+		pc_place_close(&p);
+	}
+	if (open_fixture(&p, "server-2s-4numa.xml") == 0) {
+		ok(p.ncpus == 32, "server, first package allowed: 32 CPUs (%u)", p.ncpus);
+		pick(&p, "server, first package", PC_PLACE_SPREAD, 4, "0,16,2,18", "package");
+		pick(&p, "server, first package", PC_PLACE_COMPACT, 16,
+		     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "l3");
+		ok(pc_place_pick(&p, PC_PLACE_COMPACT, 64, cpus, err, sizeof(err)) < 0,
+		   "server, first package: 64 threads refused: %s", err);
+		pc_place_close(&p);
+	}
+	if (open_fixture(&p, "laptop-smt.xml") == 0) {
+		ok(p.ncpus == 8, "laptop: 8 CPUs (%u)", p.ncpus);
+		pick(&p, "laptop", PC_PLACE_COMPACT, 1, "0", "single");
+		pick(&p, "laptop", PC_PLACE_COMPACT, 2, "0,4", "smt");
+		pick(&p, "laptop", PC_PLACE_COMPACT, 4, "0,4,1,5", "l3");
+		pick(&p, "laptop", PC_PLACE_COMPACT, 8, "0,4,1,5,2,6,3,7", "l3");
+		pick(&p, "laptop", PC_PLACE_SPREAD, 2, "0,1", "l3");
+		pick(&p, "laptop", PC_PLACE_SPREAD, 4, "0,1,2,3", "l3");
+		pick(&p, "laptop", PC_PLACE_SPREAD, 8, "0,1,2,3,4,5,6,7", "l3");
+		ok(pc_place_pick(&p, PC_PLACE_SPREAD, 16, cpus, err, sizeof(err)) < 0 &&
+		   strstr(err, "8 CPUs"), "laptop: 16 threads refused: %s", err);
+		ok(pc_place_pairs(&p, pairs, 8) == 2 && pairs[0][1] == 4 && pairs[1][1] == 1,
+		   "laptop: c2c pairs 0-4 (smt) and 0-1 (l3)");
+		pc_place_close(&p);
+	}
+}
+
+static int kind_index(const char *name)
+{
+	unsigned k;
+
+	for (k = 0; k < pc_contend_nkinds; k++)
+		if (strcmp(pc_contend_kinds[k].name, name) == 0)
+			return (int)k;
+	return -1;
+}
+
+/* Plans and measures o with windows windows a point; -1 after saying why. */
+static int measure(const struct pc_contend_options *o, unsigned windows,
+		   const struct pc_clock *clk, struct pc_contend_run *cr,
+		   struct pc_profile *prof)
+{
+	struct pc_measure_config cfg;
+	char err[PC_ERRLEN];
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.samples = windows;
+	cfg.sample_s = 20e-6;
+	if (pc_contend_plan(o, cr, err, sizeof(err)) < 0) {
+		ok(0, "plans the points: %s", err);
+		return -1;
+	}
+	if (pc_contend_measure(cr, &cfg, clk, prof, err, sizeof(err)) < 0) {
+		ok(0, "measures the points: %s", err);
+		pc_contend_close(cr);
+		return -1;
+	}
+	return 0;
+}
+
+static void check_broken(const struct pc_clock *clk)
+{
+	struct pc_contend_options o;
+	struct pc_contend_run cr;
+	struct pc_profile prof;
+
+	memset(&o, 0, sizeof(o));
+	o.kinds[kind_index("lock.broken")] = true;
+	o.threads = "2";
+	o.window_us = 10000;
+	if (measure(&o, 15, clk, &cr, &prof) < 0)
+		return;
+	ok(prof.nprobes == 1 && prof.probes[0].status == PC_STATUS_FAILED &&
+	   strstr(prof.probes[0].reason, "mutual exclusion broken"),
+	   "a lock that is not one fails the mutual-exclusion check: %s",
+	   prof.nprobes ? prof.probes[0].reason : "no point");
+	pc_profile_free(&prof);
+	pc_contend_close(&cr);
+}
+
+/* Every row at 1 and 2 threads passes its check; the points go through a
+ * result file and come back equal. */
+static void check_rows(const struct pc_clock *clk)
+{
+	struct pc_contend_options o;
+	struct pc_contend_run cr;
+	struct pc_profile prof;
+	struct pc_cpu_info ci;
+	char err[PC_ERRLEN] = "", path[1024];
+	json_t *doc, *back, *pt;
+	size_t i;
+	int fd, missing, failed = 0;
+
+	memset(&o, 0, sizeof(o));
+	if (pc_contend_select("lock.*,contended.*,c2c.*", o.kinds, err, sizeof(err)) < 0 ||
+	    o.kinds[kind_index("lock.broken")]) {
+		ok(0, "selects the rows but the broken lock: %s", err);
+		return;
+	}
+	o.threads = "1,2";
+	o.cpus = "0,1";
+	if (measure(&o, 6, clk, &cr, &prof) < 0)
+		return;
+	for (i = 0; i < prof.nprobes; i++)
+		if (prof.probes[i].status == PC_STATUS_FAILED) {
+			diag("%s %u threads: %s", cr.points[i].kind->name,
+			     cr.points[i].nthreads, prof.probes[i].reason);
+			failed++;
+		}
+	ok(prof.nprobes == 23 && !failed, "%zu points, every row at 1 and 2 threads "
+	   "and c2c; none fails its check (%d did)", prof.nprobes, failed);
+
+	memset(&ci, 0, sizeof(ci));
+	snprintf(ci.arch, sizeof(ci.arch), "x86_64");
+	doc = pc_doc_new();
+	pc_doc_add_run(doc, "x86_64.test.1-2-3.cpu-a", pc_json_cpu(&ci, clk, 1.0),
+		       pc_json_run(&ci, clk, &prof, json_object()),
+		       pc_contend_json_probes(&cr, &prof), err, sizeof(err));
+	ok(pc_doc_validate(doc, err, sizeof(err)) == 0, "the points validate (%s)", err);
+	snprintf(path, sizeof(path), "%s/pc-unit-contend-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : P_tmpdir);
+	fd = mkstemp(path);
+	close(fd);
+	ok(pc_doc_write(doc, path, err, sizeof(err)) == 0, "written (%s)", err);
+	back = pc_doc_load(path, &missing, err, sizeof(err));
+	ok(back && json_equal(doc, back), "points[] round trip: an equal document (%s)",
+	   back ? "read" : err);
+	pt = json_array_get(json_object_get(json_object_get(json_object_get(json_object_get(
+		json_object_get(back, "cpus"), "x86_64.test.1-2-3.cpu-a"), "probes"),
+		"lock.ticket"), "points"), 1);
+	ok(json_integer_value(json_object_get(pt, "threads")) == 2 &&
+	   strcmp(json_string_value(json_object_get(pt, "cpus")) ? : "", "0,1") == 0 &&
+	   strcmp(json_string_value(json_object_get(pt, "placement")) ? : "", "list") == 0 &&
+	   json_is_string(json_object_get(pt, "class")) &&
+	   json_is_number(json_object_get(json_object_get(pt, "fairness"), "cv")) &&
+	   json_is_number(json_object_get(json_object_get(pt, "cycles"), "median")),
+	   "lock.ticket's 2-thread point: threads, cpus, placement, class, fairness, "
+	   "cycles");
+	unlink(path);
+	json_decref(doc);
+	json_decref(back);
+	pc_profile_free(&prof);
+	pc_contend_close(&cr);
+}
+
+
+/* ---- every lock kind, more threads than CPUs: the queue paths ------------------ */
+
+struct stress {
+	const struct pc_contend_kind *k;
+	struct pc_contend_shared *s;
+	unsigned idx;
+};
+
+static void *stress_thread(void *arg)
+{
+	struct stress *st = arg;
+
+	st->k->loop(st->s, &st->s->threads[st->idx]);
+	return NULL;
+}
+
+/* STRESS_THREADS unpinned threads, some switched out while they hold or
+ * wait: the MCS and queued locks' queues, the qspinlock's pending bit. */
+#define STRESS_THREADS 5
+
+static void check_stress(const struct pc_clock *clk)
+{
+	struct pc_contend_shared *s = aligned_alloc(PC_LINE, sizeof(*s));
+	struct pc_contend_thread *th = aligned_alloc(PC_LINE, STRESS_THREADS * sizeof(*th));
+	struct stress st[STRESS_THREADS];
+	pthread_t tid[STRESS_THREADS];
+	unsigned k, i;
+
+	for (k = 0; s && th && k < pc_contend_nkinds; k++) {
+		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
+		uint64_t total = 0, least = UINT64_MAX;
+		const char *why;
+
+		if (kind->hidden || kind->cls != PC_KIND_LOCK)
+			continue;
+		memset(s, 0, sizeof(*s));
+		memset(th, 0, STRESS_THREADS * sizeof(*th));
+		s->threads = th;
+		kind->init(s);
+		s->deadline = pc_timer_read() + (uint64_t)(0.05 * clk->tick_hz);
+		for (i = 0; i < STRESS_THREADS; i++) {
+			th[i].idx = i;
+			st[i] = (struct stress){ kind, s, i };
+			pthread_create(&tid[i], NULL, stress_thread, &st[i]);
+		}
+		for (i = 0; i < STRESS_THREADS; i++) {
+			pthread_join(tid[i], NULL);
+			total += th[i].acq;
+			least = th[i].acq < least ? th[i].acq : least;
+		}
+		why = kind->check(s, STRESS_THREADS, total);
+		kind->fini(s);
+		ok(!why && least > 0, "%s, %d threads on %ld CPUs for 50 ms: %llu "
+		   "acquisitions, the counter agrees (%s)", kind->name, STRESS_THREADS,
+		   sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)total,
+		   why ? why : "yes");
+	}
+	free(th);
+	free(s);
+}
+
+/* The table view of a made-up document: rows = threads, columns = lock
+ * kinds; the c2c pairs of four CPUs as a heat map. */
+static void check_views(void)
+{
+	static const char doc_text[] =
+		"{\"schema\": \"primcost-result/1\", \"cpus\": {\"k\": {"
+		"\"cpu\": {\"brand\": \"Test CPU\"}, \"runs\": [], \"probes\": {"
+		"\"lock.ticket\": {\"status\": \"ok\", \"points\": ["
+		"{\"threads\": 1, \"placement\": \"compact\", \"cpus\": \"0\", \"class\": \"single\", "
+		"\"status\": \"ok\", \"cycles\": {\"median\": 20.5}},"
+		"{\"threads\": 2, \"placement\": \"compact\", \"cpus\": \"0,1\", \"class\": \"smt\", "
+		"\"status\": \"noisy\", \"cycles\": {\"median\": 1500}}]},"
+		"\"lock.mcs\": {\"status\": \"ok\", \"points\": ["
+		"{\"threads\": 2, \"placement\": \"compact\", \"cpus\": \"0,1\", \"class\": \"smt\", "
+		"\"status\": \"failed\"}]},"
+		"\"c2c.latency\": {\"status\": \"ok\", \"points\": ["
+		"%s]}}}}}";
+	static const int pairs[6][2] = { { 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 2 }, { 1, 3 },
+					  { 2, 3 } };
+	char pts[2048] = "", text[8192], *out = NULL;
+	size_t at = 0, len = 0;
+	json_t *doc;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		at += (size_t)snprintf(pts + at, sizeof(pts) - at, "%s{\"threads\": 2, "
+				       "\"placement\": \"pair\", \"cpus\": \"%d,%d\", "
+				       "\"class\": \"l3\", \"status\": \"ok\", \"cycles\": "
+				       "{\"median\": %d}, \"ns\": {\"median\": %d}}", i ? "," : "",
+				       pairs[i][0], pairs[i][1], 100 * (i + 1), 30 * (i + 1));
+	snprintf(text, sizeof(text), doc_text, pts);
+	doc = json_loads(text, 0, NULL);
+	f = open_memstream(&out, &len);
+	if (!doc || !f) {
+		ok(0, "the made-up document parses");
+		return;
+	}
+	pc_contend_report(f, doc);
+	fclose(f);
+	ok(strstr(out, "threads placement      ticket         mcs") &&
+	   strstr(out, "      1 compact         20.5           - \n") &&
+	   strstr(out, "      2 compact         1500*     FAILED \n"),
+	   "the table: a row per thread count, a column per lock kind, noisy "
+	   "marked, failed said");
+	ok(strstr(out, "heat map, one-way cycles: ' ' 100 .. '@' 600") &&
+	   strstr(out, "  0 \\ :=") && strstr(out, "  3 =#@\\"),
+	   "c2c of 4 CPUs: a heat map, darker when dearer");
+	if (tap_failed)
+		diag("%s", out);
+	free(out);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	struct pc_clock clk;
+	char err[PC_ERRLEN];
+	cpu_set_t set;
+
+	check_fairness();
+	check_placement();
+	check_views();
+	if (getenv("TEST_EMULATOR") && *getenv("TEST_EMULATOR")) {
+		/* qemu-user 7.2 hangs in pthread_create (i386 and arm64 alike) */
+		skip("threads do not start under qemu-user", "contention");
+		return done_testing();
+	}
+	if (sched_getaffinity(0, sizeof(set), &set) < 0 || !CPU_ISSET(0, &set) ||
+	    !CPU_ISSET(1, &set)) {
+		skip("this process may not run on CPUs 0 and 1", "contention");
+		return done_testing();
+	}
+	if (pc_clock_init(&clk, false, err, sizeof(err)) < 0) {
+		ok(0, "the clock: %s", err);
+		return done_testing();
+	}
+	check_broken(&clk);
+	check_stress(&clk);
+	check_rows(&clk);
+	pc_clock_close(&clk);
+	return done_testing();
+}
