@@ -124,6 +124,27 @@ static void synthetic(void)
 	   "now on: %u samples refused, then the floor follows (window %u)", refused,
 	   PC_FLOOR_WINDOW);
 	pc_sample_set_free(&s);
+
+	/* The first sample has no floor to be held to: the final pass. */
+	if (!ok(pc_sample_set_init(&s, 4, false) == 0, "a second set"))
+		return;
+	s.iters = 10;
+	s.cal_iters = 10;
+	x = (struct pc_sample){ { 6000, 5000 }, { 500, 2500 }, { 0, 0 } };
+	ok(pc_sample_set_put(&s, 0, &x, NULL) == PC_PUT_OK && s.dt[0] < 0,
+	   "a first sample with an interrupt in its lo loop is kept at first (%.0f)",
+	   s.dt[0]);
+	x.probe.lo = 1000;
+	for (i = 1; i < 4; i++)
+		pc_sample_set_put(&s, i, &x, NULL);
+	s.n = 4;
+	{
+		bool keep[4];
+
+		ok(pc_sample_set_final(&s, keep) == 1 && !keep[0] && keep[1] && keep[2] &&
+		   keep[3] && s.slow_probe == 1, "the final pass drops it, counted as slow");
+	}
+	pc_sample_set_free(&s);
 }
 
 int main(void)

@@ -581,10 +581,16 @@ static void judge_clean(struct job *j, const struct pc_measure_config *cfg)
 {
 	unsigned want = cfg->samples;
 	double spread;
+	bool *keep;
 
 	j->noisy[0] = 0;
 	if (cfg->emulated)	/* the run is unreliable as a whole */
 		return;
+	if (j->set.n && (keep = malloc(j->set.n * sizeof(*keep)))) {
+		if (pc_sample_set_final(&j->set, keep))
+			compact(j, keep);
+		free(keep);
+	}
 	if (2 * (j->ej.short_by + j->ej.kept_slow) > want)
 		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples were lost or "
 			 "kept with a loop over %.0f %% above its floor",

@@ -18,9 +18,10 @@ int pc_sample_set_init(struct pc_sample_set *s, unsigned cap, bool canary)
 	s->dt = calloc(cap ? cap : 1, sizeof(*s->dt));
 	s->dc = calloc(cap ? cap : 1, sizeof(*s->dc));
 	s->cpt = calloc(cap ? cap : 1, sizeof(*s->cpt));
+	s->loops = calloc(cap ? cap : 1, sizeof(*s->loops));
 	if (canary)
 		s->can_c = calloc(cap ? cap : 1, sizeof(*s->can_c));
-	if (!s->dt || !s->dc || !s->cpt || (canary && !s->can_c)) {
+	if (!s->dt || !s->dc || !s->cpt || !s->loops || (canary && !s->can_c)) {
 		pc_sample_set_free(s);
 		return -1;
 	}
@@ -33,7 +34,9 @@ void pc_sample_set_free(struct pc_sample_set *s)
 	free(s->dc);
 	free(s->cpt);
 	free(s->can_c);
+	free(s->loops);
 	s->dt = s->dc = s->cpt = s->can_c = NULL;
+	s->loops = NULL;
 }
 
 static double pair_ticks(const struct pc_pair *p)
@@ -104,6 +107,7 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 		s->can_c[slot] = (s->pmu ? pmu_cycles[1] :
 				  pair_ticks(&x->canary) * s->cpt[slot]) /
 				 (double)(s->can_iters * PC_UNROLL_DIFF);
+	memcpy(s->loops[slot], v, sizeof(v));
 	k = slow_loop(s, v);
 	if (k < 0)
 		return PC_PUT_OK;
@@ -112,6 +116,29 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 	else
 		s->slow_cal++;
 	return k < 2 ? PC_PUT_SLOW : PC_PUT_SLOW_CAL;
+}
+
+unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep)
+{
+	const double most = (1 + PC_FLOOR_FOLLOW_MAX) * (1 + PC_SLOW_LOOP_TOLERANCE);
+	unsigned i, dropped = 0;
+	int k;
+
+	for (i = 0; i < s->n; i++) {
+		keep[i] = true;
+		for (k = s->probe_loops_vary ? 2 : 0; k < PC_SAMPLE_LOOPS && keep[i]; k++)
+			keep[i] = !s->loops[i][k] ||
+				  (double)s->loops[i][k] <= (double)s->least[k] * most +
+							    (double)s->slack;
+		if (keep[i])
+			continue;
+		dropped++;
+		if (k <= 2)
+			s->slow_probe++;
+		else
+			s->slow_cal++;
+	}
+	return dropped;
 }
 
 /* Rows whose cost is a system call vary more from sample to sample (and
@@ -185,6 +212,7 @@ unsigned pc_sample_set_keep(struct pc_sample_set *s, const bool *keep)
 		s->dt[k] = s->dt[i];
 		s->dc[k] = s->dc[i];
 		s->cpt[k] = s->cpt[i];
+		memcpy(s->loops[k], s->loops[i], sizeof(s->loops[k]));
 		if (s->can_c)
 			s->can_c[k] = s->can_c[i];
 		k++;

@@ -31,6 +31,7 @@ struct pc_sample_set {
 	uint64_t recent[PC_SAMPLE_LOOPS][PC_FLOOR_WINDOW];
 	unsigned nrecent;
 	uint64_t least[PC_SAMPLE_LOOPS];	/* the fastest of each ever */
+	uint64_t (*loops)[PC_SAMPLE_LOOPS];	/* each slot's four loops */
 	uint64_t slack;			/* ticks a loop may exceed its floor by
 					 * besides the tolerance: timer steps */
 	unsigned slow_probe, slow_cal;	/* samples refused, by loop */
@@ -61,6 +62,11 @@ enum pc_put {
  */
 enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 			      const struct pc_sample *x, const double *pmu_cycles);
+/* After sampling: keep[i] false for the kept samples with a loop over
+ * (1 + PC_FLOOR_FOLLOW_MAX)(1 + PC_SLOW_LOOP_TOLERANCE) times the fastest
+ * such loop of the whole run: the first samples, judged before the window
+ * held a floor. Counted as slow; returns how many. */
+unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep);
 /*
  * Whether a probe's samples are too spread to stand for one cost: their
  * median absolute deviation over PC_NOISY_SPREAD of the median (or

@@ -402,9 +402,17 @@ void pc_runner_cpu(const struct pc_runner_output *out, const char *emulator,
 static void judge_runner_samples(struct pc_sample_set *set, bool *keep,
 				 struct pc_probe_result *r)
 {
-	unsigned nslow = set->slow_probe + set->slow_cal;
+	unsigned nslow, i;
 	double spread;
+	bool *late = malloc((set->n ? set->n : 1) * sizeof(*late));
 
+	/* the first samples, judged before the window held a floor */
+	if (late && pc_sample_set_final(set, late))
+		for (i = 0; i < set->n; i++)
+			keep[i] = keep[i] && late[i];
+	free(late);
+	for (i = 0, nslow = 0; i < set->n; i++)
+		nslow += !keep[i];
 	r->events.slow = set->slow_probe;
 	r->events.slow_cal = set->slow_cal;
 	if (2 * nslow > set->n) {
