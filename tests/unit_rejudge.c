@@ -142,7 +142,7 @@ static void synthetic(void)
 		bool keep[4];
 
 		ok(pc_sample_set_final(&s, keep) == 1 && !keep[0] && keep[1] && keep[2] &&
-		   keep[3] && s.slow_probe == 1, "the final pass drops it, counted as slow");
+		   keep[3] && s.slow_late == 1, "the final pass drops it, counted as late");
 	}
 	pc_sample_set_free(&s);
 }

@@ -317,16 +317,18 @@ int main(void)
 			struct pc_probe_result *r = &prof.probes[k];
 
 			if (r->id == PC_PROBE_calib_add_chain)
-				ok(r->status == PC_STATUS_OK &&
-				   r->samples == readable_pairs(&o.probes[r->id]) &&
+				ok((r->status == PC_STATUS_OK || r->status == PC_STATUS_NOISY) &&
+				   r->samples <= readable_pairs(&o.probes[r->id]) &&
+				   2 * r->samples >= readable_pairs(&o.probes[r->id]) &&
 				   r->cycles.median > 0.5 && r->cycles.median < 2.0,
 				   "calib.add_chain against its own paired calibration: "
 				   "%.2f cycles (1 by construction, loosely; %s, %zu samples: "
-				   "those whose calibration read a time%s%s)",
+				   "those whose calibration read a time, less the slow ones%s%s)",
 				   r->cycles.median, pc_status_name(r->status), r->samples,
 				   r->reason[0] ? ": " : "", r->reason);
 			if (r->id == PC_PROBE_cmpxchg)
-				ok(r->status == PC_STATUS_OK && r->ops_per_sample ==
+				ok((r->status == PC_STATUS_OK || r->status == PC_STATUS_NOISY) &&
+				   r->ops_per_sample ==
 				   r->iters * PC_UNROLL_DIFF && r->ticks.median > 0 &&
 				   r->ns.median > 0, "cmpxchg: %.2f ticks, %.2f ns per op",
 				   r->ticks.median, r->ns.median);

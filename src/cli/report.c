@@ -205,7 +205,8 @@ static long discarded(json_t *p)
 		      json_integer_value(json_object_get(d, "multiplexed")) +
 		      json_integer_value(json_object_get(d, "contended")) +
 		      json_integer_value(json_object_get(d, "slow")) +
-		      json_integer_value(json_object_get(d, "slow_calibration")));
+		      json_integer_value(json_object_get(d, "slow_calibration")) +
+		      json_integer_value(json_object_get(d, "slow_late")));
 }
 
 /* What the header says about events and discarded samples. */
@@ -243,6 +244,7 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 		short_n += (long)json_integer_value(json_object_get(d, "short_by"));
 		slow_n += (long)json_integer_value(json_object_get(d, "slow"));
 		cal_n += (long)json_integer_value(json_object_get(d, "slow_calibration"));
+		slow_n += (long)json_integer_value(json_object_get(d, "slow_late"));
 	}
 	if (dist && json_is_true(json_object_get(dist, "checked")))
 		fprintf(f, "%sdisturbed samples: %ld discarded and retaken (a context "

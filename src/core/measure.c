@@ -616,6 +616,7 @@ static int finish_events(struct job *j, const struct pc_measure_config *cfg)
 	pe->short_by = j->ej.short_by;
 	pe->slow = j->set.slow_probe;
 	pe->slow_cal = j->set.slow_cal;
+	pe->slow_late = j->set.slow_late;
 	pe->noisy_retries = j->retries;
 	if (!j->nev || !j->set.n)
 		return 0;

@@ -256,6 +256,8 @@ struct pc_probe_result {
 		unsigned slow, slow_cal;	/* samples refused: a loop of the
 						 * probe's (the calibration's)
 						 * pair far above its floor */
+		unsigned slow_late;	/* samples dropped after sampling: a
+					 * loop far above the run's fastest */
 		unsigned noisy_retries;	/* times sampled again, disturbed */
 	} events;
 	bool partial;			/* cut short by an interruption */

@@ -130,14 +130,9 @@ unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep)
 			keep[i] = !s->loops[i][k] ||
 				  (double)s->loops[i][k] <= (double)s->least[k] * most +
 							    (double)s->slack;
-		if (keep[i])
-			continue;
-		dropped++;
-		if (k <= 2)
-			s->slow_probe++;
-		else
-			s->slow_cal++;
+		dropped += !keep[i];
 	}
+	s->slow_late += dropped;
 	return dropped;
 }
 

@@ -35,6 +35,7 @@ struct pc_sample_set {
 	uint64_t slack;			/* ticks a loop may exceed its floor by
 					 * besides the tolerance: timer steps */
 	unsigned slow_probe, slow_cal;	/* samples refused, by loop */
+	unsigned slow_late;		/* kept ones dropped by the final pass */
 	bool probe_loops_vary;		/* hold the calibration's loops only */
 };
 
@@ -65,7 +66,7 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 /* After sampling: keep[i] false for the kept samples with a loop over
  * (1 + PC_FLOOR_FOLLOW_MAX)(1 + PC_SLOW_LOOP_TOLERANCE) times the fastest
  * such loop of the whole run: the first samples, judged before the window
- * held a floor. Counted as slow; returns how many. */
+ * held a floor. Counted in slow_late; returns how many. */
 unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep);
 /*
  * Whether a probe's samples are too spread to stand for one cost: their

@@ -240,11 +240,11 @@ static void probe_events_json(json_t *p, const struct pc_probe_result *r)
 		}
 		json_object_set_new(p, "events", evs);
 	}
-	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
+	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
 			    "disturbed", (int)pe->disturbed, "multiplexed",
 			    (int)pe->multiplexed, "short_by", (int)pe->short_by,
 			    "contended", (int)pe->contended, "slow", (int)pe->slow,
-			    "slow_calibration", (int)pe->slow_cal,
+			    "slow_calibration", (int)pe->slow_cal, "slow_late", (int)pe->slow_late,
 			    "resampled", (int)pe->noisy_retries));
 }
 

@@ -415,6 +415,7 @@ static void judge_runner_samples(struct pc_sample_set *set, bool *keep,
 		nslow += !keep[i];
 	r->events.slow = set->slow_probe;
 	r->events.slow_cal = set->slow_cal;
+	r->events.slow_late = set->slow_late;
 	if (2 * nslow > set->n) {
 		r->status = PC_STATUS_NOISY;
 		snprintf(r->reason, sizeof(r->reason), "disturbed: %u of %u samples "
