@@ -49,9 +49,7 @@ static json_t *point_json(const struct pc_contend_point *pt,
 		json_object_set_new(p, "partial", json_true());
 	if (r->status == PC_STATUS_FAILED || r->status == PC_STATUS_SKIPPED)
 		return p;
-	pc_json_figures(p, r);
-	json_object_set_new(p, "round_spread", isnan(r->round_spread) ? json_null() :
-			    pc_json_real7(r->round_spread));
+	pc_json_figures(p, r);	/* round_spread with them, when it is a number */
 	json_object_set_new(p, "fairness", json_pack("{s:o, s:o, s:o}",
 			    "cv", pc_json_real7(pt->cv),
 			    "max_share", pc_json_real7(pt->max_share),
