@@ -43,6 +43,10 @@ elif cmd == "clean":
             p["status"] = "ok"
             p.pop("reason", None)
             p["round_spread"] = 0.0
+        for run in entry.get("runs", []):
+            # an emulator's run (the cross legs) is unreliable as a whole
+            run["unreliable"] = False
+            run.pop("unreliable_reason", None)
     json.dump(d, open(dst, "w"))
 elif cmd == "verdicts":
     v = json.load(open(sys.argv[2]))["verdicts"]
