@@ -146,7 +146,8 @@ sum(p["discarded"]["disturbed"] for p in list(d["cpus"].values())[0]["probes"].v
 all(p["samples"] + p["discarded"]["slow_late"] + p["discarded"]["short_by"] == 201 or
     (p["discarded"]["resampled"] > 0 and 0 < p["samples"] <= 201)
     for p in list(d["cpus"].values())[0]["probes"].values())' |
-		grep -qx True; echo $?) "discarded samples are retaken: every probe has its 201 samples (but for the slow ones dropped after sampling)"
+		grep -qx True; echo $?) "discarded samples are retaken: every probe has its 201 samples (but for the slow ones dropped after sampling; $(json "$pc_tmp/sw.json" '
+" ".join("%s %d+%s" % (n, p["samples"], p["discarded"]) for n, p in list(d["cpus"].values())[0]["probes"].items())'))"
 else
 	reason=$(json "$pc_tmp/info.json" 'd["disturbance"]["reason"]')
 	for d in "disturbed samples are detected by default" "every probe reports its discarded samples" \
