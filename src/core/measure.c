@@ -587,10 +587,20 @@ static void judge_clean(struct job *j, const struct pc_measure_config *cfg)
 	if (cfg->emulated)	/* the run is unreliable as a whole */
 		return;
 	if (j->set.n && (keep = malloc(j->set.n * sizeof(*keep)))) {
-		if (pc_sample_set_final(&j->set, keep))
+		unsigned n = j->set.n, late = pc_sample_set_final(&j->set, keep);
+
+		if (late && 2 * late <= n) {
 			compact(j, keep);
+			j->set.slow_late += late;
+		} else if (late) {	/* a disturbed run, or an odd fastest loop */
+			snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples had a loop "
+				 "over %.3g times the run's fastest", late, n,
+				 (1 + PC_FLOOR_FOLLOW_MAX) * (1 + PC_SLOW_LOOP_TOLERANCE));
+		}
 		free(keep);
 	}
+	if (j->noisy[0])
+		return;
 	if (2 * (j->ej.short_by + j->ej.kept_slow) > want)
 		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples were lost or "
 			 "kept with a loop over %.0f %% above its floor",

@@ -132,7 +132,6 @@ unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep)
 							    (double)s->slack;
 		dropped += !keep[i];
 	}
-	s->slow_late += dropped;
 	return dropped;
 }
 

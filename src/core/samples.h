@@ -66,7 +66,8 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 /* After sampling: keep[i] false for the kept samples with a loop over
  * (1 + PC_FLOOR_FOLLOW_MAX)(1 + PC_SLOW_LOOP_TOLERANCE) times the fastest
  * such loop of the whole run: the first samples, judged before the window
- * held a floor. Counted in slow_late; returns how many. */
+ * held a floor. Returns how many; the caller that drops them counts them in
+ * slow_late. */
 unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep);
 /*
  * Whether a probe's samples are too spread to stand for one cost: their

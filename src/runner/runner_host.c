@@ -408,8 +408,10 @@ static void judge_runner_samples(struct pc_sample_set *set, bool *keep,
 
 	/* the first samples, judged before the window held a floor */
 	if (late && pc_sample_set_final(set, late))
-		for (i = 0; i < set->n; i++)
+		for (i = 0; i < set->n; i++) {
+			set->slow_late += keep[i] && !late[i];
 			keep[i] = keep[i] && late[i];
+		}
 	free(late);
 	for (i = 0, nslow = 0; i < set->n; i++)
 		nslow += !keep[i];
