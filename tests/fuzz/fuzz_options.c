@@ -45,6 +45,8 @@ static int parse_run(int argc, char **argv, char *err, size_t errlen)
 		n += o.selected[id];
 	for (id = 0; o.alloc.on && id < PC_ALLOC_PATTERNS; id++)
 		n += o.alloc.rows[id];	/* -p 'alloc.*': the allocator rows */
+	for (id = 0; o.contend.on && id < 32; id++)
+		n += o.contend.kinds[id];	/* --locks, -p 'lock.*': the contended rows */
 	limit = pc_run_probe_timeout(&o, 0);
 	require(n > 0, "run", "accepted options select no probe");
 	require(o.samples >= 9 && o.samples <= 1000000, "run", "--samples out of range");
