@@ -23,16 +23,10 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 
 	if (!p)
 		return NULL;
-	if (r->reason[0])
-		json_object_set_new(p, "reason", json_string(r->reason));
-	if (r->status != PC_STATUS_OK && r->status != PC_STATUS_NOISY)
-		return p;	/* a noisy point carries its figures, as ok does */
+	if (!pc_json_outcome(p, r))
+		return p;
 	pc_json_figures(p, r);
-	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i, s:i}",
-			    "disturbed", (int)r->events.disturbed,
-			    "multiplexed", (int)r->events.multiplexed,
-			    "short_by", (int)r->events.short_by,
-			    "contended", (int)r->events.contended));
+	json_object_set_new(p, "discarded", pc_json_discarded(&r->events));
 	if (r->raw_ticks && r->raw_cycles)
 		json_object_set_new(p, "raw", json_pack("{s:o, s:o}", "ticks",
 				    pc_json_values(r->raw_ticks, r->samples), "cycles",

@@ -43,11 +43,7 @@ static json_t *point_json(const struct pc_contend_point *pt,
 
 	if (!p)
 		return NULL;
-	if (r->reason[0])
-		json_object_set_new(p, "reason", json_string(r->reason));
-	if (r->partial)
-		json_object_set_new(p, "partial", json_true());
-	if (r->status == PC_STATUS_FAILED || r->status == PC_STATUS_SKIPPED)
+	if (!pc_json_outcome(p, r))
 		return p;
 	pc_json_figures(p, r);	/* round_spread with them, when it is a number */
 	json_object_set_new(p, "fairness", json_pack("{s:o, s:o, s:o}",

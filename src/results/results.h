@@ -36,6 +36,11 @@ json_t *pc_json_values(const double *v, size_t n);
 /* The figures of an ok result into p: cycles source and calibration,
  * sample counts, linearity, ticks, cycles and ns summaries. */
 void pc_json_figures(json_t *p, const struct pc_probe_result *r);
+/* A result's reason and partial flag into p; true when its figures follow
+ * (ok, or noisy: the last sampling's). */
+bool pc_json_outcome(json_t *p, const struct pc_probe_result *r);
+/* The samples a probe discarded, by cause (the "discarded" object). */
+json_t *pc_json_discarded(const struct pc_probe_events *pe);
 
 /* ---- results_build.c ---- */
 json_t *pc_doc_new(void);

@@ -209,6 +209,26 @@ static json_t *samples_of(const double *v, size_t n)
 /* ---- events counted around each sample (events.c) ---- */
 
 /* events.NAME: per-op statistics, or why the event has none here. */
+json_t *pc_json_discarded(const struct pc_probe_events *pe)
+{
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
+			 "disturbed", (int)pe->disturbed, "multiplexed",
+			 (int)pe->multiplexed, "short_by", (int)pe->short_by,
+			 "contended", (int)pe->contended, "slow", (int)pe->slow,
+			 "slow_calibration", (int)pe->slow_cal, "slow_late",
+			 (int)pe->slow_late, "resampled", (int)pe->noisy_retries);
+}
+
+bool pc_json_outcome(json_t *p, const struct pc_probe_result *r)
+{
+	if (r->reason[0])
+		json_object_set_new(p, "reason", json_string(r->reason));
+	if (r->partial)
+		json_object_set_new(p, "partial", json_true());
+	/* a noisy figure is the last sampling's, carried as ok's is */
+	return r->status == PC_STATUS_OK || r->status == PC_STATUS_NOISY;
+}
+
 static void probe_events_json(json_t *p, const struct pc_probe_result *r)
 {
 	const struct pc_probe_events *pe = &r->events;
@@ -240,12 +260,7 @@ static void probe_events_json(json_t *p, const struct pc_probe_result *r)
 		}
 		json_object_set_new(p, "events", evs);
 	}
-	json_object_set_new(p, "discarded", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
-			    "disturbed", (int)pe->disturbed, "multiplexed",
-			    (int)pe->multiplexed, "short_by", (int)pe->short_by,
-			    "contended", (int)pe->contended, "slow", (int)pe->slow,
-			    "slow_calibration", (int)pe->slow_cal, "slow_late", (int)pe->slow_late,
-			    "resampled", (int)pe->noisy_retries));
+	json_object_set_new(p, "discarded", pc_json_discarded(pe));
 }
 
 void pc_json_run_events(json_t *run, const struct pc_events *e)
@@ -305,12 +320,7 @@ json_t *pc_json_probe(const struct pc_probe_result *r, const struct pc_clock *cl
 
 	if (!p)
 		return NULL;
-	if (r->reason[0])
-		json_object_set_new(p, "reason", json_string(r->reason));
-	if (r->partial)
-		json_object_set_new(p, "partial", json_true());
-	/* a noisy probe carries its figures (the last sampling's), as ok does */
-	if (r->status != PC_STATUS_OK && r->status != PC_STATUS_NOISY)
+	if (!pc_json_outcome(p, r))
 		return p;
 	pc_json_figures(p, r);
 	probe_events_json(p, r);
