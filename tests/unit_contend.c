@@ -18,6 +18,32 @@
 #include "tap.h"
 #include "timer.h"
 
+/* The transfer gauge's judgment: steady windows, and windows at two
+ * distances (the figures seen when a host moved the vCPUs: 230 and 820). */
+static void check_moved(void)
+{
+	double x[40], q1, med, q3;
+	unsigned i;
+	bool m;
+
+	for (i = 0; i < 40; i++)
+		x[i] = 760 + (double)(i * 7 % 23) * 4;	/* 760 .. 848 */
+	m = pc_contend_moved(x, 40, &q1, &med, &q3);
+	ok(!m && med >= 760 && med <= 848, "steady gauge (760 to 848): not moved, "
+	   "median %.0f", med);
+	for (i = 0; i < 40; i++)
+		x[i] = i % 3 ? 820 + i : 230 + i;
+	m = pc_contend_moved(x, 40, &q1, &med, &q3);
+	ok(m && q1 < 300 && q3 > 800, "a third of the windows at 230, the rest at 820: "
+	   "moved (%.0f to %.0f)", q1, q3);
+	for (i = 0; i < 40; i++)
+		x[i] = i % 8 ? 820 : 230;
+	m = pc_contend_moved(x, 40, &q1, &med, &q3);
+	ok(!m && med == 820, "an eighth at 230: the quartiles both at 820, not moved");
+	m = pc_contend_moved(x, 0, &q1, &med, &q3);
+	ok(!m && med == 0, "no window: no gauge");
+}
+
 static void check_fairness(void)
 {
 	static const struct { uint64_t ops[4]; unsigned n; double cv, share; } c[] = {
@@ -249,6 +275,11 @@ static void check_rows(const struct pc_clock *clk)
 	   json_is_number(json_object_get(json_object_get(pt, "cycles"), "median")),
 	   "lock.ticket's 2-thread point: threads, cpus, placement, class, fairness, "
 	   "cycles");
+	ok(json_number_value(json_object_get(json_object_get(pt, "transfer"), "cycles")) > 0 &&
+	   !json_object_get(json_array_get(json_object_get(json_object_get(json_object_get(
+		json_object_get(json_object_get(back, "cpus"), "x86_64.test.1-2-3.cpu-a"),
+		"probes"), "lock.ticket"), "points"), 0), "transfer"),
+	   "the 2-thread point has its line transfer, the 1-thread point none");
 	unlink(path);
 	json_decref(doc);
 	json_decref(back);
@@ -379,6 +410,7 @@ int main(void)
 	cpu_set_t set;
 
 	check_fairness();
+	check_moved();
 	check_placement();
 	check_views();
 	if (getenv("TEST_EMULATOR") && *getenv("TEST_EMULATOR")) {

@@ -372,7 +372,8 @@ void pc_contend_close(struct pc_contend_run *cr)
 /* A batch: a point's threads running nwin windows back to back. */
 struct batch {
 	const struct pc_contend_point *pt;
-	struct pc_contend_shared *s;
+	struct pc_contend_shared *s;	/* the barrier's */
+	struct pc_contend_shared **slot;	/* [nwin]: each window's lines */
 	uint64_t window_ticks;
 	unsigned nwin;
 	uint64_t *acq, *ticks;		/* [nwin][nthreads] */
@@ -383,6 +384,7 @@ struct batch {
 					 * start when it began, or past its end
 					 * when it stopped, whichever is more */
 	uint64_t *deadline;		/* [nwin]: the window's end */
+	double *xfer;			/* [nwin]: the gauge's ticks per transfer */
 	const struct pc_arch_probe *canary;	/* or NULL */
 	const char **why;		/* [nwin]: the check's verdict */
 	uint64_t *counter;		/* [nwin]: what the check read */
@@ -408,13 +410,14 @@ static long involuntary(void)
  * window that ended, the initial state of the next and its deadline. */
 static void between(struct batch *b)
 {
-	struct pc_contend_shared *s = b->s;
 	const struct pc_contend_kind *k = b->pt->kind;
 	unsigned n = b->pt->nthreads, i;
+	struct pc_contend_shared *s;
 
 	if (b->w > 0) {
 		uint64_t total = 0;
 
+		s = b->slot[b->w - 1];
 		for (i = 0; i < n; i++)
 			total += s->threads[i].acq;
 		b->why[b->w - 1] = k->check(s, n, total);
@@ -423,10 +426,14 @@ static void between(struct batch *b)
 		k->fini(s);
 	}
 	if (b->w < b->nwin) {
+		s = b->slot[b->w];
 		k->init(s);
 		s->counter = 0;
-		for (i = 0; i < n; i++)
-			atomic_store(&s->threads[i].own, 0);
+		for (i = 0; i < n; i++) {
+			memset(&s->threads[i], 0, sizeof(s->threads[i]));
+			s->threads[i].idx = i;
+			s->threads[i].parity = i & 1;
+		}
 		atomic_store(&s->stop, 0);
 		s->deadline = pc_timer_read() + b->window_ticks;
 		b->deadline[b->w] = s->deadline;
@@ -476,11 +483,33 @@ static uint64_t lateness(const struct pc_contend_thread *t, uint64_t deadline,
 	return a > z ? a : z;
 }
 
+/*
+ * The transfer gauge, right after a window: the point's first two threads
+ * pass a line back and forth PC_CONTEND_GAUGE_TRIPS times (the barrier's,
+ * the same line throughout, so that what moves it is where the CPUs are).
+ * Thread 0's ticks per one-way transfer; 0 for the others.
+ */
+static double gauge(atomic_uint_fast64_t *line, unsigned idx)
+{
+	uint64_t t0 = 0;
+	unsigned j;
+
+	for (j = 0; j <= PC_CONTEND_GAUGE_TRIPS; j++) {
+		uint_fast64_t v;
+
+		while (((v = atomic_load_explicit(line, memory_order_acquire)) & 1) != idx)
+			pc_relax();
+		atomic_store_explicit(line, v + 1, memory_order_release);
+		if (j == 0)
+			t0 = pc_timer_read();
+	}
+	return idx ? 0 : (double)(pc_timer_read() - t0) / (2.0 * PC_CONTEND_GAUGE_TRIPS);
+}
+
 static void *work(void *arg)
 {
 	struct worker *wk = arg;
 	struct batch *b = wk->b;
-	struct pc_contend_thread *t = &b->s->threads[wk->idx];
 	unsigned n = b->pt->nthreads, sense = 0, w;
 	cpu_set_t set;
 	int g;
@@ -495,12 +524,20 @@ static void *work(void *arg)
 	if (g != 1)
 		return NULL;
 	for (w = 0; w < b->nwin; w++) {
+		struct pc_contend_thread *t;
 		long sw;
 
 		barrier(b, &sense);
+		t = &b->slot[w]->threads[wk->idx];
 		sw = involuntary();
-		b->pt->kind->loop(b->s, t);
+		b->pt->kind->loop(b->slot[w], t);
 		b->switched[w * n + wk->idx] = involuntary() - sw;
+		if (n >= 2 && wk->idx < 2) {
+			double x = gauge(&b->s->word, wk->idx);
+
+			if (!wk->idx)
+				b->xfer[w] = x;
+		}
 		if (b->canary)
 			b->can[w * n + wk->idx] = canary(b->canary);
 		b->acq[w * n + wk->idx] = t->acq;
@@ -527,9 +564,6 @@ static int run_batch(struct batch *b, char *err, size_t errlen)
 	atomic_store(&b->s->arrived, 0);
 	atomic_store(&b->s->sense, 0);
 	for (i = 0; i < n; i++) {
-		memset(&b->s->threads[i], 0, sizeof(b->s->threads[i]));
-		b->s->threads[i].idx = i;
-		b->s->threads[i].parity = i & 1;
 		wk[i] = (struct worker){ b, i };
 		rc = pthread_create(&tid[i], NULL, work, &wk[i]);
 		if (rc)
@@ -633,6 +667,7 @@ static bool take(const struct pc_contend_run *cr, struct pc_contend_point *pt,
 	pt->v[k] = (double)ticks / (double)total /
 		   (pt->kind->cls == PC_KIND_C2C ? (double)n : 1.0);
 	pt->rate_w[k] = (double)total / ((double)ticks / n / tick_hz);
+	pt->xfer_w[k] = b->xfer[w];
 	pt->round[k] = (unsigned char)r;
 	pt->clean[k] = clean;
 	pt->nv++;
@@ -651,7 +686,10 @@ static unsigned clean_count(const struct pc_contend_point *pt)
 /* What every batch of a run shares. */
 struct sampling {
 	struct pc_contend_run *cr;
-	struct pc_contend_shared *s;
+	struct pc_contend_shared *s;	/* the barrier's */
+	char *pool;			/* PC_CONTEND_SLOTS sets of lines */
+	size_t stride;			/* from one set to the next */
+	unsigned *next;			/* the set the next window takes */
 	uint64_t window_ticks;
 	double tick_hz;
 };
@@ -679,8 +717,13 @@ static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsig
 	b.deadline = calloc(nwin, sizeof(*b.deadline));
 	b.why = calloc(nwin, sizeof(*b.why));
 	b.counter = calloc(nwin, sizeof(*b.counter));
+	b.slot = calloc(nwin, sizeof(*b.slot));
+	b.xfer = calloc(nwin, sizeof(*b.xfer));
+	for (w = 0; b.slot && w < nwin; w++, ++*sp->next)
+		b.slot[w] = (struct pc_contend_shared *)(sp->pool + sp->stride *
+							 (*sp->next % PC_CONTEND_SLOTS));
 	if (!b.acq || !b.ticks || !b.switched || !b.can || !b.gap || !b.late || !b.deadline ||
-	    !b.why || !b.counter)
+	    !b.why || !b.counter || !b.slot)
 		snprintf(err, errlen, "out of memory");
 	else if (run_batch(&b, err, errlen) == 0)
 		rc = 0;
@@ -696,6 +739,8 @@ static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsig
 	free(b.deadline);
 	free(b.why);
 	free(b.counter);
+	free(b.slot);
+	free(b.xfer);
 	return rc;
 }
 
@@ -728,6 +773,42 @@ static double round_spread(const struct pc_contend_point *pt, const bool *used,
 		return NAN;
 	all = pc_median(med, n);
 	return (med[n - 1] - med[0]) / all;	/* sorted by pc_median */
+}
+
+/*
+ * The transfer gauge of pt's windows (used): its median into pt->xfer
+ * (ticks; 0 for one thread); when its quartiles are over
+ * PC_CONTEND_MOVED apart, the windows ran with their CPUs at two distances
+ * (a host that moved a virtual machine's vCPUs between cores near and
+ * apart): their figures mix the two, and the point is noisy.
+ */
+bool pc_contend_moved(double *x, size_t n, double *q1, double *med, double *q3)
+{
+	*q1 = *med = *q3 = 0;
+	if (!n || pc_sort_doubles(x, n) < 0)
+		return false;
+	*q1 = pc_quantile_sorted(x, n, 0.25);
+	*med = pc_quantile_sorted(x, n, 0.5);
+	*q3 = pc_quantile_sorted(x, n, 0.75);
+	return *q3 > PC_CONTEND_MOVED * *q1;
+}
+
+static void moved(struct pc_contend_point *pt, struct pc_probe_result *r, const bool *used,
+		  double *tmp, double cpt)
+{
+	unsigned i, n = 0;
+	double q1, q3;
+
+	for (i = 0; i < pt->nv; i++)
+		if (used[i] && pt->xfer_w[i] > 0)
+			tmp[n++] = pt->xfer_w[i];
+	if (!pc_contend_moved(tmp, n, &q1, &pt->xfer, &q3) || r->status == PC_STATUS_NOISY)
+		return;
+	r->status = PC_STATUS_NOISY;
+	snprintf(r->reason, sizeof(r->reason), "its windows moved a line between its "
+		 "CPUs in %.0f to %.0f cycles (first to third quartile): the CPUs were "
+		 "not as far apart throughout (a host moving a virtual machine's vCPUs)",
+		 q1 * cpt, q3 * cpt);
 }
 
 /* A point's figures into r: the clean windows, or every window (noisy)
@@ -777,6 +858,7 @@ static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
 		rc = -1;
 		goto out;
 	}
+	moved(pt, r, used, tmp, cpt);
 	r->cycles = pc_summary_scale(&r->ticks, cpt);
 	r->ns = pc_summary_scale(&r->ticks, 1e9 / tick_hz);
 	r->samples = n;
@@ -806,19 +888,21 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Room for 2 x samples windows a point (the retakes' budget). */
+/* Room for PC_CONTEND_MORE x samples windows a point, and as many again
+ * (the retakes' budget). */
 static int point_arrays(struct pc_contend_point *pt, unsigned samples)
 {
-	unsigned cap = 2 * samples;
+	unsigned cap = (PC_CONTEND_MORE + 1) * samples;
 
-	pt->v = calloc(cap, 4 * sizeof(double) + 1 + 2 * sizeof(bool));
+	pt->v = calloc(cap, 5 * sizeof(double) + 1 + 2 * sizeof(bool));
 	pt->can_t = calloc((size_t)cap * pt->nthreads, sizeof(double));
 	if (!pt->v || !pt->can_t)
 		return -1;
 	pt->cv_w = pt->v + cap;
 	pt->share_w = pt->cv_w + cap;
 	pt->rate_w = pt->share_w + cap;
-	pt->round = (unsigned char *)(pt->rate_w + cap);
+	pt->xfer_w = pt->rate_w + cap;
+	pt->round = (unsigned char *)(pt->xfer_w + cap);
 	pt->switched = (bool *)(pt->round + cap);
 	pt->clean = pt->switched + cap;
 	pt->cap = cap;
@@ -886,9 +970,78 @@ static int canary_limits(struct pc_contend_run *cr)
 	return 0;
 }
 
+/*
+ * The clean windows pt wants: enough that the standard error of their
+ * median, about 1.25 x 1.4826 x MAD / sqrt(n), is PC_CONTEND_SE of it, at
+ * least samples and at most PC_CONTEND_MORE x samples. A lock whose
+ * hand-offs go one way in one window and another in the next scatters
+ * 5-10 % and wants 90 windows or more; an atomic's 2 % wants the 31.
+ */
+static unsigned wanted(const struct pc_contend_point *pt, unsigned samples, double *tmp)
+{
+	unsigned i, n = 0;
+	double med, mad, want;
+
+	for (i = 0; i < pt->nv; i++)
+		if (pt->clean[i])
+			tmp[n++] = pt->v[i];
+	if (n < samples)
+		return samples;
+	med = pc_median(tmp, n);
+	for (i = 0; i < n; i++)
+		tmp[i] = fabs(tmp[i] - med);
+	mad = pc_median(tmp, n);
+	if (!(med > 0))
+		return samples;
+	want = 1.25 * 1.4826 * mad / med / PC_CONTEND_SE;
+	want *= want;
+	return want <= samples ? samples : want >= PC_CONTEND_MORE * samples ?
+	       PC_CONTEND_MORE * samples : (unsigned)ceil(want);
+}
+
+/* The windows the points want beyond samples, in rounds as the first ones
+ * (a share of each wanting point in each); -1 with err, 1 interrupted. */
+static int more_windows(const struct sampling *sp, unsigned samples, char *err,
+			size_t errlen)
+{
+	struct pc_contend_run *cr = sp->cr;
+	unsigned per = (samples + PC_CONTEND_ROUNDS - 1) / PC_CONTEND_ROUNDS;
+	double *tmp = malloc((size_t)(PC_CONTEND_MORE + 1) * samples * sizeof(double));
+	bool again = true;
+	size_t i;
+
+	if (!tmp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (again) {
+		again = false;
+		for (i = 0; i < cr->npoints; i++) {
+			struct pc_contend_point *pt = &cr->points[i];
+			unsigned want = wanted(pt, samples, tmp), have = clean_count(pt);
+
+			if (pt->failed || have >= want || pt->windows >= pt->cap)
+				continue;
+			if (pc_interrupted()) {
+				free(tmp);
+				return 1;
+			}
+			if (windows(sp, pt, want - have < per ? want - have : per,
+				    PC_CONTEND_ROUNDS - 1, err, errlen) < 0) {
+				free(tmp);
+				return -1;
+			}
+			again = true;
+		}
+	}
+	free(tmp);
+	return 0;
+}
+
 /* Every point's windows: a share in each round, point after point, then
- * the disturbed and contended ones retaken while the budget lasts. 1 when
- * an interruption (SIGINT, SIGTERM, SIGHUP) stopped it. */
+ * the disturbed and contended ones retaken while the budget lasts, then
+ * more where the windows scatter (more_windows). 1 when an interruption
+ * (SIGINT, SIGTERM, SIGHUP) stopped it. */
 static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 			 size_t errlen)
 {
@@ -923,7 +1076,7 @@ static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 				return -1;
 		}
 	}
-	return 0;
+	return more_windows(sp, samples, err, errlen);
 }
 
 /* Cycles per tick: the add chain, through the engine like any row (its
@@ -951,23 +1104,53 @@ static int calibrate(const struct pc_measure_config *cfg, const struct pc_clock 
 	return -1;
 }
 
+/*
+ * The sets of lines the windows take in turn: PC_CONTEND_SLOTS of them, each
+ * the shared lines then the threads' (a point's most), the next set
+ * PC_CONTEND_SLOT_SHIFT further into its page than the last, so that the
+ * sets cover every line offset of a page, on pages of their own. NULL when
+ * out of memory.
+ */
+static char *slot_pool(const struct pc_contend_run *cr, size_t *stride)
+{
+	size_t head = (sizeof(struct pc_contend_shared) + PC_LINE - 1) / PC_LINE * PC_LINE;
+	unsigned most = 1, i;
+	char *pool;
+
+	for (i = 0; i < cr->npoints; i++)
+		most = cr->points[i].nthreads > most ? cr->points[i].nthreads : most;
+	*stride = head + most * sizeof(struct pc_contend_thread);
+	*stride = (*stride + PC_CONTEND_PAGE - 1) / PC_CONTEND_PAGE * PC_CONTEND_PAGE +
+		  PC_CONTEND_SLOT_SHIFT;
+	pool = aligned_alloc(PC_CONTEND_PAGE, *stride * PC_CONTEND_SLOTS);
+	if (!pool)
+		return NULL;
+	memset(pool, 0, *stride * PC_CONTEND_SLOTS);
+	for (i = 0; i < PC_CONTEND_SLOTS; i++)
+		((struct pc_contend_shared *)(pool + i * *stride))->threads =
+			(struct pc_contend_thread *)(pool + i * *stride + head);
+	return pool;
+}
+
 int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config *cfg,
 		       const struct pc_clock *clk, struct pc_profile *prof, char *err,
 		       size_t errlen)
 {
 	struct pc_contend_shared *s = aligned_alloc(PC_LINE, sizeof(*s));
-	size_t i, nt = PC_CONTEND_THREADS_MAX * sizeof(struct pc_contend_thread);
 	double t0 = now_s(), cpt;
 	struct sampling sp;
+	unsigned next = 0;
 	int rc = -1, stopped;
+	char *pool = NULL;
+	size_t i, stride;
 
 	memset(prof, 0, sizeof(*prof));
 	prof->probes = calloc(cr->npoints + 1, sizeof(*prof->probes));
-	if (!s || !prof->probes || !(s->threads = aligned_alloc(PC_LINE, nt))) {
+	if (!s || !prof->probes || !(pool = slot_pool(cr, &stride))) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	memset(&s->lock, 0, sizeof(s->lock));
+	memset(s, 0, sizeof(*s));
 	if (calibrate(cfg, clk, &cpt, err, errlen) < 0)
 		goto out;
 	cr->cycles_per_tick = cpt;
@@ -976,8 +1159,8 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-	sp = (struct sampling){ cr, s, (uint64_t)(cr->window_us * 1e-6 * clk->tick_hz),
-				clk->tick_hz };
+	sp = (struct sampling){ cr, s, pool, stride, &next,
+				(uint64_t)(cr->window_us * 1e-6 * clk->tick_hz), clk->tick_hz };
 	cr->canary = pc_probe_impl(PC_PROBE_calib_add_throughput);
 	if (cr->canary && !cr->canary->run)
 		cr->canary = NULL;
@@ -996,8 +1179,7 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 	prof->wall_s = now_s() - t0;
 	rc = 0;
 out:
-	if (s)
-		free(s->threads);
+	free(pool);
 	free(s);
 	if (rc < 0) {
 		free(prof->probes);

@@ -49,8 +49,32 @@ unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max)
 
 /* The default window, and the default windows per point (-n). */
 #define PC_CONTEND_WINDOW_US	1000
-#define PC_CONTEND_SAMPLES	15
-#define PC_CONTEND_ROUNDS	3
+#define PC_CONTEND_SAMPLES	31
+#define PC_CONTEND_ROUNDS	5
+/* A point's windows go on until the standard error of their median is
+ * PC_CONTEND_SE of it (from their MAD), up to PC_CONTEND_MORE times -n. */
+#define PC_CONTEND_SE		0.01
+#define PC_CONTEND_MORE		4
+/*
+ * The sets of lines windows take in turn (the lock's, the counter's, the
+ * words', the threads' queue nodes): what moving a line between two cores
+ * costs depends on its address (the cache slice or directory that serves
+ * it). Two vCPUs here: 429 to 560 ticks one way by the line's offset in
+ * its page, steady for each line, so a point on one set of lines read up to
+ * 30 % apart from run to run. Each set is a page further and
+ * PC_CONTEND_SLOT_SHIFT bytes further into its page than the last: 64 sets
+ * cover each of a page's 32 line offsets twice.
+ */
+#define PC_CONTEND_SLOTS	64
+#define PC_CONTEND_PAGE		4096
+#define PC_CONTEND_SLOT_SHIFT	(3 * PC_LINE)
+/* Round trips of the transfer gauge after each window of two threads or
+ * more (about 15 us with a transfer of 800 cycles). */
+#define PC_CONTEND_GAUGE_TRIPS	32
+/* A point whose windows' gauge has its third quartile over this many
+ * times its first ran at two distances between its CPUs: noisy. (Steady
+ * here: within 15 %; moved: 230 against 820 cycles.) */
+#define PC_CONTEND_MOVED	1.3
 /* Samples of the add-chain calibration. */
 #define PC_CONTEND_CAL_SAMPLES	21
 /* A thread stalled in a window (its CPU taken away, by the kernel or, in
@@ -86,6 +110,11 @@ struct pc_contend_options {
  * share any thread took (1 for one thread). Both 0 without operations. */
 void pc_fairness(const uint64_t *ops, unsigned n, double *cv, double *max_share);
 
+/* The transfer gauge of n windows (x, ticks per transfer, sorted in
+ * place): its quartiles; true when the third is over PC_CONTEND_MOVED
+ * times the first (the windows ran at two distances between the CPUs). */
+bool pc_contend_moved(double *x, size_t n, double *q1, double *med, double *q3);
+
 /* One point: a row, its threads, their CPUs. */
 struct pc_contend_point {
 	const struct pc_contend_kind *kind;
@@ -101,6 +130,8 @@ struct pc_contend_point {
 	/* every window taken: its figure (ticks per operation), fairness,
 	 * operations per second, round, and whether it was clean */
 	double *v, *cv_w, *share_w, *rate_w;
+	double *xfer_w;			/* the gauge's ticks per transfer */
+	double xfer;			/* their median (0: one thread) */
 	double *can_t;			/* [cap][nthreads]: each one's canary */
 	unsigned char *round;
 	bool *switched;			/* a thread was switched out */

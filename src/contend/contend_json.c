@@ -51,6 +51,10 @@ static json_t *point_json(const struct pc_contend_point *pt,
 			    "max_share", pc_json_real7(pt->max_share),
 			    "max_share_worst", pc_json_real7(pt->max_share_worst)));
 	json_object_set_new(p, "ops_per_s", pc_json_real7(pt->ops_per_s));
+	if (pt->xfer > 0 && r->ticks.median > 0)
+		json_object_set_new(p, "transfer", json_pack("{s:o, s:o}", "cycles",
+				    pc_json_real7(pt->xfer * r->cycles_per_tick), "ns",
+				    pc_json_real7(pt->xfer * r->ns.median / r->ticks.median)));
 	json_object_set_new(p, "windows", json_pack("{s:i, s:i, s:i}", "taken",
 			    (int)pt->windows, "disturbed", (int)pt->disturbed,
 			    "contended", (int)pt->contended));

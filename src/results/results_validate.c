@@ -265,10 +265,12 @@ static int check_probe_events(json_t *p, const char *where, char *err, size_t er
 }
 
 /* A point of the contended group: threads, their placement and CPUs, what
- * the CPUs share, the nodes they span; fairness when measured. */
+ * the CPUs share, the nodes they span; fairness and the line transfer
+ * between its CPUs when measured. */
 static int check_thread_point(json_t *pt, const char *where, char *err, size_t errlen)
 {
 	static const char *const names[] = { "placement", "cpus", "class" };
+	static const char *const objs[] = { "fairness", "transfer" };
 	json_t *v = json_object_get(pt, "threads"), *f;
 	const char *k;
 	size_t i;
@@ -282,13 +284,15 @@ static int check_thread_point(json_t *pt, const char *where, char *err, size_t e
 	v = json_object_get(pt, "nodes");
 	if (v && (!json_is_integer(v) || json_integer_value(v) < 1))
 		FAIL("%s.nodes: not a node count", where);
-	f = json_object_get(pt, "fairness");
-	if (f) {
+	for (i = 0; i < 2; i++) {
+		f = json_object_get(pt, objs[i]);
+		if (!f)
+			continue;
 		if (!json_is_object(f))
-			FAIL("%s.fairness: not an object", where);
+			FAIL("%s.%s: not an object", where, objs[i]);
 		json_object_foreach(f, k, v)
 			if (!json_is_number(v) || json_number_value(v) < 0)
-				FAIL("%s.fairness: not numbers of 0 or more", where);
+				FAIL("%s.%s: not numbers of 0 or more", where, objs[i]);
 	}
 	return 0;
 }
