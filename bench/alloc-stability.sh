@@ -66,7 +66,7 @@ for a in $(echo "$allocators" | tr ',' ' '); do
 import json, math, statistics, sys
 tmp, alloc, runs, load0, load1 = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
     sys.argv[4], sys.argv[5]
-walls, cpus, med = [], [], []
+walls, cpus, med, canary = [], [], [], []
 for i in range(1, runs + 1):
     t0, t1 = map(float, open("%s/%s.wall%d" % (tmp, alloc, i)).read().split())
     walls.append(t1 - t0)
@@ -75,6 +75,8 @@ for i in range(1, runs + 1):
     except (OSError, ValueError):
         pass
     (entry,) = json.load(open("%s/%s.run%d.json" % (tmp, alloc, i)))["cpus"].values()
+    cont = entry["runs"][-1].get("contention", {})
+    canary.append((cont.get("canary_cycles_best"), cont.get("canary_cycles_median")))
     m = {}
     for row in ("alloc.malloc", "alloc.free", "alloc.malloc_free"):
         for pt in entry["probes"][row]["points"]:
@@ -87,6 +89,9 @@ print("%s: wall per run %s s (median %.2f); load %s before, %s after"
 if cpus:
     print("  CPU time (user + system) per run %s s: the rest of the wall time is"
           " the CPU shared" % " ".join("%.2f" % c for c in cpus))
+if all(b and m for b, m in canary):
+    print("  contention canary per run, first quartile / median (cycles): %s"
+          % " ".join("%.3f/%.3f" % c for c in canary))
 print("  %-18s %6s %10s %10s %10s %8s" % ("row", "size", "median", "min", "max",
                                           "spread"))
 over = 0
