@@ -157,6 +157,36 @@ static int contains(const struct pc_compare *m, enum pc_format fmt, const char *
 
 /* Sides not fit to judge: noisy figures, unreliable runs, a published loop
  * against our zero baseline, nothing in common. */
+/* The contention canary's medians: 2 % apart is noted, 0.5 % is not. */
+static void canary_note(json_t *da, json_t *db, struct pc_compare_config *cfg)
+{
+	static const double b_canary[] = { 1.075, 1.045 };
+	json_t *ca = json_deep_copy(da), *cb = json_deep_copy(db);
+	struct pc_compare m;
+	unsigned i;
+	size_t k;
+
+	json_object_set_new(run0_of(ca), "contention", json_pack("{s:f}",
+			    "canary_cycles_median", 1.040));
+	for (i = 0; i < 2; i++) {
+		int noted = 0;
+
+		json_object_set_new(run0_of(cb), "contention", json_pack("{s:f}",
+				    "canary_cycles_median", b_canary[i]));
+		if (build(&m, ca, cb, cfg) < 0) {
+			ok(0, "builds with canaries");
+			continue;
+		}
+		for (k = 0; k < m.table[0].nnotes; k++)
+			noted |= strstr(m.table[0].note[k], "shared more in one run") != NULL;
+		ok(noted == (i == 0), "canary 1.040 against %.3f: %s", b_canary[i],
+		   i == 0 ? "the sharing is noted" : "no note");
+		pc_compare_free(&m);
+	}
+	json_decref(ca);
+	json_decref(cb);
+}
+
 static void not_comparable(json_t *da, json_t *db, struct pc_compare_config *cfg)
 {
 	struct pc_compare m;
@@ -571,6 +601,7 @@ int main(void)
 		pc_compare_free(&m);
 	}
 	not_comparable(da, db, &cfg);
+	canary_note(da, db, &cfg);
 	published(da, &cfg);
 	spread_threshold(&cfg);
 	json_decref(da);

@@ -608,10 +608,11 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 			return -1;
 		/* The contention canary says how shared the core was. */
 		if (a->canary > 0 && b->canary > 0 &&
-		    fabs(b->canary - a->canary) > PC_CONTENTION_TOLERANCE * a->canary &&
+		    fabs(b->canary - a->canary) > PC_COMPARE_CANARY * a->canary &&
 		    add_note(t, "the core was shared more in one run: the contention "
-			     "canary's median is %.2f cycles in %s, %.2f in %s "
-			     "(throughput-bound probes differ for that reason)",
+			     "canary's median is %.3f cycles in %s, %.3f in %s "
+			     "(code that shares a core's front end, as an allocator's, "
+			     "can read over 1.5 times slower for that reason)",
 			     a->canary, la, b->canary, lb) < 0)
 			return -1;
 		if (differs(a->kernel, b->kernel) &&

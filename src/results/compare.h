@@ -54,6 +54,11 @@ enum pc_cell_state {
  * move by X between runs; 1.5 from the noisy-host files, where a shared
  * core moved flags_save by 1.13 times its spread. */
 #define PC_COMPARE_SPREAD_K 1.5
+/* Two runs whose contention canaries' medians differ by more than this
+ * ran on cores shared differently: noted. A quiet core reads its canary
+ * to 0.3 %; on the development VM allocator code ran 1.6 to 1.85 times
+ * slower in phases whose canary read 2 to 7 % slower. */
+#define PC_COMPARE_CANARY 0.02
 /* Most figures of one probe read from a file's history for its spread. */
 #define PC_HISTORY_MAX 64
 /* Fewest raw samples per round (PC_ROUNDS of them, engine/method.h) to
