@@ -189,5 +189,8 @@ int pc_contend_report(FILE *f, json_t *doc);
  * spin_lock_unlock tables) side by side, paired by threads and nodes. */
 int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, char *err, size_t errlen);
+/* The group's rows as list shows them (hidden ones left out); *n set. */
+struct pc_point_row;
+const struct pc_point_row *pc_contend_point_rows(size_t *n);
 
 #endif

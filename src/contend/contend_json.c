@@ -7,6 +7,7 @@
  * by threads and nodes, the seed's spin_lock_unlock tables among them.
  */
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -533,3 +534,48 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 	free(g);
 	return 0;
 }
+
+/* ---- list: the rows -------------------------------------------------------------------- */
+
+static const char *const methods[] = {
+	[PC_KIND_LOCK] = "threads pinned by placement (compact, spread, --cpus) take "
+		"and release the lock for the same time-bounded window after a start "
+		"barrier; the figure is the threads' time over their acquisitions, "
+		"the median of the windows; a plain counter in the critical section "
+		"must equal the acquisitions (mutual-exclusion check)",
+	[PC_KIND_ATOMIC] = "threads pinned by placement (compact, spread, --cpus) "
+		"repeat the operation for the same time-bounded window after a start "
+		"barrier; the figure is the threads' time over their operations, the "
+		"median of the windows; the word must hold every operation",
+	[PC_KIND_C2C] = "two threads pinned to a pair of CPUs (one per topology "
+		"class, --cpus or --matrix) pass one line back and forth by "
+		"compare-and-exchange in time-bounded windows; round trip / 2",
+};
+
+/* Can this process run threads on two CPUs (c2c needs a pair)? */
+static bool two_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+const struct pc_point_row *pc_contend_point_rows(size_t *n)
+{
+	static struct pc_point_row rows[32];
+	unsigned k;
+
+	*n = 0;
+	for (k = 0; k < pc_contend_nkinds && *n < 32; k++) {
+		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
+
+		if (kind->hidden)
+			continue;
+		rows[*n] = (struct pc_point_row){ kind->name, "contended", kind->what,
+			methods[kind->cls], "run --locks (or -p with its name)",
+			kind->cls == PC_KIND_C2C && !two_cpus() ? "needs-2-cpus" : "ok" };
+		(*n)++;
+	}
+	return rows;
+}
+
