@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: MIT
 # The contended group from the command line: the usage errors, every row at
 # 1 thread (and 2 where two CPUs are allowed) with its points valid, the
-# table in the seed's shape (rows = threads, columns = lock kinds), and
-# compare --by lock against the seed's tables within 80 columns.
+# table in the seed's shape (rows = threads, columns = lock kinds), -f csv
+# and -f markdown holding the JSON's figures, and compare --by lock against
+# the seed's tables within 80 columns.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 for args in "--threads 0" "--threads x" "--placement nowhere" "--window-us 500" \
-	"--cpus 0,0" "--locks -f csv" "--locks --alloc" "--cpus 0 --placement spread"; do
+	"--cpus 0,0" "--locks --alloc" "--cpus 0 --placement spread"; do
 	# shellcheck disable=SC2086
 	pc run $args -o "$pc_tmp/x.json"
 	ok $(test $pc_rc -eq 2 && one_line_error && test ! -e "$pc_tmp/x.json"; echo $?) \
@@ -68,6 +69,79 @@ else:
     print("skip\tthe result validates against data/schema.json")
 PY
 import_checks "$pc_tmp/checks" "the result checks"
+
+# -f csv: a line per point, its fields the JSON's; -f markdown: the seed's
+# shape, every median of the JSON in its cell. Two placements, so that the
+# rows and the pairing below must keep them apart.
+pc run -n 9 --threads $threads --placement compact,spread --window-us 200 -f csv \
+	-p 'lock.t*,contended.cmpxchg,c2c.latency' -o "$pc_tmp/p.json"
+ok $pc_rc "run -f csv$(head -c 300 "$pc_tmp/err")"
+cp "$pc_tmp/out" "$pc_tmp/p.csv"
+pc run -n 9 --threads $threads --window-us 200 -f markdown -p 'lock.*,contended.*,c2c.*' \
+	-o "$pc_tmp/m.json"
+ok $pc_rc "run -f markdown$(head -c 300 "$pc_tmp/err")"
+cp "$pc_tmp/out" "$pc_tmp/m.md"
+"$PYTHON3" - "$pc_tmp" "$threads" >"$pc_tmp/checks" 2>&1 <<'PY'
+import csv, json, os, re, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok
+tmp, threads = sys.argv[1], [int(t) for t in sys.argv[2].split(",")]
+(key, e), = json.load(open(tmp + "/p.json"))["cpus"].items()
+rows = list(csv.DictReader(open(tmp + "/p.csv")))
+head = ("cpu,probe,threads,placement,cpus,class,nodes,status,cycles_median,cycles_q1,"
+        "cycles_q3,ns_median,samples,fairness_cv,max_share,ops_per_s").split(",")
+ok(list(rows[0].keys()) == head if rows else False, "-f csv: its header")
+want = {(n, pt["threads"], pt["placement"], pt["cpus"]): pt
+        for n, p in e["probes"].items() for pt in p["points"]}
+got = {(r["probe"], int(r["threads"]), r["placement"], r["cpus"]): r for r in rows}
+ok(sorted(got) == sorted(want) and len(rows) == len(want),
+   "-f csv: a line per point of the JSON (%d), compact and spread apart" % len(want))
+ok(any(k[2] == "spread" for k in got) and any(k[2] == "pair" for k in got) ==
+   (2 in threads), "-f csv: spread points, and the c2c pair where two CPUs are allowed")
+def same(a, b):
+    return a == "" if b is None else abs(float(a) - b) <= 1e-6 * abs(b)
+bad = [k for k, r in got.items() if k in want and not (
+       r["cpu"] == key and r["class"] == want[k]["class"] and
+       int(r["nodes"]) == want[k]["nodes"] and r["status"] == want[k]["status"] and
+       same(r["cycles_median"], want[k]["cycles"]["median"]) and
+       same(r["cycles_q1"], want[k]["cycles"]["q1"]) and
+       same(r["cycles_q3"], want[k]["cycles"]["q3"]) and
+       same(r["ns_median"], want[k]["ns"]["median"]) and
+       int(r["samples"]) == want[k]["samples"] and
+       same(r["fairness_cv"], want[k]["fairness"]["cv"]) and
+       same(r["max_share"], want[k]["fairness"]["max_share"]) and
+       same(r["ops_per_s"], want[k]["ops_per_s"]))]
+ok(not bad, "-f csv: every field equal to the JSON's%s" % (bad and ": %s" % bad[:2] or ""))
+
+(e,) = json.load(open(tmp + "/m.json"))["cpus"].values()
+md = open(tmp + "/m.md").read()
+tables = re.findall(r"((?:^\|.*\|\n)+)", md, re.M)
+ok(len(tables) == (3 if 2 in threads else 2), "-f markdown: locks, atomics%s" %
+   (2 in threads and " and c2c" or ""))
+def cells(t):
+    lines = t.strip().split("\n")
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    return head, [[c.strip() for c in l.strip("|").split("|")] for l in lines[2:]]
+def shown(v):
+    return "%.*f" % (1 if v < 100 else 0, v)
+bad = []
+for t, prefix in zip(tables[:2], ("lock.", "contended.")):
+    head, body = cells(t)
+    ok(head[:2] == ["threads", "placement"], "-f markdown %s*: rows = threads and placement"
+       % prefix)
+    for n, p in e["probes"].items():
+        if not n.startswith(prefix):
+            continue
+        for pt in p["points"]:
+            r = [b for b in body if b[0] == str(pt["threads"]) and b[1] == pt["placement"]]
+            c = head.index(n[len(prefix):]) if n[len(prefix):] in head else -1
+            v = r and c >= 0 and r[0][c].rstrip("*")
+            if pt["status"] == "failed" or v != shown(pt["cycles"]["median"]):
+                bad.append((n, pt["threads"], v))
+ok(not bad, "-f markdown: every lock and atomic point's median in its cell%s" %
+   (bad and ": %s" % bad[:3] or ""))
+PY
+import_checks "$pc_tmp/checks" "the csv and markdown checks"
 
 pc compare --by lock "$pc_tmp/r.json" amd-opteron-interlagos intel-xeon-westmere-ep
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")

@@ -192,5 +192,7 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 /* The group's rows as list shows them (hidden ones left out); *n set. */
 struct pc_point_row;
 const struct pc_point_row *pc_contend_point_rows(size_t *n);
+/* One line per point (csv) or the seed's shape as markdown tables. */
+int pc_contend_report_as(FILE *f, json_t *doc, bool csv);
 
 #endif

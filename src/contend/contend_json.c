@@ -579,3 +579,144 @@ const struct pc_point_row *pc_contend_point_rows(size_t *n)
 	return rows;
 }
 
+/* ---- csv and markdown ------------------------------------------------------------------- */
+
+static void csv_number(FILE *f, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_number(v))
+		fprintf(f, ",%.7g", json_number_value(v));
+	else
+		fputs(",", f);
+}
+
+/* One line per point of one CPU entry; cpus is quoted (it holds commas). */
+static void csv_points(FILE *f, const char *key, json_t *entry)
+{
+	json_t *p, *pt;
+	const char *name;
+	size_t i;
+
+	json_object_foreach(json_object_get(entry, "probes"), name, p) {
+		if (strcmp(json_string_value(json_object_get(p, "group")) ? : "",
+			   "contended") != 0)
+			continue;
+		json_array_foreach(json_object_get(p, "points"), i, pt) {
+			json_t *cyc = json_object_get(pt, "cycles");
+			json_t *fair = json_object_get(pt, "fairness");
+
+			pc_csv_field(f, key);
+			fprintf(f, ",%s,%lld,%s,", name,
+				(long long)json_integer_value(json_object_get(pt, "threads")),
+				json_string_value(json_object_get(pt, "placement")) ? : "");
+			pc_csv_field(f, json_string_value(json_object_get(pt, "cpus")));
+			fprintf(f, ",%s,%lld,%s", json_string_value(json_object_get(pt,
+				"class")) ? : "",
+				(long long)json_integer_value(json_object_get(pt, "nodes")),
+				json_string_value(json_object_get(pt, "status")) ? : "");
+			csv_number(f, cyc, "median");
+			csv_number(f, cyc, "q1");
+			csv_number(f, cyc, "q3");
+			csv_number(f, json_object_get(pt, "ns"), "median");
+			csv_number(f, pt, "samples");
+			csv_number(f, fair, "cv");
+			csv_number(f, fair, "max_share");
+			csv_number(f, pt, "ops_per_s");
+			fputc('\n', f);
+		}
+	}
+}
+
+static void md_cell(FILE *f, double v, char mark)
+{
+	if (mark == '!')
+		fputs(" FAILED |", f);
+	else if (isnan(v))
+		fputs(" " PC_NO_VALUE " |", f);
+	else
+		fprintf(f, " %.*f%s |", v < 100 ? 1 : 0, v, mark == '*' ? "*" : "");
+}
+
+/* A grid as one markdown table: rows = threads and placement. */
+static void md_grid(FILE *f, const struct grid *g)
+{
+	unsigned c, r;
+
+	fputs("| threads | placement |", f);
+	for (c = 0; c < g->ncol; c++)
+		fprintf(f, " %s |", g->col[c]);
+	fputs("\n|---:|---|", f);
+	for (c = 0; c < g->ncol; c++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (r = 0; r < g->nrow; r++) {
+		fprintf(f, "| %d | %s |", g->threads[r], g->key[r]);
+		for (c = 0; c < g->ncol; c++)
+			md_cell(f, g->v[r][c], g->mark[r][c]);
+		fputc('\n', f);
+	}
+}
+
+static void md_c2c(FILE *f, json_t *probe)
+{
+	json_t *pt;
+	size_t k;
+
+	if (!json_array_size(json_object_get(probe, "points")))
+		return;
+	fputs("\nc2c.latency: one-way transfer of a line (CAS ping-pong, round trip / 2)"
+	      "\n\n| cpus | class | cycles | ns | status |\n|---|---|---:|---:|---|\n", f);
+	json_array_foreach(json_object_get(probe, "points"), k, pt) {
+		json_t *c = json_object_get(json_object_get(pt, "cycles"), "median");
+		json_t *ns = json_object_get(json_object_get(pt, "ns"), "median");
+
+		fprintf(f, "| %s | %s |", json_string_value(json_object_get(pt, "cpus")) ? : "?",
+			json_string_value(json_object_get(pt, "class")) ? : "?");
+		md_cell(f, json_is_number(c) ? json_number_value(c) : NAN, ' ');
+		md_cell(f, json_is_number(ns) ? json_number_value(ns) : NAN, ' ');
+		fprintf(f, " %s |\n", json_string_value(json_object_get(pt, "status")) ? : "?");
+	}
+}
+
+/* The seed's shape in markdown: the locks, the atomics, c2c, per CPU. */
+static void md_entry(FILE *f, struct grid *g, const char *key, json_t *entry)
+{
+	fprintf(f, "%s\n", brand_of(entry, key));
+	grid_init(g);
+	add_points(g, entry, "lock.");
+	if (g->ncol) {
+		fputs("\nlocks: cycles per lock+unlock pair per thread (median of the "
+		      "windows; * noisy)\n\n", f);
+		md_grid(f, g);
+	}
+	grid_init(g);
+	add_points(g, entry, "contended.");
+	if (g->ncol) {
+		fputs("\ncontended atomics: cycles per operation per thread\n\n", f);
+		md_grid(f, g);
+	}
+	md_c2c(f, json_object_get(json_object_get(entry, "probes"), "c2c.latency"));
+}
+
+int pc_contend_report_as(FILE *f, json_t *doc, bool csv)
+{
+	struct grid *g = csv ? NULL : malloc(sizeof(*g));
+	json_t *entry;
+	const char *key;
+
+	if (!csv && !g)
+		return -1;
+	if (csv)
+		fputs("cpu,probe,threads,placement,cpus,class,nodes,status,cycles_median,"
+		      "cycles_q1,cycles_q3,ns_median,samples,fairness_cv,max_share,"
+		      "ops_per_s\n", f);
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
+		if (csv)
+			csv_points(f, key, entry);
+		else
+			md_entry(f, g, key, entry);
+	}
+	free(g);
+	return 0;
+}
