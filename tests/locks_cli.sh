@@ -143,6 +143,91 @@ ok(not bad, "-f markdown: every lock and atomic point's median in its cell%s" %
 PY
 import_checks "$pc_tmp/checks" "the csv and markdown checks"
 
+# report: a row per point, named by its parameters, its median the JSON's;
+# two files pair points by their parameters (m.json has compact only: its
+# figures stand beside p.json's compact points, never its spread ones);
+# the HTML has a figures table per group with every point.
+pc report -f text -o - "$pc_tmp/p.json"
+cp "$pc_tmp/out" "$pc_tmp/p.txt"
+pc report -f text -o - "$pc_tmp/p.json" "$pc_tmp/m.json"
+cp "$pc_tmp/out" "$pc_tmp/pm.txt"
+pc report -o "$pc_tmp/p.html" "$pc_tmp/p.json"
+ok $pc_rc "report -o p.html$(head -c 300 "$pc_tmp/err")"
+"$PYTHON3" - "$pc_tmp" >"$pc_tmp/checks" 2>&1 <<'PY'
+import json, os, re, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok
+tmp = sys.argv[1]
+def points(path):
+    (e,) = json.load(open(path))["cpus"].values()
+    out = {}
+    for n, p in e["probes"].items():
+        for pt in p["points"]:
+            if pt["placement"] == "pair":
+                out["%s.cpus%s" % (n, pt["cpus"])] = pt
+            else:
+                out["%s.%s.threads%d" % (n, pt["placement"], pt["threads"])] = pt
+    return out
+def fig(x):
+    return "%.0f" % x if abs(x) >= 10000 else "%.1f" % x if abs(x) >= 1000 else "%.2f" % x
+def rows(path):
+    got, name = {}, None
+    for line in open(path):
+        m = re.match(r"^(\S+)((?:\s+\S+)*)$", line.rstrip("\n"))
+        if not m or not re.match(r"^(lock|contended|c2c)\.", m.group(1)):
+            continue
+        cells = m.group(2).split()
+        got[m.group(1)] = [re.sub(r"\[\d+\]$", "", c) for c in cells]
+    return got
+p, m = points(tmp + "/p.json"), points(tmp + "/m.json")
+got = rows(tmp + "/p.txt")
+ok(sorted(got) == sorted(p), "report -f text: a row per point, named by its parameters (%d)" % len(p))
+bad = [k for k in p if k in got and got[k][:1] != [fig(p[k]["cycles"]["median"]) if
+       p[k]["status"] != "failed" else "-"]]
+ok(not bad, "report -f text: each row's median is the point's%s" % (bad and ": %s" % bad[:3] or ""))
+got = rows(tmp + "/pm.txt")
+bad = [k for k in got if len(got[k]) != 2 or
+       (k in m) != (got[k][1] != "-") or (k in p) != (got[k][0] != "-") or
+       (k in m and got[k][1] != fig(m[k]["cycles"]["median"]))]
+ok(not bad and any(".spread." in k for k in got) and any(k in m and k in p for k in got),
+   "report of two files: points paired by their parameters, a spread point unpaired "
+   "with a compact one%s" % (bad and ": %s" % bad[:3] or ""))
+html = open(tmp + "/p.html").read()
+shown = set(re.findall(r'<tr data-probe="([^"]+)">', html))
+ok(shown == set(p), "report (HTML): the figures table holds every point")
+ok("<h3>contended</h3>" in html and "no figure in this unit" not in html,
+   "report (HTML): the contended group has its section, and every point a figure")
+PY
+import_checks "$pc_tmp/checks" "the report checks"
+
+# compare --by lock: compact and spread stay apart (on one node they take
+# the same CPUs), the seed's figure beside each of them.
+pc compare --by lock "$pc_tmp/p.json" amd-opteron-interlagos
+"$PYTHON3" - "$pc_tmp/p.json" "$pc_tmp/out" >"$pc_tmp/checks" 2>&1 <<'PY'
+import json, os, re, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok
+(e,) = json.load(open(sys.argv[1]))["cpus"].values()
+text = open(sys.argv[2]).read()
+head = re.search(r"^threads nodes pl\. +(.*)$", text, re.M).group(1).split()
+cols = [" ".join(head[i:i + 2]) for i in range(0, len(head), 2)]
+seed = {"1": "324", "2": "17141"}
+bad, n = [], 0
+for pt in e["probes"]["lock.ticket"]["points"]:
+    m = re.search(r"^ +%d %d %s +(.*)$" % (pt["threads"], pt["nodes"], pt["placement"]),
+                  text, re.M)
+    cells = m and m.group(1).split()
+    v = pt["cycles"]["median"]
+    want = "%.*f" % (1 if v < 100 else 0, v)
+    n += 1
+    if not cells or cells[cols.index("A ticket")].rstrip("*") != want or \
+       cells[cols.index("B ticket")] != seed[str(pt["threads"])]:
+        bad.append((pt["threads"], pt["placement"], cells))
+ok(n >= 2 and not bad, "compare --by lock: a row per threads, nodes and placement (%d), "
+   "the seed's ticket beside each%s" % (n, bad and ": %s" % bad[:2] or ""))
+PY
+import_checks "$pc_tmp/checks" "the compare --by lock placement checks"
+
 pc compare --by lock "$pc_tmp/r.json" amd-opteron-interlagos intel-xeon-westmere-ep
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
 ok $(test $pc_rc -eq 0 && test "$w" -le 80 && grep -q '^  B = AMD Opteron (Interlagos)' "$pc_tmp/out" &&

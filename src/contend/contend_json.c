@@ -4,7 +4,8 @@
  * row with points[] (threads, placement, cpus, class, nodes, the figures,
  * fairness); the seed's table (rows = threads, columns = lock kinds), the
  * c2c pairs and their heat map; and compare --by lock, which pairs points
- * by threads and nodes, the seed's spin_lock_unlock tables among them.
+ * by threads, nodes and placement, the seed's spin_lock_unlock tables (no
+ * placement) beside every placement of their threads and nodes.
  */
 #include <math.h>
 #include <sched.h>
@@ -375,14 +376,38 @@ int pc_contend_report(FILE *f, json_t *doc)
 
 /* ---- compare --by lock --------------------------------------------------------------- */
 
-/* Our lock and atomic rows' points, and the seed's flat rows
- * spin_lock_unlock.<lock>.nodes<N>.threads<T>, of one CPU entry (tag: its
- * letter) into g, rows by threads and nodes. */
-static void compare_add(struct grid *g, json_t *entry, char tag)
+/* What compare_add takes of an entry: our points, the seed's rows, both. */
+enum { ADD_OURS = 1, ADD_SEED = 2, ADD_BOTH = 3 };
+
+/* A seed's figure (no placement) beside every placement of its threads
+ * and nodes that our points hold; a row of its own ("N -") when none. */
+static void put_seed(struct grid *g, int threads, int nodes, const char *col, json_t *p)
+{
+	char key[24];
+	size_t len = (size_t)snprintf(key, sizeof(key), "%d ", nodes);
+	unsigned r, n = g->nrow;
+	bool put = false;
+
+	for (r = 0; r < n; r++)
+		if (g->threads[r] == threads && strncmp(g->key[r], key, len) == 0 &&
+		    strcmp(g->key[r] + len, "-") != 0) {
+			grid_put(g, threads, g->key[r], col, p);
+			put = true;
+		}
+	if (!put) {
+		snprintf(key, sizeof(key), "%d -", nodes);
+		grid_put(g, threads, key, col, p);
+	}
+}
+
+/* Our lock and atomic rows' points (rows by threads, nodes and placement)
+ * and the seed's flat rows spin_lock_unlock.<lock>.nodes<N>.threads<T>
+ * (put_seed) of one CPU entry (tag: its letter) into g. */
+static void compare_add(struct grid *g, json_t *entry, char tag, int what)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p, *pt;
 	const char *name;
-	char col[48], lock[32], nodes[16];
+	char col[48], lock[32], key[24];
 	size_t i;
 
 	json_object_foreach(probes, name, p) {
@@ -391,20 +416,22 @@ static void compare_add(struct grid *g, json_t *entry, char tag)
 		if (sscanf(name, "spin_lock_unlock.%31[^.].nodes%d.threads%d%n", lock, &n,
 			   &t, &end) == 3 && !name[end]) {
 			snprintf(col, sizeof(col), "%c %s", tag, lock);
-			snprintf(nodes, sizeof(nodes), "%d", n);
-			grid_put(g, t, nodes, col, p);
+			if (what & ADD_SEED)
+				put_seed(g, t, n, col, p);
 			continue;
 		}
-		if (strncmp(name, "lock.", 5) != 0 && strncmp(name, "contended.", 10) != 0)
+		if (!(what & ADD_OURS) || (strncmp(name, "lock.", 5) != 0 &&
+					   strncmp(name, "contended.", 10) != 0))
 			continue;
 		snprintf(col, sizeof(col), "%c %s", tag, strchr(name, '.') + 1);
 		json_array_foreach(json_object_get(p, "points"), i, pt) {
 			json_t *th = json_object_get(pt, "threads");
 
-			snprintf(nodes, sizeof(nodes), "%lld",
-				 (long long)json_integer_value(json_object_get(pt, "nodes")));
+			snprintf(key, sizeof(key), "%lld %.12s",
+				 (long long)json_integer_value(json_object_get(pt, "nodes")),
+				 json_string_value(json_object_get(pt, "placement")) ? : "?");
 			if (json_is_integer(th))
-				grid_put(g, (int)json_integer_value(th), nodes, col, pt);
+				grid_put(g, (int)json_integer_value(th), key, col, pt);
 		}
 	}
 }
@@ -465,15 +492,81 @@ static const char method_primcost[] =
 	"calibration, not TSC ticks taken as cycles; the critical section holds "
 	"the counter of the mutual-exclusion check, a plain increment.";
 
-int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
-		       unsigned ndocs, char *err, size_t errlen)
+/* The next letter, from 'A' (at most 'Z'). */
+static char next_tag(char tag)
 {
-	struct grid *g = malloc(sizeof(*g));
+	return tag == 'Z' ? 'Z' : (char)(tag + 1);
+}
+
+/* The entries of the documents that hold lock rows, lettered from A: each
+ * named (what 0), or its columns registered in g in that order (what 0
+ * too), or its points or the seed's rows put into g (what ADD_OURS,
+ * ADD_SEED). Returns how many. */
+static unsigned compare_pass(FILE *f, struct grid *g, json_t *const *docs,
+			     const char *const *names, unsigned ndocs, int what)
+{
+	struct grid *one = malloc(sizeof(*one));
+	json_t *entry;
+	const char *key;
+	unsigned d, c, n = 0;
+	char tag = 'A', buf[512];
+
+	for (d = 0; one && d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
+			grid_init(one);
+			compare_add(one, entry, tag, ADD_BOTH);
+			if (!one->ncol)
+				continue;
+			n++;
+			if (what) {
+				compare_add(g, entry, tag, what);
+			} else {
+				for (c = 0; c < one->ncol; c++)
+					grid_col(g, one->col[c]);
+				snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
+					 brand_of(entry, key), names[d]);
+				wrapped(f, 2, buf);
+			}
+			tag = next_tag(tag);
+		}
+	free(one);
+	return n;
+}
+
+/* How the seed's tables were measured, against primcost's method. */
+static void compare_methods(FILE *f, json_t *const *docs, unsigned ndocs)
+{
+	struct grid *one = malloc(sizeof(*one));
 	json_t *entry;
 	const char *key;
 	unsigned d;
 	char tag = 'A';
 	bool seed = false;
+
+	for (d = 0; one && d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
+			grid_init(one);
+			compare_add(one, entry, tag, ADD_BOTH);
+			if (!one->ncol)
+				continue;
+			if (json_object_get(json_array_get(json_object_get(entry, "runs"), 0),
+					    "provenance")) {
+				if (!seed) {
+					fputs("\nmethod differences:\n", f);
+					wrapped(f, 2, method_primcost);
+				}
+				seed = true;
+				method_notes(f, entry, tag);
+			}
+			tag = next_tag(tag);
+		}
+	free(one);
+}
+
+int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
+		       unsigned ndocs, char *err, size_t errlen)
+{
+	struct grid *g = malloc(sizeof(*g));
 
 	if (!g) {
 		snprintf(err, errlen, "out of memory");
@@ -481,56 +574,22 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 	}
 	grid_init(g);
 	fprintf(f, "locks and atomics under contention: cycles per lock+unlock pair "
-		"(or operation)\nper thread, medians, paired by threads and the NUMA "
-		"nodes they span\n");
-	for (d = 0; d < ndocs; d++)
-		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
-			unsigned before = g->ncol;
-
-			compare_add(g, entry, tag);
-			if (g->ncol == before)
-				continue;
-			{
-				char buf[512];
-
-				snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
-					 brand_of(entry, key), names[d]);
-				wrapped(f, 2, buf);
-			}
-			tag = tag == 'Z' ? 'Z' : (char)(tag + 1);
-		}
-	if (!g->ncol) {
+		"(or operation)\nper thread, medians; rows: threads, the NUMA nodes they "
+		"span and the placement\n(the seed's tables have none: beside every "
+		"placement, else -)\n");
+	/* Our points make the rows; the seed's figures go beside them. */
+	if (!compare_pass(f, g, docs, names, ndocs, 0)) {
 		snprintf(err, errlen, "--by lock: no lock rows (points of lock.* or "
 			 "contended.*, or the seed's spin_lock_unlock tables) in %s%s", names[0],
 			 ndocs > 1 ? " and the rest" : "");
 		free(g);
 		return -1;
 	}
+	compare_pass(f, g, docs, names, ndocs, ADD_OURS);
+	compare_pass(f, g, docs, names, ndocs, ADD_SEED);
 	fputc('\n', f);
-	grid_render(f, g, "nodes");
-	tag = 'A';
-	for (d = 0; d < ndocs; d++)
-		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
-			struct grid *one = malloc(sizeof(*one));
-
-			if (!one)
-				break;
-			grid_init(one);
-			compare_add(one, entry, tag);
-			if (one->ncol) {
-				if (json_object_get(json_array_get(json_object_get(entry, "runs"), 0),
-						    "provenance")) {
-					if (!seed) {
-						fputs("\nmethod differences:\n", f);
-						wrapped(f, 2, method_primcost);
-					}
-					seed = true;
-					method_notes(f, entry, tag);
-				}
-				tag = tag == 'Z' ? 'Z' : (char)(tag + 1);
-			}
-			free(one);
-		}
+	grid_render(f, g, "nodes pl.");
+	compare_methods(f, docs, ndocs);
 	free(g);
 	return 0;
 }
