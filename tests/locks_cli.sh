@@ -228,6 +228,20 @@ ok(n >= 2 and not bad, "compare --by lock: a row per threads, nodes and placemen
 PY
 import_checks "$pc_tmp/checks" "the compare --by lock placement checks"
 
+# list --runs counts each point as a figure, its noisy ones too.
+pc list --runs --format csv "$pc_tmp/p.json"
+ok $(test $pc_rc -eq 0 && "$PYTHON3" -c '
+import csv, json, sys
+(e,) = json.load(open(sys.argv[1]))["cpus"].values()
+pts = [pt for p in e["probes"].values() for pt in p["points"]]
+(r,) = csv.DictReader(open(sys.argv[2]))
+want = (sum(pt["status"] in ("ok", "noisy") for pt in pts),
+        sum(pt["status"] not in ("ok", "noisy") for pt in pts), len(pts),
+        sum(pt["status"] == "noisy" for pt in pts))
+got = (int(r["measured"]), int(r["not_measured"]), int(r["current"]), int(r["noisy"]))
+sys.exit(got != want)' "$pc_tmp/p.json" "$pc_tmp/out"; echo $?) \
+	"list --runs: each point a figure (measured, not measured, current, noisy)"
+
 pc compare --by lock "$pc_tmp/r.json" amd-opteron-interlagos intel-xeon-westmere-ep
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
 ok $(test $pc_rc -eq 0 && test "$w" -le 80 && grep -q '^  B = AMD Opteron (Interlagos)' "$pc_tmp/out" &&
