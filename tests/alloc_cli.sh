@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The allocator group from the command line: every size and row present,
 # costs finite and positive, the result valid, the table in the seed's
-# shape, compare --by allocator within 80 columns, the usage errors.
+# shape (and markdown), report's rows per point, compare --by allocator
+# within 80 columns, the usage errors.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 # Unknown allocator: one line, exit 2, the known names.
@@ -24,6 +25,49 @@ ok $pc_rc "--alloc measures the three rows on glibc: $(head -c 300 "$pc_tmp/err"
 ok $(test "$(grep -c ',alloc\.\(malloc\|free\|malloc_free\),glibc,[0-9]*,ok,[0-9.]*,' "$pc_tmp/out")" -eq 36 &&
 	head -1 "$pc_tmp/out" | grep -q '^cpu,probe,allocator,size,status,cycles_median'; echo $?) \
 	"-f csv: a line per point, with its allocator, size and median"
+# -f markdown: rows = sizes, a pair column per allocator, the JSON's medians.
+pc run -n 9 -p alloc.malloc_free -f markdown -o "$pc_tmp/md.json"
+ok $pc_rc "-f markdown$(head -c 300 "$pc_tmp/err")"
+cp "$pc_tmp/out" "$pc_tmp/md"
+# report -f text and the HTML page: a row per point, named by row,
+# allocator and size, with the point's median.
+pc report -f text -o - "$pc_tmp/glibc.json"
+cp "$pc_tmp/out" "$pc_tmp/report.txt"
+pc report -o "$pc_tmp/report.html" "$pc_tmp/glibc.json"
+"$PYTHON3" - "$pc_tmp" >"$pc_tmp/checks" 2>&1 <<'PY'
+import json, os, re, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok
+tmp = sys.argv[1]
+(e,) = json.load(open(tmp + "/md.json"))["cpus"].values()
+lines = [l for l in open(tmp + "/md").read().split("\n") if l.startswith("|")]
+head = [c.strip() for c in lines[0].strip("|").split("|")] if lines else []
+body = {l.strip("|").split("|")[0].strip(): [c.strip() for c in l.strip("|").split("|")]
+        for l in lines[2:]}
+ok(head == ["size", "glibc malloc", "glibc free", "glibc pair"] and len(body) == 12,
+   "-f markdown: rows = sizes, malloc, free and pair columns (%s)" % head)
+bad = [pt["size"] for pt in e["probes"]["alloc.malloc_free"]["points"]
+       if body.get(str(pt["size"]), [""] * 4)[3] !=
+       ("%.*f" % (1 if pt["cycles"]["median"] < 100 else 0, pt["cycles"]["median"])
+        if pt["status"] == "ok" else "-")]
+ok(not bad, "-f markdown: every pair cell is the point's median%s" % (bad and ": %s" % bad[:3] or ""))
+(e,) = json.load(open(tmp + "/glibc.json"))["cpus"].values()
+def fig(x):
+    return "%.0f" % x if abs(x) >= 10000 else "%.1f" % x if abs(x) >= 1000 else "%.2f" % x
+want = {"%s.%s.%d" % (n, pt["allocator"], pt["size"]): fig(pt["cycles"]["median"])
+        for n, p in e["probes"].items() for pt in p["points"]}
+got = {}
+for l in open(tmp + "/report.txt"):
+    f = l.split()
+    if len(f) == 2 and f[0].startswith("alloc."):
+        got[f[0]] = re.sub(r"\[\d+\]$", "", f[1])
+ok(got == want, "report -f text: a row per point (%d), alloc.ROW.ALLOCATOR.SIZE, its median%s"
+   % (len(want), "" if got == want else ": %s" % sorted(set(want.items()) ^ set(got.items()))[:3]))
+html = open(tmp + "/report.html").read()
+ok(set(re.findall(r'<tr data-probe="([^"]+)">', html)) == set(want) and "<polyline" in html,
+   "report (HTML): every point in the figures table, the rows as lines over size")
+PY
+import_checks "$pc_tmp/checks" "the markdown and report checks"
 # Without -n, the group takes its own default: 51 samples a point.
 pc run -p alloc.free -q -o "$pc_tmp/default.json"
 ok $(test $pc_rc -eq 0 && "$PYTHON3" -c '

@@ -30,11 +30,23 @@ ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "run --bogus: one-line error,
 pc list --format xml
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list --format xml: one-line error, exit 2"
 
-# list derives from the probe table: every row, once.
+# list derives from the probe table: every row, once; then the rows of the
+# groups measured at points (probes/locks.c, the allocator's three).
 pc list --format csv
-ok $(test $pc_rc -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | wc -l)" -eq \
+ok $(test $pc_rc -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | grep -cv ',contended,\|,alloc,')" -eq \
 	"$(grep -c '^PC_PROBE(' "$PC_SRCDIR/probes/probes.def")"; echo $?) \
 	"list shows every row of probes.def"
+want=$(sed -n 's/^\tLOCK(\([a-z_]*\),.*/lock.\1/p; s/^\t{ "\(contended\.[a-z_]*\|c2c\.[a-z]*\)",.*/\1/p' \
+	"$PC_SRCDIR/probes/locks.c" | tr '\n' ' ')
+got=$(grep ',contended,3,' "$pc_tmp/out" | cut -d, -f1 | tr '\n' ' ')
+ok $(test -n "$want" && test "$want" = "$got"; echo $?) \
+	"list shows the contended rows of probes/locks.c, lock.broken left out ($got)"
+ok $(test "$(grep ',alloc,3,' "$pc_tmp/out" | cut -d, -f1 | tr '\n' ' ')" = \
+	"alloc.malloc alloc.free alloc.malloc_free "; echo $?) \
+	"list shows the allocator group's three rows"
+ok $(grep -q '^lock\.ticket,contended,3,-,ok,,"ticket spinlock (fetch-add, FIFO)",".*time-bounded window.*",run --locks' \
+	"$pc_tmp/out" && grep -q '^alloc\.malloc_free,alloc,3,-,ok,,.*,"pair: .*","run --alloc, or --allocator' \
+	"$pc_tmp/out"; echo $?) "list --format csv: a point row's group, ring, what, method and what measures it"
 ok $(grep -q '^local_irq_save,irq,0,' "$pc_tmp/out"; echo $?) \
 	"list keeps the ring-0 rows (local_irq_save)"
 
@@ -57,6 +69,22 @@ ok $(test $pc_rc -eq 0 && grep -qx cmpxchg_local "$pc_tmp/out" && ! grep -q '^xc
 	"list --names PATTERN keeps what matches"
 pc list --names --events
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list --names --events: one-line error, exit 2"
+pc list -v 'lock.mcs'
+ok $(test $pc_rc -eq 0 && test "$(grep -c '^lock\.' "$pc_tmp/out")" -eq 1 &&
+	grep -q 'method: *threads pinned by placement' "$pc_tmp/out" &&
+	grep -q 'measured: *run --locks' "$pc_tmp/out"; echo $?) \
+	"list -v PATTERN: one contended row with its method and what measures it"
+pc list --format json 'alloc.*,c2c.*'
+ok $(test $pc_rc -eq 0 && python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+names = [r["name"] for r in rows]
+assert names == ["c2c.latency", "alloc.malloc", "alloc.free", "alloc.malloc_free"], names
+assert all(r["ring"] == 3 and r["method"] and r["selected_by"] for r in rows)
+assert rows[1]["method"].startswith("batch") and rows[3]["method"].startswith("pair")
+' "$pc_tmp/out"; echo $?) "list --format json PATTERN: the allocator rows and c2c, with their method"
+pc list 'lock.nosuch'
+ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list: a pattern matching no row: one-line error, exit 2"
 
 # A run writes a valid file; a second CPU's entry survives a merge.
 pc run --probes 'baseline,local_irq_disable' --ring0 none -n 21 -o "$pc_tmp/r.json" -q

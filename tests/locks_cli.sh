@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: MIT
 # The contended group from the command line: the usage errors, every row at
 # 1 thread (and 2 where two CPUs are allowed) with its points valid, the
-# table in the seed's shape (rows = threads, columns = lock kinds), and
-# compare --by lock against the seed's tables within 80 columns.
+# table in the seed's shape (rows = threads, columns = lock kinds), -f csv
+# and -f markdown holding the JSON's figures, and compare --by lock against
+# the seed's tables within 80 columns.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 for args in "--threads 0" "--threads x" "--placement nowhere" "--window-us 500" \
-	"--cpus 0,0" "--locks -f csv" "--locks --alloc" "--cpus 0 --placement spread"; do
+	"--cpus 0,0" "--locks --alloc" "--cpus 0 --placement spread"; do
 	# shellcheck disable=SC2086
 	pc run $args -o "$pc_tmp/x.json"
 	ok $(test $pc_rc -eq 2 && one_line_error && test ! -e "$pc_tmp/x.json"; echo $?) \
@@ -68,6 +69,178 @@ else:
     print("skip\tthe result validates against data/schema.json")
 PY
 import_checks "$pc_tmp/checks" "the result checks"
+
+# -f csv: a line per point, its fields the JSON's; -f markdown: the seed's
+# shape, every median of the JSON in its cell. Two placements, so that the
+# rows and the pairing below must keep them apart.
+pc run -n 9 --threads $threads --placement compact,spread --window-us 200 -f csv \
+	-p 'lock.t*,contended.cmpxchg,c2c.latency' -o "$pc_tmp/p.json"
+ok $pc_rc "run -f csv$(head -c 300 "$pc_tmp/err")"
+cp "$pc_tmp/out" "$pc_tmp/p.csv"
+pc run -n 9 --threads $threads --window-us 200 -f markdown -p 'lock.*,contended.*,c2c.*' \
+	-o "$pc_tmp/m.json"
+ok $pc_rc "run -f markdown$(head -c 300 "$pc_tmp/err")"
+cp "$pc_tmp/out" "$pc_tmp/m.md"
+"$PYTHON3" - "$pc_tmp" "$threads" >"$pc_tmp/checks" 2>&1 <<'PY'
+import csv, json, os, re, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok
+tmp, threads = sys.argv[1], [int(t) for t in sys.argv[2].split(",")]
+(key, e), = json.load(open(tmp + "/p.json"))["cpus"].items()
+rows = list(csv.DictReader(open(tmp + "/p.csv")))
+head = ("cpu,probe,threads,placement,cpus,class,nodes,status,cycles_median,cycles_q1,"
+        "cycles_q3,ns_median,samples,fairness_cv,max_share,ops_per_s").split(",")
+ok(list(rows[0].keys()) == head if rows else False, "-f csv: its header")
+want = {(n, pt["threads"], pt["placement"], pt["cpus"]): pt
+        for n, p in e["probes"].items() for pt in p["points"]}
+got = {(r["probe"], int(r["threads"]), r["placement"], r["cpus"]): r for r in rows}
+ok(sorted(got) == sorted(want) and len(rows) == len(want),
+   "-f csv: a line per point of the JSON (%d), compact and spread apart" % len(want))
+ok(any(k[2] == "spread" for k in got) and any(k[2] == "pair" for k in got) ==
+   (2 in threads), "-f csv: spread points, and the c2c pair where two CPUs are allowed")
+def same(a, b):
+    return a == "" if b is None else abs(float(a) - b) <= 1e-6 * abs(b)
+bad = [k for k, r in got.items() if k in want and not (
+       r["cpu"] == key and r["class"] == want[k]["class"] and
+       int(r["nodes"]) == want[k]["nodes"] and r["status"] == want[k]["status"] and
+       same(r["cycles_median"], want[k]["cycles"]["median"]) and
+       same(r["cycles_q1"], want[k]["cycles"]["q1"]) and
+       same(r["cycles_q3"], want[k]["cycles"]["q3"]) and
+       same(r["ns_median"], want[k]["ns"]["median"]) and
+       int(r["samples"]) == want[k]["samples"] and
+       same(r["fairness_cv"], want[k]["fairness"]["cv"]) and
+       same(r["max_share"], want[k]["fairness"]["max_share"]) and
+       same(r["ops_per_s"], want[k]["ops_per_s"]))]
+ok(not bad, "-f csv: every field equal to the JSON's%s" % (bad and ": %s" % bad[:2] or ""))
+
+(e,) = json.load(open(tmp + "/m.json"))["cpus"].values()
+md = open(tmp + "/m.md").read()
+tables = re.findall(r"((?:^\|.*\|\n)+)", md, re.M)
+ok(len(tables) == (3 if 2 in threads else 2), "-f markdown: locks, atomics%s" %
+   (2 in threads and " and c2c" or ""))
+def cells(t):
+    lines = t.strip().split("\n")
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    return head, [[c.strip() for c in l.strip("|").split("|")] for l in lines[2:]]
+def shown(v):
+    return "%.*f" % (1 if v < 100 else 0, v)
+bad = []
+for t, prefix in zip(tables[:2], ("lock.", "contended.")):
+    head, body = cells(t)
+    ok(head[:2] == ["threads", "placement"], "-f markdown %s*: rows = threads and placement"
+       % prefix)
+    for n, p in e["probes"].items():
+        if not n.startswith(prefix):
+            continue
+        for pt in p["points"]:
+            r = [b for b in body if b[0] == str(pt["threads"]) and b[1] == pt["placement"]]
+            c = head.index(n[len(prefix):]) if n[len(prefix):] in head else -1
+            v = r and c >= 0 and r[0][c].rstrip("*")
+            if pt["status"] == "failed" or v != shown(pt["cycles"]["median"]):
+                bad.append((n, pt["threads"], v))
+ok(not bad, "-f markdown: every lock and atomic point's median in its cell%s" %
+   (bad and ": %s" % bad[:3] or ""))
+PY
+import_checks "$pc_tmp/checks" "the csv and markdown checks"
+
+# report: a row per point, named by its parameters, its median the JSON's;
+# two files pair points by their parameters (m.json has compact only: its
+# figures stand beside p.json's compact points, never its spread ones);
+# the HTML has a figures table per group with every point.
+pc report -f text -o - "$pc_tmp/p.json"
+cp "$pc_tmp/out" "$pc_tmp/p.txt"
+pc report -f text -o - "$pc_tmp/p.json" "$pc_tmp/m.json"
+cp "$pc_tmp/out" "$pc_tmp/pm.txt"
+pc report -o "$pc_tmp/p.html" "$pc_tmp/p.json"
+ok $pc_rc "report -o p.html$(head -c 300 "$pc_tmp/err")"
+"$PYTHON3" - "$pc_tmp" >"$pc_tmp/checks" 2>&1 <<'PY'
+import json, os, re, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok
+tmp = sys.argv[1]
+def points(path):
+    (e,) = json.load(open(path))["cpus"].values()
+    out = {}
+    for n, p in e["probes"].items():
+        for pt in p["points"]:
+            if pt["placement"] == "pair":
+                out["%s.cpus%s" % (n, pt["cpus"])] = pt
+            else:
+                out["%s.%s.threads%d" % (n, pt["placement"], pt["threads"])] = pt
+    return out
+def fig(x):
+    return "%.0f" % x if abs(x) >= 10000 else "%.1f" % x if abs(x) >= 1000 else "%.2f" % x
+def rows(path):
+    got, name = {}, None
+    for line in open(path):
+        m = re.match(r"^(\S+)((?:\s+\S+)*)$", line.rstrip("\n"))
+        if not m or not re.match(r"^(lock|contended|c2c)\.", m.group(1)):
+            continue
+        cells = m.group(2).split()
+        got[m.group(1)] = [re.sub(r"\[\d+\]$", "", c) for c in cells]
+    return got
+p, m = points(tmp + "/p.json"), points(tmp + "/m.json")
+got = rows(tmp + "/p.txt")
+ok(sorted(got) == sorted(p), "report -f text: a row per point, named by its parameters (%d)" % len(p))
+bad = [k for k in p if k in got and got[k][:1] != [fig(p[k]["cycles"]["median"]) if
+       p[k]["status"] != "failed" else "-"]]
+ok(not bad, "report -f text: each row's median is the point's%s" % (bad and ": %s" % bad[:3] or ""))
+got = rows(tmp + "/pm.txt")
+bad = [k for k in got if len(got[k]) != 2 or
+       (k in m) != (got[k][1] != "-") or (k in p) != (got[k][0] != "-") or
+       (k in m and got[k][1] != fig(m[k]["cycles"]["median"]))]
+ok(not bad and any(".spread." in k for k in got) and any(k in m and k in p for k in got),
+   "report of two files: points paired by their parameters, a spread point unpaired "
+   "with a compact one%s" % (bad and ": %s" % bad[:3] or ""))
+html = open(tmp + "/p.html").read()
+shown = set(re.findall(r'<tr data-probe="([^"]+)">', html))
+ok(shown == set(p), "report (HTML): the figures table holds every point")
+ok("<h3>contended</h3>" in html and "no figure in this unit" not in html,
+   "report (HTML): the contended group has its section, and every point a figure")
+PY
+import_checks "$pc_tmp/checks" "the report checks"
+
+# compare --by lock: compact and spread stay apart (on one node they take
+# the same CPUs), the seed's figure beside each of them.
+pc compare --by lock "$pc_tmp/p.json" amd-opteron-interlagos
+"$PYTHON3" - "$pc_tmp/p.json" "$pc_tmp/out" >"$pc_tmp/checks" 2>&1 <<'PY'
+import json, os, re, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok
+(e,) = json.load(open(sys.argv[1]))["cpus"].values()
+text = open(sys.argv[2]).read()
+head = re.search(r"^threads nodes pl\. +(.*)$", text, re.M).group(1).split()
+cols = [" ".join(head[i:i + 2]) for i in range(0, len(head), 2)]
+seed = {"1": "324", "2": "17141"}
+bad, n = [], 0
+for pt in e["probes"]["lock.ticket"]["points"]:
+    m = re.search(r"^ +%d %d %s +(.*)$" % (pt["threads"], pt["nodes"], pt["placement"]),
+                  text, re.M)
+    cells = m and m.group(1).split()
+    v = pt["cycles"]["median"]
+    want = "%.*f" % (1 if v < 100 else 0, v)
+    n += 1
+    if not cells or cells[cols.index("A ticket")].rstrip("*") != want or \
+       cells[cols.index("B ticket")] != seed[str(pt["threads"])]:
+        bad.append((pt["threads"], pt["placement"], cells))
+ok(n >= 2 and not bad, "compare --by lock: a row per threads, nodes and placement (%d), "
+   "the seed's ticket beside each%s" % (n, bad and ": %s" % bad[:2] or ""))
+PY
+import_checks "$pc_tmp/checks" "the compare --by lock placement checks"
+
+# list --runs counts each point as a figure, its noisy ones too.
+pc list --runs --format csv "$pc_tmp/p.json"
+ok $(test $pc_rc -eq 0 && "$PYTHON3" -c '
+import csv, json, sys
+(e,) = json.load(open(sys.argv[1]))["cpus"].values()
+pts = [pt for p in e["probes"].values() for pt in p["points"]]
+(r,) = csv.DictReader(open(sys.argv[2]))
+want = (sum(pt["status"] in ("ok", "noisy") for pt in pts),
+        sum(pt["status"] not in ("ok", "noisy") for pt in pts), len(pts),
+        sum(pt["status"] == "noisy" for pt in pts))
+got = (int(r["measured"]), int(r["not_measured"]), int(r["current"]), int(r["noisy"]))
+sys.exit(got != want)' "$pc_tmp/p.json" "$pc_tmp/out"; echo $?) \
+	"list --runs: each point a figure (measured, not measured, current, noisy)"
 
 pc compare --by lock "$pc_tmp/r.json" amd-opteron-interlagos intel-xeon-westmere-ep
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")

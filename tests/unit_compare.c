@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The comparison model on documents whose answers are known: ratios,
  * verdicts and the test behind each, missing probes, statuses, the floor,
- * the geometric mean, probe order, units, pairing and CPU selection. */
+ * the geometric mean, probe order, units, pairing and CPU selection, and
+ * probes measured at points as rows paired by their parameters. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +385,85 @@ static void spread_threshold(struct pc_compare_config *cfg)
 	json_decref(db);
 }
 
+/* A point of the contended group (threads, placement, cpus) or of the
+ * allocator group (allocator, size) with its cycles. */
+static json_t *point(int threads, const char *placement, const char *cpus,
+		     const char *alloc, int size, double median)
+{
+	json_t *p = alloc ? json_pack("{s:s, s:i}", "allocator", alloc, "size", size) :
+		    json_pack("{s:i, s:s, s:s, s:s, s:i}", "threads", threads, "placement",
+			      placement, "cpus", cpus, "class", "node", "nodes", 1);
+
+	json_object_set_new(p, "status", json_string("ok"));
+	json_object_set_new(p, "samples", json_integer(9));
+	json_object_set_new(p, "cycles", summary(median * 0.99, median * 0.995, median,
+						 median * 1.005, median * 1.01, median * 0.004));
+	return p;
+}
+
+/* Probes measured at points are rows named by their parameters, and pair
+ * across files by them: never a compact point with a spread one. */
+static void points(struct pc_compare_config *cfg)
+{
+	static const struct spec none[] = { { "cmpxchg", 9, 0.2, 0, NULL, 0 } };
+	json_t *da = doc1("x86_64.test", none, N(none), "6.1");
+	json_t *db = doc1("x86_64.test", none, N(none), "6.1");
+	json_t *lock = json_pack("{s:s, s:s, s:i, s:[o, o, o]}", "status", "ok", "group",
+				 "contended", "run", 0, "points",
+				 point(2, "compact", "0,1", NULL, 0, 100),
+				 point(2, "spread", "0,1", NULL, 0, 200),
+				 point(2, "list", "0,3", NULL, 0, 300));
+	json_t *lock_b = json_pack("{s:s, s:s, s:[o]}", "status", "ok", "group",
+				   "contended", "points", point(2, "compact", "0,1", NULL, 0, 110));
+	json_t *alloc = json_pack("{s:s, s:s, s:[o, o]}", "status", "ok", "group", "alloc",
+				  "points", point(0, NULL, NULL, "glibc", 64, 20),
+				  point(0, NULL, NULL, "jemalloc", 64, 10));
+	json_t *c2c = json_pack("{s:s, s:s, s:[o]}", "status", "ok", "group", "contended",
+				"points", point(2, "pair", "0,1", NULL, 0, 800));
+	json_t *probes = json_object_get(json_object_get(json_object_get(da, "cpus"),
+					 "x86_64.test"), "probes");
+	json_t *odd = json_pack("{s:i}", "k", 1);
+	const struct pc_cmp_row *r;
+	struct pc_compare m;
+	char name[64];
+
+	json_object_set_new(probes, "lock.ticket", lock);
+	json_object_set_new(probes, "alloc.malloc", alloc);
+	json_object_set_new(probes, "c2c.latency", c2c);
+	json_object_set_new(json_object_get(json_object_get(json_object_get(db, "cpus"),
+			    "x86_64.test"), "probes"), "lock.ticket", lock_b);
+	pc_point_row_name(name, sizeof(name), "x.y", odd, 4);
+	json_decref(odd);
+	ok(strcmp(name, "x.y.point5") == 0, "a point of unknown parameters: %s", name);
+	if (build(&m, da, db, cfg) < 0) {
+		ok(0, "the model of files with points");
+		json_decref(da);
+		json_decref(db);
+		return;
+	}
+	r = row(&m.table[0], "lock.ticket.compact.threads2");
+	ok(r && r->cell[0].state == PC_CELL_OK && r->cell[0].median == 100 &&
+	   r->cell[1].median == 110 && fabs(r->cell[1].ratio - 1.1) < 1e-12 &&
+	   strcmp(r->group, "contended") == 0,
+	   "lock.ticket.compact.threads2: A 100 against B 110, group contended");
+	r = row(&m.table[0], "lock.ticket.spread.threads2");
+	ok(r && r->cell[0].median == 200 && r->cell[1].state == PC_CELL_ABSENT,
+	   "lock.ticket.spread.threads2: B's compact point is not its pair");
+	r = row(&m.table[0], "lock.ticket.cpus0,3.threads2");
+	ok(r && r->cell[0].median == 300, "--cpus: the row names the CPUs");
+	r = row(&m.table[0], "c2c.latency.cpus0,1");
+	ok(r && r->cell[0].median == 800, "c2c: the row names the pair");
+	ok(row(&m.table[0], "alloc.malloc.glibc.64") && row(&m.table[0],
+	   "alloc.malloc.jemalloc.64")->cell[0].median == 10 &&
+	   strcmp(row(&m.table[0], "alloc.malloc.glibc.64")->group, "alloc") == 0,
+	   "alloc: a row per allocator and size, group alloc");
+	ok(!row(&m.table[0], "lock.ticket") && !row(&m.table[0], "alloc.malloc"),
+	   "a probe with points is no row of its own");
+	pc_compare_free(&m);
+	json_decref(da);
+	json_decref(db);
+}
+
 int main(void)
 {
 	static const struct spec a[] = {
@@ -604,6 +684,7 @@ int main(void)
 	canary_note(da, db, &cfg);
 	published(da, &cfg);
 	spread_threshold(&cfg);
+	points(&cfg);
 	json_decref(da);
 	json_decref(db);
 	return done_testing();

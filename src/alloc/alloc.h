@@ -138,6 +138,9 @@ bool pc_alloc_has_points(json_t *p);
 int pc_alloc_report(FILE *f, json_t *doc);
 /* The same as CSV (one line per point) or a markdown table. */
 int pc_alloc_report_as(FILE *f, json_t *doc, bool csv);
+/* The group's three rows as list shows them; *n set. */
+struct pc_point_row;
+const struct pc_point_row *pc_alloc_point_rows(size_t *n);
 /* compare --by allocator: allocators side by side, each against the first
  * (base), for every CPU of the documents, within 80 columns. */
 int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,

@@ -440,3 +440,29 @@ int pc_alloc_report_as(FILE *f, json_t *doc, bool csv)
 	free(g);
 	return 0;
 }
+
+/* ---- list: the rows -------------------------------------------------------------------- */
+
+const struct pc_point_row *pc_alloc_point_rows(size_t *n)
+{
+	static const char sel[] = "run --alloc, or --allocator LIST (glibc, jemalloc, "
+		"tcmalloc, mimalloc: those installed are found when it runs)";
+	static const struct pc_point_row rows[PC_ALLOC_PATTERNS] = {
+		[PC_ALLOC_MALLOC] = { "alloc.malloc", "alloc",
+			"malloc fast path, by size (8 .. 16384 bytes) and allocator",
+			"batch: a batch of mallocs of one size timed, their frees "
+			"untimed; cycles per call from the engine's two batch lengths, "
+			"samples and rounds; memory untouched unless --touch", sel, "ok" },
+		[PC_ALLOC_FREE] = { "alloc.free", "alloc",
+			"free fast path, by size and allocator",
+			"batch: a batch of mallocs untimed, then their frees timed in "
+			"the order allocated; cycles per call", sel, "ok" },
+		[PC_ALLOC_PAIR] = { "alloc.malloc_free", "alloc",
+			"malloc and free of one block at once, by size and allocator",
+			"pair: a malloc immediately freed, the pair timed; cycles per pair",
+			sel, "ok" },
+	};
+
+	*n = PC_ALLOC_PATTERNS;
+	return rows;
+}

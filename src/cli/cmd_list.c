@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "commands.h"
+#include "compare.h"
+#include "contend.h"
 #include "events.h"
+#include "report.h"
 #include "results.h"
 
 static const char usage_text[] =
@@ -21,11 +25,15 @@ static const char usage_text[] =
 	"       primcost list --runs [OPTIONS] FILE\n"
 	"\n"
 	"List the probes (all, or those matching the shell glob PATTERN) with\n"
-	"their group, ring, kernel API and whether this build can run them.\n"
+	"their group, ring, kernel API and whether this build can run them; then\n"
+	"the rows measured at points, by run's options for their group (the\n"
+	"contended group: lock.*, contended.*, c2c.latency; the allocator group:\n"
+	"alloc.*), with their method (-v).\n"
 	"\n"
 	"      --events          list the events libpfm4 offers on this machine\n"
 	"                        instead (for run -e), and whether they count here\n"
 	"  -v, --verbose         also show the instruction sequence each probe times\n"
+	"                        (the method of the rows measured at points)\n"
 	"                        (with --events: full descriptions, unit masks)\n"
 	"  -r, --reference       list the published reference tables instead\n"
 	"      --names           only the probe names, then the globs that select\n"
@@ -59,6 +67,8 @@ static const char *availability(int id)
 	return "ok";
 }
 
+#define GLOB_LEN 64
+
 static const char *sequence(int id)
 {
 	const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)id);
@@ -87,17 +97,90 @@ static void csv_line(json_t *row, const char *const *keys)
 	putchar('\n');
 }
 
+/* ---- the rows: the probe table's, then the groups measured at points ---- */
+
+#define MAX_POINT_ROWS 40
+
+/* The contended group's rows, then the allocator group's. */
+static const struct pc_point_row *point_rows(size_t *n)
+{
+	static struct pc_point_row rows[MAX_POINT_ROWS];
+	const struct pc_point_row *g[2];
+	size_t ng[2], i, k;
+
+	g[0] = pc_contend_point_rows(&ng[0]);
+	g[1] = pc_alloc_point_rows(&ng[1]);
+	*n = 0;
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < ng[i] && *n < MAX_POINT_ROWS; k++)
+			rows[(*n)++] = g[i][k];
+	return rows;
+}
+
+/* Row i of every row list shows: the probe table's first. */
+static const char *row_name(size_t i)
+{
+	size_t n;
+	const struct pc_point_row *pr = point_rows(&n);
+
+	return i < PC_PROBE_COUNT ? pc_probe_rows[i].name :
+	       i - PC_PROBE_COUNT < n ? pr[i - PC_PROBE_COUNT].name : NULL;
+}
+
+/* Does a token of the comma-separated pattern match name? */
+static bool matches(const char *pattern, const char *name)
+{
+	char tok[GLOB_LEN * 2];
+	const char *p = pattern;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(tok, sizeof(tok), "%.*s", (int)len, p);
+		if (len && fnmatch(tok, name, 0) == 0)
+			return true;
+		if (!p[len])
+			return false;
+		p += len + 1;
+	}
+}
+
+/* Every token of pattern must match a row; -1 with err otherwise. */
+static int pattern_check(const char *pattern, char *err, size_t errlen)
+{
+	const char *p = pattern;
+	char tok[GLOB_LEN * 2];
+	size_t i;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		bool hit = false;
+
+		snprintf(tok, sizeof(tok), "%.*s", (int)len, p);
+		for (i = 0; len && row_name(i) && !hit; i++)
+			hit = fnmatch(tok, row_name(i), 0) == 0;
+		if (!hit) {
+			snprintf(err, errlen, len ? "no probe matches '%s' (see primcost "
+				 "list)" : "an empty name in '%s'", len ? tok : pattern);
+			return -1;
+		}
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 /* ---- list --names: what --probes accepts, for shell completion ------------- */
 
-#define MAX_GLOBS (PC_PROBE_COUNT * 8)
-#define GLOB_LEN 64
+#define MAX_GLOBS ((PC_PROBE_COUNT + MAX_POINT_ROWS) * 8)
 
 static int glob_hits(const char *glob)
 {
-	int id, hits = 0;
+	int hits = 0;
+	size_t i;
 
-	for (id = 0; id < PC_PROBE_COUNT; id++)
-		hits += fnmatch(glob, pc_probe_rows[id].name, 0) == 0;
+	for (i = 0; row_name(i); i++)
+		hits += fnmatch(glob, row_name(i), 0) == 0;
 	return hits;
 }
 
@@ -124,13 +207,14 @@ static int list_names(const char *pattern)
 {
 	static char globs[MAX_GLOBS][GLOB_LEN];
 	char g[GLOB_LEN];
-	int id, n = 0;
+	int n = 0;
+	size_t i;
 
-	for (id = 0; id < PC_PROBE_COUNT; id++)
-		if (!pattern || fnmatch(pattern, pc_probe_rows[id].name, 0) == 0)
-			puts(pc_probe_rows[id].name);
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		const char *name = pc_probe_rows[id].name, *p;
+	for (i = 0; row_name(i); i++)
+		if (!pattern || fnmatch(pattern, row_name(i), 0) == 0)
+			puts(row_name(i));
+	for (i = 0; row_name(i); i++) {
+		const char *name = row_name(i), *p;
 
 		for (p = name; *p; p++) {
 			if (*p != '.' && *p != '_')
@@ -533,34 +617,90 @@ static json_t *probe_row(int id)
 	return row;
 }
 
-/* The probe table (those matching pattern). */
+/* One row of a group measured at points, as list --format json shows it. */
+static json_t *point_row_json(const struct pc_point_row *r)
+{
+	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s}", "name",
+			 r->name, "group", r->group, "ring", 3, "kernel_api", "-",
+			 "availability", r->availability, "sequence", "",
+			 "description", r->what, "method", r->method,
+			 "selected_by", r->selected_by);
+}
+
+static const char *const list_keys[] = { "name", "group", "ring", "kernel_api",
+					  "availability", "sequence", "description",
+					  "method", "selected_by", NULL };
+
+/* The widest name of every row. */
+static int name_width(void)
+{
+	int w = 0;
+	size_t i;
+
+	for (i = 0; row_name(i); i++)
+		if ((int)strlen(row_name(i)) > w)
+			w = (int)strlen(row_name(i));
+	return w;
+}
+
+/* The rows of the groups measured at points (those matching pattern): a
+ * line each, or a row of the CSV or of arr. */
+static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *arr)
+{
+	size_t n, i;
+	const struct pc_point_row *rows = point_rows(&n);
+	int w = name_width();
+
+	for (i = 0; i < n; i++) {
+		const struct pc_point_row *r = &rows[i];
+		json_t *row;
+
+		if (pattern && !matches(pattern, r->name))
+			continue;
+		if (fmt == 0) {
+			printf("%-*s %-12s %4d %-12s %s\n", w, r->name, r->group, 3,
+			       r->availability, r->what);
+			if (verbose) {
+				char lead[96];
+
+				snprintf(lead, sizeof(lead), "%*s method:    ", w, "");
+				pc_text_wrap(stdout, lead, r->method, w + 13, 80);
+				snprintf(lead, sizeof(lead), "%*s measured:  ", w, "");
+				pc_text_wrap(stdout, lead, r->selected_by, w + 13, 80);
+			}
+			continue;
+		}
+		row = point_row_json(r);
+		if (fmt == 1) {
+			csv_line(row, list_keys);
+			json_decref(row);
+		} else {
+			json_array_append_new(arr, row);
+		}
+	}
+}
+
+/* The probe table, then the rows measured at points (those matching
+ * pattern). */
 static int list_probes(const char *pattern, int verbose, int fmt)
 {
-	static const char *const keys[] = { "name", "group", "ring", "kernel_api",
-					    "availability", "sequence", "description",
-					    NULL };
 	json_t *arr = NULL;
-	int id;
+	int id, w = name_width();
 
 	if (fmt == 0)
-		printf("%-*s %-12s %4s %-12s %s\n", pc_probe_name_width(), "probe",
-		       "group", "ring", pc_arch_name, "description");
+		printf("%-*s %-12s %4s %-12s %s\n", w, "probe", "group", "ring",
+		       pc_arch_name, "description");
 	else if (fmt == 1)
-		printf("probe,group,ring,kernel_api,%s,sequence,description\n",
-		       pc_arch_name);
+		printf("probe,group,ring,kernel_api,%s,sequence,description,method,"
+		       "selected_by\n", pc_arch_name);
 	else
 		arr = json_array();
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
 		const struct pc_probe_row *r = &pc_probe_rows[id];
-		bool sel[PC_PROBE_COUNT];
-		char err[PC_ERRLEN];
 
-		if (pattern && (pc_select_probes(pattern, sel, err, sizeof(err)) < 0 ||
-				!sel[id]))
+		if (pattern && !matches(pattern, r->name))
 			continue;
 		if (fmt == 0) {
-			int w = pc_probe_name_width();
-
 			printf("%-*s %-12s %4d %-12s %s\n", w, r->name,
 			       pc_group_name(r->group), r->ring, availability(id),
 			       r->description);
@@ -574,13 +714,14 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 			json_t *row = probe_row(id);
 
 			if (fmt == 1) {
-				csv_line(row, keys);
+				csv_line(row, list_keys);
 				json_decref(row);
 			} else {
 				json_array_append_new(arr, row);
 			}
 		}
 	}
+	list_point_rows(pattern, verbose, fmt, arr);
 	if (arr) {
 		json_dumpf(arr, stdout, JSON_INDENT(1));
 		putchar('\n');
@@ -618,10 +759,9 @@ int cmd_list(int argc, char **argv)
 	if (o.reference)
 		return list_reference(o.pattern, o.fmt, o.verbose);
 	if (o.pattern) {
-		bool sel[PC_PROBE_COUNT];
 		char err[PC_ERRLEN];
 
-		if (pc_select_probes(o.pattern, sel, err, sizeof(err)) < 0) {
+		if (pattern_check(o.pattern, err, sizeof(err)) < 0) {
 			pc_error("list", "%s", err);
 			return PC_EXIT_USAGE;
 		}

@@ -414,7 +414,7 @@ static int opt_contend(struct run_parse *p, int c, const char *arg)
 }
 
 /* The contended group: selected by its options or by -p of its rows only;
- * on this machine alone, the table or JSON, 15 windows a point unless -n. */
+ * on this machine alone, 15 windows a point unless -n. */
 static int finish_contend(struct run_parse *p)
 {
 	struct pc_run_options *o = p->o;
@@ -435,11 +435,6 @@ static int finish_contend(struct run_parse *p)
 		snprintf(p->err, p->errlen, "the contended group runs alone, on this "
 			 "machine, without %s", o->alloc.on ? "the allocator group" :
 			 o->arch ? "--arch" : "--events");
-		return -1;
-	}
-	if (o->format == PC_FORMAT_CSV || o->format == PC_FORMAT_MARKDOWN) {
-		snprintf(p->err, p->errlen, "-f %s: the contended group has the table "
-			 "and JSON", p->format_given);
 		return -1;
 	}
 	if (!o->samples_given)
@@ -926,6 +921,8 @@ static int file_result(struct run_state *r, json_t *run_doc)
 			pc_alloc_report(stdout, run_doc);
 		else if (o->alloc.on && o->format != PC_FORMAT_JSON)
 			pc_alloc_report_as(stdout, run_doc, o->format == PC_FORMAT_CSV);
+		else if (o->contend.on && o->format != PC_FORMAT_JSON)
+			pc_contend_report_as(stdout, run_doc, o->format == PC_FORMAT_CSV);
 		else
 			pc_report_verbose(stdout, run_doc, o->format, o->verbose);
 		if (o->format == PC_FORMAT_TABLE)

@@ -19,4 +19,15 @@ int pc_report(FILE *f, json_t *doc, enum pc_format fmt);
 /* The same; verbose adds per-probe detail (discarded samples) to the table. */
 int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose);
 
+/* A row of a group measured at points (the contended group, the allocator
+ * group), as list shows it next to the probe table's rows. */
+struct pc_point_row {
+	const char *name;		/* "lock.ticket" */
+	const char *group;		/* as the result file's "group" */
+	const char *what;		/* one line: what it times */
+	const char *method;		/* how (list -v) */
+	const char *selected_by;	/* the run options that measure it */
+	const char *availability;	/* "ok", or why this machine cannot */
+};
+
 #endif

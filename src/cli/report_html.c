@@ -22,6 +22,7 @@ static const char *const palette[] = {
 /* Chart geometry, in SVG user units (CSS pixels). */
 #define CH_W 760
 #define CH_LABEL 250		/* probe names, right-aligned */
+#define CH_LABEL_CHARS 38	/* ... of at most about this many characters */
 #define CH_X0 (CH_LABEL + 22)	/* the axis */
 #define CH_PLOT (CH_W - CH_X0 - 80)
 #define CH_BAR 11
@@ -387,8 +388,14 @@ static void chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_table
 		const struct pc_cmp_row *row = &t->row[rows[r]];
 
 		y = CH_TOP + r * per;
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", CH_LABEL,
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\"", CH_LABEL,
 			y + (per - CH_ROW_GAP) / 2 + 4);
+		/* a point's name (lock.ticket.compact.threads2) can be longer
+		 * than the label's room: squeezed into it, never cut */
+		if (strlen(row->probe) > CH_LABEL_CHARS)
+			fprintf(f, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"",
+				CH_LABEL);
+		fputc('>', f);
 		esc(f, row->probe);
 		fputs("</text>\n", f);
 		for (i = 0; i < t->nsides; i++)

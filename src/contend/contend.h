@@ -186,8 +186,14 @@ json_t *pc_contend_json_run(const struct pc_contend_run *cr);
  * there are pairs enough). Every CPU of doc. */
 int pc_contend_report(FILE *f, json_t *doc);
 /* compare --by lock: the lock rows of the files (and the seed's
- * spin_lock_unlock tables) side by side, paired by threads and nodes. */
+ * spin_lock_unlock tables) side by side, paired by threads, nodes and
+ * placement (the seed's, which have none, by threads and nodes). */
 int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, char *err, size_t errlen);
+/* The group's rows as list shows them (hidden ones left out); *n set. */
+struct pc_point_row;
+const struct pc_point_row *pc_contend_point_rows(size_t *n);
+/* One line per point (csv) or the seed's shape as markdown tables. */
+int pc_contend_report_as(FILE *f, json_t *doc, bool csv);
 
 #endif

@@ -4,9 +4,11 @@
  * row with points[] (threads, placement, cpus, class, nodes, the figures,
  * fairness); the seed's table (rows = threads, columns = lock kinds), the
  * c2c pairs and their heat map; and compare --by lock, which pairs points
- * by threads and nodes, the seed's spin_lock_unlock tables among them.
+ * by threads, nodes and placement, the seed's spin_lock_unlock tables (no
+ * placement) beside every placement of their threads and nodes.
  */
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,14 +376,38 @@ int pc_contend_report(FILE *f, json_t *doc)
 
 /* ---- compare --by lock --------------------------------------------------------------- */
 
-/* Our lock and atomic rows' points, and the seed's flat rows
- * spin_lock_unlock.<lock>.nodes<N>.threads<T>, of one CPU entry (tag: its
- * letter) into g, rows by threads and nodes. */
-static void compare_add(struct grid *g, json_t *entry, char tag)
+/* What compare_add takes of an entry: our points, the seed's rows, both. */
+enum { ADD_OURS = 1, ADD_SEED = 2, ADD_BOTH = 3 };
+
+/* A seed's figure (no placement) beside every placement of its threads
+ * and nodes that our points hold; a row of its own ("N -") when none. */
+static void put_seed(struct grid *g, int threads, int nodes, const char *col, json_t *p)
+{
+	char key[24];
+	size_t len = (size_t)snprintf(key, sizeof(key), "%d ", nodes);
+	unsigned r, n = g->nrow;
+	bool put = false;
+
+	for (r = 0; r < n; r++)
+		if (g->threads[r] == threads && strncmp(g->key[r], key, len) == 0 &&
+		    strcmp(g->key[r] + len, "-") != 0) {
+			grid_put(g, threads, g->key[r], col, p);
+			put = true;
+		}
+	if (!put) {
+		snprintf(key, sizeof(key), "%d -", nodes);
+		grid_put(g, threads, key, col, p);
+	}
+}
+
+/* Our lock and atomic rows' points (rows by threads, nodes and placement)
+ * and the seed's flat rows spin_lock_unlock.<lock>.nodes<N>.threads<T>
+ * (put_seed) of one CPU entry (tag: its letter) into g. */
+static void compare_add(struct grid *g, json_t *entry, char tag, int what)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p, *pt;
 	const char *name;
-	char col[48], lock[32], nodes[16];
+	char col[48], lock[32], key[24];
 	size_t i;
 
 	json_object_foreach(probes, name, p) {
@@ -390,20 +416,22 @@ static void compare_add(struct grid *g, json_t *entry, char tag)
 		if (sscanf(name, "spin_lock_unlock.%31[^.].nodes%d.threads%d%n", lock, &n,
 			   &t, &end) == 3 && !name[end]) {
 			snprintf(col, sizeof(col), "%c %s", tag, lock);
-			snprintf(nodes, sizeof(nodes), "%d", n);
-			grid_put(g, t, nodes, col, p);
+			if (what & ADD_SEED)
+				put_seed(g, t, n, col, p);
 			continue;
 		}
-		if (strncmp(name, "lock.", 5) != 0 && strncmp(name, "contended.", 10) != 0)
+		if (!(what & ADD_OURS) || (strncmp(name, "lock.", 5) != 0 &&
+					   strncmp(name, "contended.", 10) != 0))
 			continue;
 		snprintf(col, sizeof(col), "%c %s", tag, strchr(name, '.') + 1);
 		json_array_foreach(json_object_get(p, "points"), i, pt) {
 			json_t *th = json_object_get(pt, "threads");
 
-			snprintf(nodes, sizeof(nodes), "%lld",
-				 (long long)json_integer_value(json_object_get(pt, "nodes")));
+			snprintf(key, sizeof(key), "%lld %.12s",
+				 (long long)json_integer_value(json_object_get(pt, "nodes")),
+				 json_string_value(json_object_get(pt, "placement")) ? : "?");
 			if (json_is_integer(th))
-				grid_put(g, (int)json_integer_value(th), nodes, col, pt);
+				grid_put(g, (int)json_integer_value(th), key, col, pt);
 		}
 	}
 }
@@ -464,15 +492,81 @@ static const char method_primcost[] =
 	"calibration, not TSC ticks taken as cycles; the critical section holds "
 	"the counter of the mutual-exclusion check, a plain increment.";
 
-int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
-		       unsigned ndocs, char *err, size_t errlen)
+/* The next letter, from 'A' (at most 'Z'). */
+static char next_tag(char tag)
 {
-	struct grid *g = malloc(sizeof(*g));
+	return tag == 'Z' ? 'Z' : (char)(tag + 1);
+}
+
+/* The entries of the documents that hold lock rows, lettered from A: each
+ * named (what 0), or its columns registered in g in that order (what 0
+ * too), or its points or the seed's rows put into g (what ADD_OURS,
+ * ADD_SEED). Returns how many. */
+static unsigned compare_pass(FILE *f, struct grid *g, json_t *const *docs,
+			     const char *const *names, unsigned ndocs, int what)
+{
+	struct grid *one = malloc(sizeof(*one));
+	json_t *entry;
+	const char *key;
+	unsigned d, c, n = 0;
+	char tag = 'A', buf[512];
+
+	for (d = 0; one && d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
+			grid_init(one);
+			compare_add(one, entry, tag, ADD_BOTH);
+			if (!one->ncol)
+				continue;
+			n++;
+			if (what) {
+				compare_add(g, entry, tag, what);
+			} else {
+				for (c = 0; c < one->ncol; c++)
+					grid_col(g, one->col[c]);
+				snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
+					 brand_of(entry, key), names[d]);
+				wrapped(f, 2, buf);
+			}
+			tag = next_tag(tag);
+		}
+	free(one);
+	return n;
+}
+
+/* How the seed's tables were measured, against primcost's method. */
+static void compare_methods(FILE *f, json_t *const *docs, unsigned ndocs)
+{
+	struct grid *one = malloc(sizeof(*one));
 	json_t *entry;
 	const char *key;
 	unsigned d;
 	char tag = 'A';
 	bool seed = false;
+
+	for (d = 0; one && d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
+			grid_init(one);
+			compare_add(one, entry, tag, ADD_BOTH);
+			if (!one->ncol)
+				continue;
+			if (json_object_get(json_array_get(json_object_get(entry, "runs"), 0),
+					    "provenance")) {
+				if (!seed) {
+					fputs("\nmethod differences:\n", f);
+					wrapped(f, 2, method_primcost);
+				}
+				seed = true;
+				method_notes(f, entry, tag);
+			}
+			tag = next_tag(tag);
+		}
+	free(one);
+}
+
+int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
+		       unsigned ndocs, char *err, size_t errlen)
+{
+	struct grid *g = malloc(sizeof(*g));
 
 	if (!g) {
 		snprintf(err, errlen, "out of memory");
@@ -480,56 +574,208 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 	}
 	grid_init(g);
 	fprintf(f, "locks and atomics under contention: cycles per lock+unlock pair "
-		"(or operation)\nper thread, medians, paired by threads and the NUMA "
-		"nodes they span\n");
-	for (d = 0; d < ndocs; d++)
-		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
-			unsigned before = g->ncol;
-
-			compare_add(g, entry, tag);
-			if (g->ncol == before)
-				continue;
-			{
-				char buf[512];
-
-				snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
-					 brand_of(entry, key), names[d]);
-				wrapped(f, 2, buf);
-			}
-			tag = tag == 'Z' ? 'Z' : (char)(tag + 1);
-		}
-	if (!g->ncol) {
+		"(or operation)\nper thread, medians; rows: threads, the NUMA nodes they "
+		"span and the placement\n(the seed's tables have none: beside every "
+		"placement, else -)\n");
+	/* Our points make the rows; the seed's figures go beside them. */
+	if (!compare_pass(f, g, docs, names, ndocs, 0)) {
 		snprintf(err, errlen, "--by lock: no lock rows (points of lock.* or "
 			 "contended.*, or the seed's spin_lock_unlock tables) in %s%s", names[0],
 			 ndocs > 1 ? " and the rest" : "");
 		free(g);
 		return -1;
 	}
+	compare_pass(f, g, docs, names, ndocs, ADD_OURS);
+	compare_pass(f, g, docs, names, ndocs, ADD_SEED);
 	fputc('\n', f);
-	grid_render(f, g, "nodes");
-	tag = 'A';
-	for (d = 0; d < ndocs; d++)
-		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
-			struct grid *one = malloc(sizeof(*one));
+	grid_render(f, g, "nodes pl.");
+	compare_methods(f, docs, ndocs);
+	free(g);
+	return 0;
+}
 
-			if (!one)
-				break;
-			grid_init(one);
-			compare_add(one, entry, tag);
-			if (one->ncol) {
-				if (json_object_get(json_array_get(json_object_get(entry, "runs"), 0),
-						    "provenance")) {
-					if (!seed) {
-						fputs("\nmethod differences:\n", f);
-						wrapped(f, 2, method_primcost);
-					}
-					seed = true;
-					method_notes(f, entry, tag);
-				}
-				tag = tag == 'Z' ? 'Z' : (char)(tag + 1);
-			}
-			free(one);
+/* ---- list: the rows -------------------------------------------------------------------- */
+
+static const char *const methods[] = {
+	[PC_KIND_LOCK] = "threads pinned by placement (compact, spread, --cpus) take "
+		"and release the lock for the same time-bounded window after a start "
+		"barrier; the figure is the threads' time over their acquisitions, "
+		"the median of the windows; a plain counter in the critical section "
+		"must equal the acquisitions (mutual-exclusion check)",
+	[PC_KIND_ATOMIC] = "threads pinned by placement (compact, spread, --cpus) "
+		"repeat the operation for the same time-bounded window after a start "
+		"barrier; the figure is the threads' time over their operations, the "
+		"median of the windows; the word must hold every operation",
+	[PC_KIND_C2C] = "two threads pinned to a pair of CPUs (one per topology "
+		"class, --cpus or --matrix) pass one line back and forth by "
+		"compare-and-exchange in time-bounded windows; round trip / 2",
+};
+
+/* Can this process run threads on two CPUs (c2c needs a pair)? */
+static bool two_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+const struct pc_point_row *pc_contend_point_rows(size_t *n)
+{
+	static struct pc_point_row rows[32];
+	unsigned k;
+
+	*n = 0;
+	for (k = 0; k < pc_contend_nkinds && *n < 32; k++) {
+		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
+
+		if (kind->hidden)
+			continue;
+		rows[*n] = (struct pc_point_row){ kind->name, "contended", kind->what,
+			methods[kind->cls], "run --locks (or -p with its name)",
+			kind->cls == PC_KIND_C2C && !two_cpus() ? "needs-2-cpus" : "ok" };
+		(*n)++;
+	}
+	return rows;
+}
+
+/* ---- csv and markdown ------------------------------------------------------------------- */
+
+static void csv_number(FILE *f, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_number(v))
+		fprintf(f, ",%.7g", json_number_value(v));
+	else
+		fputs(",", f);
+}
+
+/* One line per point of one CPU entry; cpus is quoted (it holds commas). */
+static void csv_points(FILE *f, const char *key, json_t *entry)
+{
+	json_t *p, *pt;
+	const char *name;
+	size_t i;
+
+	json_object_foreach(json_object_get(entry, "probes"), name, p) {
+		if (strcmp(json_string_value(json_object_get(p, "group")) ? : "",
+			   "contended") != 0)
+			continue;
+		json_array_foreach(json_object_get(p, "points"), i, pt) {
+			json_t *cyc = json_object_get(pt, "cycles");
+			json_t *fair = json_object_get(pt, "fairness");
+
+			pc_csv_field(f, key);
+			fprintf(f, ",%s,%lld,%s,", name,
+				(long long)json_integer_value(json_object_get(pt, "threads")),
+				json_string_value(json_object_get(pt, "placement")) ? : "");
+			pc_csv_field(f, json_string_value(json_object_get(pt, "cpus")));
+			fprintf(f, ",%s,%lld,%s", json_string_value(json_object_get(pt,
+				"class")) ? : "",
+				(long long)json_integer_value(json_object_get(pt, "nodes")),
+				json_string_value(json_object_get(pt, "status")) ? : "");
+			csv_number(f, cyc, "median");
+			csv_number(f, cyc, "q1");
+			csv_number(f, cyc, "q3");
+			csv_number(f, json_object_get(pt, "ns"), "median");
+			csv_number(f, pt, "samples");
+			csv_number(f, fair, "cv");
+			csv_number(f, fair, "max_share");
+			csv_number(f, pt, "ops_per_s");
+			fputc('\n', f);
 		}
+	}
+}
+
+static void md_cell(FILE *f, double v, char mark)
+{
+	if (mark == '!')
+		fputs(" FAILED |", f);
+	else if (isnan(v))
+		fputs(" " PC_NO_VALUE " |", f);
+	else
+		fprintf(f, " %.*f%s |", v < 100 ? 1 : 0, v, mark == '*' ? "*" : "");
+}
+
+/* A grid as one markdown table: rows = threads and placement. */
+static void md_grid(FILE *f, const struct grid *g)
+{
+	unsigned c, r;
+
+	fputs("| threads | placement |", f);
+	for (c = 0; c < g->ncol; c++)
+		fprintf(f, " %s |", g->col[c]);
+	fputs("\n|---:|---|", f);
+	for (c = 0; c < g->ncol; c++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (r = 0; r < g->nrow; r++) {
+		fprintf(f, "| %d | %s |", g->threads[r], g->key[r]);
+		for (c = 0; c < g->ncol; c++)
+			md_cell(f, g->v[r][c], g->mark[r][c]);
+		fputc('\n', f);
+	}
+}
+
+static void md_c2c(FILE *f, json_t *probe)
+{
+	json_t *pt;
+	size_t k;
+
+	if (!json_array_size(json_object_get(probe, "points")))
+		return;
+	fputs("\nc2c.latency: one-way transfer of a line (CAS ping-pong, round trip / 2)"
+	      "\n\n| cpus | class | cycles | ns | status |\n|---|---|---:|---:|---|\n", f);
+	json_array_foreach(json_object_get(probe, "points"), k, pt) {
+		json_t *c = json_object_get(json_object_get(pt, "cycles"), "median");
+		json_t *ns = json_object_get(json_object_get(pt, "ns"), "median");
+
+		fprintf(f, "| %s | %s |", json_string_value(json_object_get(pt, "cpus")) ? : "?",
+			json_string_value(json_object_get(pt, "class")) ? : "?");
+		md_cell(f, json_is_number(c) ? json_number_value(c) : NAN, ' ');
+		md_cell(f, json_is_number(ns) ? json_number_value(ns) : NAN, ' ');
+		fprintf(f, " %s |\n", json_string_value(json_object_get(pt, "status")) ? : "?");
+	}
+}
+
+/* The seed's shape in markdown: the locks, the atomics, c2c, per CPU. */
+static void md_entry(FILE *f, struct grid *g, const char *key, json_t *entry)
+{
+	fprintf(f, "%s\n", brand_of(entry, key));
+	grid_init(g);
+	add_points(g, entry, "lock.");
+	if (g->ncol) {
+		fputs("\nlocks: cycles per lock+unlock pair per thread (median of the "
+		      "windows; * noisy)\n\n", f);
+		md_grid(f, g);
+	}
+	grid_init(g);
+	add_points(g, entry, "contended.");
+	if (g->ncol) {
+		fputs("\ncontended atomics: cycles per operation per thread\n\n", f);
+		md_grid(f, g);
+	}
+	md_c2c(f, json_object_get(json_object_get(entry, "probes"), "c2c.latency"));
+}
+
+int pc_contend_report_as(FILE *f, json_t *doc, bool csv)
+{
+	struct grid *g = csv ? NULL : malloc(sizeof(*g));
+	json_t *entry;
+	const char *key;
+
+	if (!csv && !g)
+		return -1;
+	if (csv)
+		fputs("cpu,probe,threads,placement,cpus,class,nodes,status,cycles_median,"
+		      "cycles_q1,cycles_q3,ns_median,samples,fairness_cv,max_share,"
+		      "ops_per_s\n", f);
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
+		if (csv)
+			csv_points(f, key, entry);
+		else
+			md_entry(f, g, key, entry);
+	}
 	free(g);
 	return 0;
 }

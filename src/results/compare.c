@@ -871,6 +871,9 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 	for (f = 0; f < nin; f++) {
 		size_t n = count_selected(in[f].doc, globs);
 
+		if (pc_compare_expand_points(in[f].doc) < 0)
+			ERR("out of memory");
+
 		if (!n)
 			ERR("%s: no CPU %s", in[f].path, globs ? "matches --cpu" :
 			    "in the file");

@@ -176,7 +176,19 @@ const char *pc_test_name(enum pc_test t);
 #define PC_LABEL_LEN 24
 const char *pc_side_label(size_t i, char *buf);
 
-/* Builds the model; the documents must outlive it. -1 with err filled when
+/* The probes measured at points (points[]: the contended group, the
+ * allocator group) of every CPU of doc become a row per point, in doc
+ * itself, named by pc_point_row_name(): so rows pair by the points'
+ * parameters. pc_compare_build() does it to its documents. -1 when
+ * memory runs out. */
+int pc_compare_expand_points(json_t *doc);
+/* The row name of point pt (index i) of probe: PROBE.ALLOCATOR.SIZE
+ * (alloc.malloc.glibc.64), PROBE.PLACEMENT.threadsN
+ * (lock.ticket.compact.threads2), PROBE.cpusLIST.threadsN (--cpus),
+ * PROBE.cpusA,B (c2c.latency.cpus0,1), else PROBE.pointN. As snprintf. */
+int pc_point_row_name(char *buf, size_t len, const char *probe, json_t *pt, size_t i);
+/* Builds the model; the documents must outlive it, their points expanded
+ * into rows (pc_compare_expand_points). -1 with err filled when
  * there is nothing to compare or memory runs out. */
 int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 		     size_t nin, const struct pc_compare_config *cfg, char *err,

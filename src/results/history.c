@@ -201,8 +201,8 @@ json_t *pc_input_load(const char *arg, char *path, size_t pathlen, char *err,
 	return doc;
 }
 
-/* Counts entry p of a run's figures into c. */
-static void count_entry(json_t *p, struct pc_run_counts *c)
+/* Counts figure p (a probe's, or a point's) into c. */
+static void count_figure(json_t *p, struct pc_run_counts *c)
 {
 	if (!pc_probe_measured(p)) {
 		c->unmeasured++;
@@ -211,6 +211,23 @@ static void count_entry(json_t *p, struct pc_run_counts *c)
 	c->measured++;
 	c->noisy += pc_probe_rank(p) == 1;
 	c->nonlinear += json_is_true(json_object_get(p, "nonlinear"));
+}
+
+/* Counts entry p of a run's figures into c: a probe measured at points
+ * (points[]: the contended and allocator groups) counts each point, as
+ * each is a figure. Returns how many figures. */
+static size_t count_entry(json_t *p, struct pc_run_counts *c)
+{
+	json_t *points = json_object_get(p, "points"), *pt;
+	size_t i;
+
+	if (!json_is_array(points)) {
+		count_figure(p, c);
+		return 1;
+	}
+	json_array_foreach(points, i, pt)
+		count_figure(pt, c);
+	return json_array_size(points);
 }
 
 void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c)
@@ -222,8 +239,7 @@ void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c)
 	json_object_foreach(json_object_get(entry, "probes"), name, p) {
 		if (run_of(p, json_array_size(runs)) != k)
 			continue;
-		c->current++;
-		count_entry(p, c);
+		c->current += count_entry(p, c);
 	}
 	json_object_foreach(json_object_get(json_array_get(runs, k), "probes"), name, p)
 		count_entry(p, c);

@@ -95,7 +95,8 @@ int pc_run_selector_ok(const char *sel);
 int pc_doc_pick_run(json_t *doc, const char *sel, char *err, size_t errlen);
 
 /* What run k of a CPU entry holds: figures it measured, rows it did not
- * measure, and how many of either are current. */
+ * measure, and how many of either are current (each point of a probe
+ * measured at points counts, as a figure or a row). */
 struct pc_run_counts {
 	size_t measured, unmeasured, current;
 	size_t noisy, nonlinear;	/* of the measured */
