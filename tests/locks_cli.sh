@@ -89,7 +89,8 @@ tmp, threads = sys.argv[1], [int(t) for t in sys.argv[2].split(",")]
 (key, e), = json.load(open(tmp + "/p.json"))["cpus"].items()
 rows = list(csv.DictReader(open(tmp + "/p.csv")))
 head = ("cpu,probe,threads,placement,cpus,class,nodes,status,cycles_median,cycles_q1,"
-        "cycles_q3,ns_median,samples,fairness_cv,max_share,ops_per_s").split(",")
+        "cycles_q3,ns_median,samples,fairness_cv,max_share,ops_per_s,"
+        "transfer_cycles").split(",")
 ok(list(rows[0].keys()) == head if rows else False, "-f csv: its header")
 want = {(n, pt["threads"], pt["placement"], pt["cpus"]): pt
         for n, p in e["probes"].items() for pt in p["points"]}
@@ -110,7 +111,9 @@ bad = [k for k, r in got.items() if k in want and not (
        int(r["samples"]) == want[k]["samples"] and
        same(r["fairness_cv"], want[k]["fairness"]["cv"]) and
        same(r["max_share"], want[k]["fairness"]["max_share"]) and
-       same(r["ops_per_s"], want[k]["ops_per_s"]))]
+       same(r["ops_per_s"], want[k]["ops_per_s"]) and
+       same(r["transfer_cycles"], want[k].get("transfer", {}).get("cycles")) and
+       (r["transfer_cycles"] != "") == (k[1] > 1 and want[k]["status"] != "failed"))]
 ok(not bad, "-f csv: every field equal to the JSON's%s" % (bad and ": %s" % bad[:2] or ""))
 
 (e,) = json.load(open(tmp + "/m.json"))["cpus"].values()

@@ -422,7 +422,7 @@ static void points(struct pc_compare_config *cfg)
 				"points", point(2, "pair", "0,1", NULL, 0, 800));
 	json_t *probes = json_object_get(json_object_get(json_object_get(da, "cpus"),
 					 "x86_64.test"), "probes");
-	json_t *odd = json_pack("{s:i}", "k", 1);
+	json_t *odd = json_pack("{s:i}", "k", 1), *pa, *pb;
 	const struct pc_cmp_row *r;
 	struct pc_compare m;
 	char name[64];
@@ -460,6 +460,32 @@ static void points(struct pc_compare_config *cfg)
 	ok(!row(&m.table[0], "lock.ticket") && !row(&m.table[0], "alloc.malloc"),
 	   "a probe with points is no row of its own");
 	pc_compare_free(&m);
+	/* The transfer gauges: 770 against 231 cycles (a host that moved the
+	 * vCPUs) is not comparable; against 800, it is. (The build left the
+	 * documents with a row per point.) */
+	pa = json_object_get(probes, "lock.ticket.compact.threads2");
+	pb = json_object_get(json_object_get(json_object_get(json_object_get(db, "cpus"),
+			     "x86_64.test"), "probes"), "lock.ticket.compact.threads2");
+	json_object_set_new(pa, "transfer", json_pack("{s:f, s:f}", "cycles", 770.0,
+						      "ns", 220.0));
+	json_object_set_new(pb, "transfer", json_pack("{s:f, s:f}", "cycles", 231.0,
+						      "ns", 66.0));
+	if (build(&m, da, db, cfg) == 0) {
+		r = row(&m.table[0], "lock.ticket.compact.threads2");
+		ok(r && r->cell[1].verdict == PC_VERDICT_NOT_COMPARABLE &&
+		   strstr(r->cell[1].why, "770 cycles in A, 231 in B"),
+		   "transfer 770 against 231: not comparable (%s)", r ? r->cell[1].why : "");
+		pc_compare_free(&m);
+	}
+	json_object_set_new(pb, "transfer", json_pack("{s:f, s:f}", "cycles", 800.0,
+						      "ns", 228.0));
+	if (build(&m, da, db, cfg) == 0) {
+		r = row(&m.table[0], "lock.ticket.compact.threads2");
+		ok(r && r->cell[1].verdict != PC_VERDICT_NOT_COMPARABLE &&
+		   r->cell[1].verdict != PC_VERDICT_NONE,
+		   "transfer 770 against 800: judged");
+		pc_compare_free(&m);
+	}
 	json_decref(da);
 	json_decref(db);
 }

@@ -682,6 +682,7 @@ static void csv_points(FILE *f, const char *key, json_t *entry)
 			csv_number(f, fair, "cv");
 			csv_number(f, fair, "max_share");
 			csv_number(f, pt, "ops_per_s");
+			csv_number(f, json_object_get(pt, "transfer"), "cycles");
 			fputc('\n', f);
 		}
 	}
@@ -769,7 +770,7 @@ int pc_contend_report_as(FILE *f, json_t *doc, bool csv)
 	if (csv)
 		fputs("cpu,probe,threads,placement,cpus,class,nodes,status,cycles_median,"
 		      "cycles_q1,cycles_q3,ns_median,samples,fairness_cv,max_share,"
-		      "ops_per_s\n", f);
+		      "ops_per_s,transfer_cycles\n", f);
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
 		if (csv)
 			csv_points(f, key, entry);

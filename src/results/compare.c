@@ -171,6 +171,8 @@ void pc_cmp_cell_figures(struct pc_cmp_cell *c, json_t *p, json_t *m)
 	const char *src;
 
 	c->state = PC_CELL_OK;
+	c->transfer = json_number_value(json_object_get(json_object_get(p, "transfer"),
+							"cycles"));
 	c->median = json_number_value(json_object_get(m, "median"));
 	c->q1 = json_number_value(json_object_get(m, "q1"));
 	c->q3 = json_number_value(json_object_get(m, "q3"));
@@ -354,6 +356,12 @@ static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell
 		snprintf(buf, len, "%s's run is marked unreliable%s%s",
 			 sa->unreliable ? "A" : lb, s->unreliable_reason ? ": " : "",
 			 s->unreliable_reason ? s->unreliable_reason : "");
+	} else if (a->transfer > 0 && b->transfer > 0 &&
+		   fmax(a->transfer, b->transfer) > PC_COMPARE_MOVED *
+		   fmin(a->transfer, b->transfer)) {
+		snprintf(buf, len, "a line moved between the CPUs in %.0f cycles in A, "
+			 "%.0f in %s: they were not as far apart (a host that moved "
+			 "a virtual machine's vCPUs?)", a->transfer, b->transfer, lb);
 	} else if (a->noisy || b->noisy) {
 		const struct pc_cmp_cell *n = a->noisy ? a : b;
 
