@@ -497,9 +497,11 @@ static double gauge(atomic_uint_fast64_t *line, unsigned idx)
 	for (j = 0; j <= PC_CONTEND_GAUGE_TRIPS; j++) {
 		uint_fast64_t v;
 
+		/* c2c.latency's moves: loads until its turn, then a CAS; no
+		 * spin-wait hint, whose delay would count as transfer */
 		while (((v = atomic_load_explicit(line, memory_order_acquire)) & 1) != idx)
-			pc_relax();
-		atomic_store_explicit(line, v + 1, memory_order_release);
+			;
+		atomic_compare_exchange_strong(line, &v, v + 1);
 		if (j == 0)
 			t0 = pc_timer_read();
 	}

@@ -344,6 +344,46 @@ static const char *brand_of(json_t *entry, const char *key)
 	return b && *b ? b : key;
 }
 
+/* Under the tables: the transfer gauge over the entry's points, and why
+ * each point that is not ok is what it is. */
+static void gauge_and_reasons(FILE *f, json_t *entry)
+{
+	double lo = INFINITY, hi = 0, *x = NULL, *nx;
+	json_t *p, *pt;
+	const char *name;
+	size_t n = 0, i;
+
+	json_object_foreach(json_object_get(entry, "probes"), name, p) {
+		if (strcmp(json_string_value(json_object_get(p, "group")) ? : "",
+			   "contended") != 0)
+			continue;
+		json_array_foreach(json_object_get(p, "points"), i, pt) {
+			double v = json_number_value(json_object_get(json_object_get(pt,
+						     "transfer"), "cycles"));
+			const char *st = json_string_value(json_object_get(pt, "status"));
+			const char *why = json_string_value(json_object_get(pt, "reason"));
+
+			if (v > 0 && (nx = realloc(x, (n + 1) * sizeof(*x)))) {
+				x = nx;
+				x[n++] = v;
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+			}
+			if (st && strcmp(st, "ok") != 0)
+				fprintf(f, "%s %s, %lld threads %s: %s\n", strcmp(st, "noisy") == 0 ?
+					"*" : "!", name,
+					(long long)json_integer_value(json_object_get(pt, "threads")),
+					json_string_value(json_object_get(pt, "placement")) ? : "",
+					why ? why : st);
+		}
+	}
+	if (n)
+		fprintf(f, "line transfer between each point's first two CPUs (the gauge "
+			"after every window):\n%.0f cycles, the median of %zu points (%.0f "
+			"to %.0f)\n", pc_median(x, n), n, lo, hi);
+	free(x);
+}
+
 int pc_contend_report(FILE *f, json_t *doc)
 {
 	struct grid *g = malloc(sizeof(*g));
@@ -369,6 +409,8 @@ int pc_contend_report(FILE *f, json_t *doc)
 		}
 		c2c_report(f, json_object_get(json_object_get(entry, "probes"),
 					      "c2c.latency"));
+		fputc('\n', f);
+		gauge_and_reasons(f, entry);
 	}
 	free(g);
 	return 0;
