@@ -32,6 +32,10 @@ ok $(grep -qE '^threads placement +tas +ttas +ticket +mcs +qspinlock$' "$pc_tmp/
 	grep -qE '^threads placement +pspin +pmutex$' "$pc_tmp/out" &&
 	grep -qE '^ +1 compact +[0-9.]+[ *] ' "$pc_tmp/out"; echo $?) \
 	"the table: rows = threads, columns = lock kinds"
+if [ "$threads" = 1,2 ]; then
+	ok $(grep -qE '^[0-9]+ cycles, the median of 11 points \([0-9]+ to [0-9]+\)$' \
+		"$pc_tmp/out"; echo $?) "the table: the transfer gauge of the 11 2-thread points"
+fi
 
 "$PYTHON3" - "$pc_tmp/r.json" "$PC_SRCDIR/data/schema.json" "$threads" >"$pc_tmp/checks" 2>&1 <<'PY'
 import json, math, os, sys
