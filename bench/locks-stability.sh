@@ -12,7 +12,8 @@
 # two CPUs). The last lines count the points over 5 %, then again without
 # the runs whose median gauge is over 20 % from the runs' median gauge
 # (their CPUs were at another distance: a host that moved the vCPUs), and
-# list the points any run marked noisy, with the reason.
+# list the points any run marked noisy, with the reason. Each run's
+# contention canary is printed too (a core shared with another guest).
 #
 # Measured on the development VM (Zen 5, 2 vCPUs, others at work on the
 # host), `bench/locks-stability.sh 5`: see the numbers in docs/design.md,
@@ -29,7 +30,7 @@ done
 python3 - "$tmp" "$runs" <<'PY'
 import json, statistics, sys
 tmp, runs = sys.argv[1], int(sys.argv[2])
-walls, med, gauge, noisy = [], [], [], {}
+walls, med, gauge, noisy, canary = [], [], [], {}, []
 for i in range(1, runs + 1):
     t0, t1 = map(float, open("%s/wall%d" % (tmp, i)).read().split())
     walls.append(t1 - t0)
@@ -46,11 +47,16 @@ for i in range(1, runs + 1):
                 g[key] = pt["transfer"]["cycles"]
     med.append(m)
     gauge.append(statistics.median(g.values()) if g else None)
+    cont = entry["runs"][-1].get("contention", {})
+    canary.append((cont.get("canary_cycles_best"), cont.get("canary_cycles_median")))
 print("wall per run %s s (median %.2f)" % (" ".join("%.2f" % w for w in walls),
                                            statistics.median(walls)))
 if all(gauge):
     print("transfer gauge per run, median over its points: %s cycles"
           % " ".join("%.0f" % x for x in gauge))
+if all(b and m for b, m in canary):
+    print("contention canary per run, first quartile / median: %s cycles"
+          % " ".join("%.3f/%.3f" % c for c in canary))
 print("%-28s %3s %-8s %10s %10s %10s %8s" % ("row", "thr", "place", "median", "min",
                                             "max", "spread"))
 

@@ -1081,6 +1081,32 @@ static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 	return more_windows(sp, samples, err, errlen);
 }
 
+/* The run's contention canary, as the engine's (measure.c): the first
+ * quartile and median of every window's canaries, on every CPU, in
+ * cycles; the windows they dropped. */
+static void run_canary(const struct pc_contend_run *cr, struct pc_profile *prof, double cpt)
+{
+	size_t i, n = 0, k;
+	double *all;
+
+	for (i = 0; i < cr->npoints; i++)
+		n += (size_t)cr->points[i].nv * cr->points[i].nthreads;
+	if (!cr->canary || !n || !(all = malloc(n * sizeof(*all))))
+		return;
+	for (i = 0, k = 0; i < cr->npoints; i++) {
+		memcpy(all + k, cr->points[i].can_t,
+		       (size_t)cr->points[i].nv * cr->points[i].nthreads * sizeof(*all));
+		k += (size_t)cr->points[i].nv * cr->points[i].nthreads;
+		prof->contended += cr->points[i].contended;
+	}
+	if (pc_sort_doubles(all, n) == 0) {
+		prof->canary_best = pc_quantile_sorted(all, n, 0.25) * cpt;
+		prof->canary_median = pc_quantile_sorted(all, n, 0.5) * cpt;
+		prof->canary = prof->canary_best > 0;
+	}
+	free(all);
+}
+
 /* Cycles per tick: the add chain, through the engine like any row (its
  * warm-up and time limits hold under an emulator too), on this thread's
  * CPU. */
@@ -1178,6 +1204,7 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 			goto out;
 		}
 	prof->cycles_per_tick = cpt;
+	run_canary(cr, prof, cpt);
 	prof->wall_s = now_s() - t0;
 	rc = 0;
 out:
