@@ -379,6 +379,8 @@ struct batch {
 	uint64_t *acq, *ticks;		/* [nwin][nthreads] */
 	long *switched;			/* [nwin][nthreads]: involuntary switches */
 	double *can;			/* [nwin][nthreads]: canary ticks/op */
+	double *cal;			/* [nwin][nthreads]: the add chain's
+					 * ticks per add (per cycle) */
 	uint64_t *gap;			/* [nwin][nthreads]: longest check gap */
 	uint64_t *late;			/* [nwin][nthreads]: ticks past the window's
 					 * start when it began, or past its end
@@ -386,6 +388,7 @@ struct batch {
 	uint64_t *deadline;		/* [nwin]: the window's end */
 	double *xfer;			/* [nwin]: the gauge's ticks per transfer */
 	const struct pc_arch_probe *canary;	/* or NULL */
+	const struct pc_arch_probe *chain;	/* the add chain, or NULL */
 	const char **why;		/* [nwin]: the check's verdict */
 	uint64_t *counter;		/* [nwin]: what the check read */
 	unsigned w;			/* the leader's window number */
@@ -542,6 +545,8 @@ static void *work(void *arg)
 		}
 		if (b->canary)
 			b->can[w * n + wk->idx] = canary(b->canary);
+		if (b->chain)
+			b->cal[w * n + wk->idx] = canary(b->chain);
 		b->acq[w * n + wk->idx] = t->acq;
 		b->ticks[w * n + wk->idx] = t->t1 - t->t0;
 		b->gap[w * n + wk->idx] = t->gap;
@@ -670,6 +675,10 @@ static bool take(const struct pc_contend_run *cr, struct pc_contend_point *pt,
 		   (pt->kind->cls == PC_KIND_C2C ? (double)n : 1.0);
 	pt->rate_w[k] = (double)total / ((double)ticks / n / tick_hz);
 	pt->xfer_w[k] = b->xfer[w];
+	for (i = 0, pt->cal_w[k] = 0; i < n && b->cal[w * n + i] > 0; i++)
+		pt->cal_w[k] += b->cal[w * n + i] / n;
+	if (i < n)
+		pt->cal_w[k] = 0;
 	pt->round[k] = (unsigned char)r;
 	pt->clean[k] = clean;
 	pt->nv++;
@@ -710,10 +719,12 @@ static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsig
 	b.window_ticks = sp->window_ticks;
 	b.nwin = nwin;
 	b.canary = sp->cr->canary;
+	b.chain = sp->cr->chain;
 	b.acq = calloc((size_t)nwin * n, sizeof(*b.acq));
 	b.ticks = calloc((size_t)nwin * n, sizeof(*b.ticks));
 	b.switched = calloc((size_t)nwin * n, sizeof(*b.switched));
 	b.can = calloc((size_t)nwin * n, sizeof(*b.can));
+	b.cal = calloc((size_t)nwin * n, sizeof(*b.cal));
 	b.gap = calloc((size_t)nwin * n, sizeof(*b.gap));
 	b.late = calloc((size_t)nwin * n, sizeof(*b.late));
 	b.deadline = calloc(nwin, sizeof(*b.deadline));
@@ -724,8 +735,8 @@ static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsig
 	for (w = 0; b.slot && w < nwin; w++, ++*sp->next)
 		b.slot[w] = (struct pc_contend_shared *)(sp->pool + sp->stride *
 							 (*sp->next % PC_CONTEND_SLOTS));
-	if (!b.acq || !b.ticks || !b.switched || !b.can || !b.gap || !b.late || !b.deadline ||
-	    !b.why || !b.counter || !b.slot)
+	if (!b.acq || !b.ticks || !b.switched || !b.can || !b.cal || !b.gap || !b.late ||
+	    !b.deadline || !b.why || !b.counter || !b.slot)
 		snprintf(err, errlen, "out of memory");
 	else if (run_batch(&b, err, errlen) == 0)
 		rc = 0;
@@ -736,6 +747,7 @@ static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsig
 	free(b.ticks);
 	free(b.switched);
 	free(b.can);
+	free(b.cal);
 	free(b.gap);
 	free(b.late);
 	free(b.deadline);
@@ -813,6 +825,19 @@ static void moved(struct pc_contend_point *pt, struct pc_probe_result *r, const 
 		 q1 * cpt, q3 * cpt);
 }
 
+/* The point's cycles per tick: the median of its windows' (used) add
+ * chains, or the run's (cpt) when none ran. */
+static double point_cpt(const struct pc_contend_point *pt, const bool *used, double *tmp,
+			double cpt)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < pt->nv; i++)
+		if (used[i] && pt->cal_w[i] > 0)
+			tmp[n++] = pt->cal_w[i];
+	return n ? 1 / pc_median(tmp, n) : cpt;
+}
+
 /* A point's figures into r: the clean windows, or every window (noisy)
  * when none was clean. -1: out of memory. */
 static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
@@ -860,6 +885,8 @@ static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
 		rc = -1;
 		goto out;
 	}
+	cpt = point_cpt(pt, used, tmp, cpt);
+	r->cycles_per_tick = cpt;
 	moved(pt, r, used, tmp, cpt);
 	r->cycles = pc_summary_scale(&r->ticks, cpt);
 	r->ns = pc_summary_scale(&r->ticks, 1e9 / tick_hz);
@@ -896,7 +923,7 @@ static int point_arrays(struct pc_contend_point *pt, unsigned samples)
 {
 	unsigned cap = (PC_CONTEND_MORE + 1) * samples;
 
-	pt->v = calloc(cap, 5 * sizeof(double) + 1 + 2 * sizeof(bool));
+	pt->v = calloc(cap, 6 * sizeof(double) + 1 + 2 * sizeof(bool));
 	pt->can_t = calloc((size_t)cap * pt->nthreads, sizeof(double));
 	if (!pt->v || !pt->can_t)
 		return -1;
@@ -904,7 +931,8 @@ static int point_arrays(struct pc_contend_point *pt, unsigned samples)
 	pt->share_w = pt->cv_w + cap;
 	pt->rate_w = pt->share_w + cap;
 	pt->xfer_w = pt->rate_w + cap;
-	pt->round = (unsigned char *)(pt->xfer_w + cap);
+	pt->cal_w = pt->xfer_w + cap;
+	pt->round = (unsigned char *)(pt->cal_w + cap);
 	pt->switched = (bool *)(pt->round + cap);
 	pt->clean = pt->switched + cap;
 	pt->cap = cap;
@@ -1192,6 +1220,9 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 	cr->canary = pc_probe_impl(PC_PROBE_calib_add_throughput);
 	if (cr->canary && !cr->canary->run)
 		cr->canary = NULL;
+	cr->chain = pc_probe_impl(PC_PROBE_calib_add_chain);
+	if (cr->chain && !cr->chain->run)
+		cr->chain = NULL;
 	stopped = sample_points(&sp, cfg->samples, err, errlen);
 	if (stopped < 0)
 		goto out;

@@ -132,6 +132,8 @@ struct pc_contend_point {
 	double *v, *cv_w, *share_w, *rate_w;
 	double *xfer_w;			/* the gauge's ticks per transfer */
 	double xfer;			/* their median (0: one thread) */
+	double *cal_w;			/* the add chain's ticks per cycle after
+					 * the window, its threads' mean; 0: none */
 	double *can_t;			/* [cap][nthreads]: each one's canary */
 	unsigned char *round;
 	bool *switched;			/* a thread was switched out */
@@ -153,6 +155,10 @@ struct pc_contend_run {
 	 * quartile of the rounds' canaries (0 until the rounds are done). */
 	const struct pc_arch_probe *canary;
 	double *canary_limit;		/* [place.ncpus], by compact index */
+	/* The add chain each thread runs after a window: the point's cycles
+	 * per tick (its windows' median), as the engine calibrates each
+	 * sample, not the run's at its start. */
+	const struct pc_arch_probe *chain;
 };
 
 /* Marks the rows a -p list names (lock.*, contended.*, c2c.*); -1 (err)
