@@ -18,9 +18,9 @@
 # the wall time less the CPU time is time the CPU went to others. The
 # load average before and after each allocator's runs
 # is printed: a busy host makes the spreads mean less. So is each run's
-# contention canary (its first quartile and median): a run whose first
-# quartile is over 2 % above the lowest ran on a shared core throughout,
-# and the points are counted again without such runs.
+# contention canary (its first quartile and median): a run whose median is
+# over 2 % above the lowest first quartile ran on a shared core for much of
+# it, and the points are counted again without such runs.
 #
 # Measured on the development VM (2 vCPUs, others compiling, load 4.5 to 6),
 # glibc, `bench/alloc-stability.sh 3 1 glibc`:
@@ -106,16 +106,17 @@ for key in sorted(med[0], key=lambda k: (k[0], k[1])):
           % (key[0], key[1], statistics.median(v), min(v), max(v), 100 * s,
              "" if len(v) == runs else " (%d runs)" % len(v)))
 print("  %s: %d of %d points spread over 5 %%" % (alloc, over, len(med[0])))
-# A run whose canary's first quartile is over 2 % above the lowest of the
-# runs had its core shared throughout (compare notes it: PC_COMPARE_CANARY);
-# the spread over the other runs is what a quiet core gives.
-if all(b for b, m in canary):
+# A run whose canary's median is over 2 % above the lowest first quartile
+# of the runs had its core shared for much of it (compare notes canaries
+# 2 % apart: PC_COMPARE_CANARY); the spread over the other runs is what a
+# quiet core gives.
+if all(b and m for b, m in canary):
     low = min(b for b, m in canary)
-    quiet = [m for m, (b, _) in zip(med, canary) if b <= 1.02 * low]
+    quiet = [x for x, (_, m) in zip(med, canary) if m <= 1.02 * low]
     if len(quiet) < len(med) and len(quiet) >= 3:
         over = sum((max(v) - min(v)) / statistics.median(v) > 0.05
                    for v in ([m[k] for m in quiet if k in m] for k in med[0]))
-        print("  %s, the %d runs whose canary read within 2 %% of the lowest: %d of "
+        print("  %s, the %d runs whose canary's median is within 2 %% of the lowest: %d of "
               "%d points spread over 5 %%" % (alloc, len(quiet), over, len(med[0])))
 mid = {k: statistics.median([m[k] for m in med if k in m]) for k in med[0]}
 print("  run factors: " + " ".join(

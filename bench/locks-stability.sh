@@ -61,13 +61,15 @@ print("%-28s %3s %-8s %10s %10s %10s %8s" % ("row", "thr", "place", "median", "m
                                             "max", "spread"))
 
 def spreads(sel):
-    over, n = 0, 0
+    over, n = [], 0
     for key in sorted(med[0]):
         v = [m[key] for m in sel if key in m]
         if len(v) < 2:
             continue
         n += 1
-        over += (max(v) - min(v)) / statistics.median(v) > 0.05
+        s = (max(v) - min(v)) / statistics.median(v)
+        if s > 0.05:
+            over.append("%s/%d %.1f%%" % (key[0], key[1], 100 * s))
     return over, n
 
 for key in sorted(med[0]):
@@ -77,14 +79,14 @@ for key in sorted(med[0]):
           % (key[0], key[1], key[2], statistics.median(v), min(v), max(v), 100 * s,
              "" if len(v) == runs else " (%d runs)" % len(v)))
 over, n = spreads(med)
-print("%d of %d points spread over 5 %%" % (over, n))
+print("%d of %d points spread over 5 %%%s" % (len(over), n, over and ": " + ", ".join(over) or ""))
 if all(gauge):
     mid = statistics.median(gauge)
     same = [m for m, x in zip(med, gauge) if abs(x - mid) <= 0.2 * mid]
     if len(same) < len(med):
         over, n = spreads(same)
         print("the %d runs whose gauge is within 20 %% of the median: %d of %d points "
-              "over 5 %%" % (len(same), over, n))
+              "over 5 %%%s" % (len(same), len(over), n, over and ": " + ", ".join(over) or ""))
 for key, why in sorted(noisy.items()):
     print("noisy: %s %d threads: %s" % (key[0], key[1], "; ".join(why)))
 PY
