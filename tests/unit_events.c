@@ -578,11 +578,13 @@ static void test_pmu_path(void)
 		const struct pc_probe_result *r = &prof.probes[i];
 		double ratio = r->cycles.median / r->ns.median;
 
-		ok(r->status == PC_STATUS_OK && r->cycles_source == PC_CYCLES_PMU &&
-		   fabs(ratio - 1) < 0.10,
+		/* noisy has its figures too: a loaded host spreads cmpxchg's
+		 * samples, which is not what this checks */
+		ok((r->status == PC_STATUS_OK || r->status == PC_STATUS_NOISY) &&
+		   r->cycles_source == PC_CYCLES_PMU && fabs(ratio - 1) < 0.10,
 		   "%s: cycles from the stand-in counter (ns) match ns within 10 %% "
-		   "(%.3f vs %.3f)", pc_probe_rows[r->id].name, r->cycles.median,
-		   r->ns.median);
+		   "(%.3f vs %.3f; %s)", pc_probe_rows[r->id].name, r->cycles.median,
+		   r->ns.median, pc_status_name(r->status));
 	}
 	pc_profile_free(&prof);
 	pc_clock_close(&clk);
