@@ -26,6 +26,7 @@
 #include "contain.h"
 #include "contend.h"
 #include "relax.h"
+#include "samples.h"
 #include "timer.h"
 
 const char *const pc_placement_names[] = { "compact", "spread", "list", "pair" };
@@ -792,7 +793,7 @@ static double round_spread(const struct pc_contend_point *pt, const bool *used,
 /*
  * The transfer gauge of pt's windows (used): its median into pt->xfer
  * (ticks; 0 for one thread); when its quartiles are over
- * PC_CONTEND_MOVED apart, the windows ran with their CPUs at two distances
+ * PC_TRANSFER_MOVED apart, the windows ran with their CPUs at two distances
  * (a host that moved a virtual machine's vCPUs between cores near and
  * apart): their figures mix the two, and the point is noisy.
  */
@@ -804,7 +805,7 @@ bool pc_contend_moved(double *x, size_t n, double *q1, double *med, double *q3)
 	*q1 = pc_quantile_sorted(x, n, 0.25);
 	*med = pc_quantile_sorted(x, n, 0.5);
 	*q3 = pc_quantile_sorted(x, n, 0.75);
-	return *q3 > PC_CONTEND_MOVED * *q1;
+	return *q3 > PC_TRANSFER_MOVED * *q1;
 }
 
 static void moved(struct pc_contend_point *pt, struct pc_probe_result *r, const bool *used,
@@ -1010,20 +1011,18 @@ static int canary_limits(struct pc_contend_run *cr)
 static unsigned wanted(const struct pc_contend_point *pt, unsigned samples, double *tmp)
 {
 	unsigned i, n = 0;
-	double med, mad, want;
+	double spread, want;
 
 	for (i = 0; i < pt->nv; i++)
 		if (pt->clean[i])
 			tmp[n++] = pt->v[i];
 	if (n < samples)
 		return samples;
-	med = pc_median(tmp, n);
-	for (i = 0; i < n; i++)
-		tmp[i] = fabs(tmp[i] - med);
-	mad = pc_median(tmp, n);
-	if (!(med > 0))
+	/* the engine's spread: the relative MAD (its verdict is not ours) */
+	pc_samples_noisy(tmp, n, -1, &spread);
+	if (!(spread >= 0))
 		return samples;
-	want = 1.25 * 1.4826 * mad / med / PC_CONTEND_SE;
+	want = 1.25 * 1.4826 * spread / PC_CONTEND_SE;
 	want *= want;
 	return want <= samples ? samples : want >= PC_CONTEND_MORE * samples ?
 	       PC_CONTEND_MORE * samples : (unsigned)ceil(want);
@@ -1110,26 +1109,26 @@ static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 }
 
 /* The run's contention canary, as the engine's (measure.c): the first
- * quartile and median of every window's canaries, on every CPU, in
- * cycles; the windows they dropped. */
-static void run_canary(const struct pc_contend_run *cr, struct pc_profile *prof, double cpt)
+ * quartile and median of every window's canaries, on every CPU, in cycles
+ * (each point's: finish() put them in prof); the windows they dropped. */
+static void run_canary(const struct pc_contend_run *cr, struct pc_profile *prof)
 {
-	size_t i, n = 0, k;
+	size_t i, n = 0, k = 0, j, m;
 	double *all;
 
 	for (i = 0; i < cr->npoints; i++)
 		n += (size_t)cr->points[i].nv * cr->points[i].nthreads;
 	if (!cr->canary || !n || !(all = malloc(n * sizeof(*all))))
 		return;
-	for (i = 0, k = 0; i < cr->npoints; i++) {
-		memcpy(all + k, cr->points[i].can_t,
-		       (size_t)cr->points[i].nv * cr->points[i].nthreads * sizeof(*all));
-		k += (size_t)cr->points[i].nv * cr->points[i].nthreads;
+	for (i = 0; i < cr->npoints; i++) {
+		m = (size_t)cr->points[i].nv * cr->points[i].nthreads;
+		for (j = 0; j < m; j++)
+			all[k++] = cr->points[i].can_t[j] * prof->probes[i].cycles_per_tick;
 		prof->contended += cr->points[i].contended;
 	}
 	if (pc_sort_doubles(all, n) == 0) {
-		prof->canary_best = pc_quantile_sorted(all, n, 0.25) * cpt;
-		prof->canary_median = pc_quantile_sorted(all, n, 0.5) * cpt;
+		prof->canary_best = pc_quantile_sorted(all, n, 0.25);
+		prof->canary_median = pc_quantile_sorted(all, n, 0.5);
 		prof->canary = prof->canary_best > 0;
 	}
 	free(all);
@@ -1235,7 +1234,7 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 			goto out;
 		}
 	prof->cycles_per_tick = cpt;
-	run_canary(cr, prof, cpt);
+	run_canary(cr, prof);
 	prof->wall_s = now_s() - t0;
 	rc = 0;
 out:

@@ -71,10 +71,6 @@ unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max)
 /* Round trips of the transfer gauge after each window of two threads or
  * more (about 15 us with a transfer of 800 cycles). */
 #define PC_CONTEND_GAUGE_TRIPS	32
-/* A point whose windows' gauge has its third quartile over this many
- * times its first ran at two distances between its CPUs: noisy. (Steady
- * here: within 15 %; moved: 230 against 820 cycles.) */
-#define PC_CONTEND_MOVED	1.3
 /* Samples of the add-chain calibration. */
 #define PC_CONTEND_CAL_SAMPLES	21
 /* A thread stalled in a window (its CPU taken away, by the kernel or, in
@@ -111,7 +107,7 @@ struct pc_contend_options {
 void pc_fairness(const uint64_t *ops, unsigned n, double *cv, double *max_share);
 
 /* The transfer gauge of n windows (x, ticks per transfer, sorted in
- * place): its quartiles; true when the third is over PC_CONTEND_MOVED
+ * place): its quartiles; true when the third is over PC_TRANSFER_MOVED
  * times the first (the windows ran at two distances between the CPUs). */
 bool pc_contend_moved(double *x, size_t n, double *q1, double *med, double *q3);
 

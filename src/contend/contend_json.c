@@ -540,10 +540,27 @@ static char next_tag(char tag)
 	return tag == 'Z' ? 'Z' : (char)(tag + 1);
 }
 
+/* What a pass over the entries does with each (compare_pass). */
+enum { PASS_NAME = 0, PASS_METHODS = 4 };	/* besides ADD_OURS, ADD_SEED */
+
+/* How a seed's table was measured, against primcost's method (the latter
+ * once, before the first). */
+static void pass_methods(FILE *f, json_t *entry, char tag, bool *seen)
+{
+	if (!json_object_get(json_array_get(json_object_get(entry, "runs"), 0), "provenance"))
+		return;
+	if (!*seen) {
+		fputs("\nmethod differences:\n", f);
+		wrapped(f, 2, method_primcost);
+	}
+	*seen = true;
+	method_notes(f, entry, tag);
+}
+
 /* The entries of the documents that hold lock rows, lettered from A: each
- * named (what 0), or its columns registered in g in that order (what 0
- * too), or its points or the seed's rows put into g (what ADD_OURS,
- * ADD_SEED). Returns how many. */
+ * named and its columns registered in g in that order (PASS_NAME), its
+ * points or the seed's rows put into g (ADD_OURS, ADD_SEED), or its
+ * method told when it is a seed's (PASS_METHODS). Returns how many. */
 static unsigned compare_pass(FILE *f, struct grid *g, json_t *const *docs,
 			     const char *const *names, unsigned ndocs, int what)
 {
@@ -552,6 +569,7 @@ static unsigned compare_pass(FILE *f, struct grid *g, json_t *const *docs,
 	const char *key;
 	unsigned d, c, n = 0;
 	char tag = 'A', buf[512];
+	bool seen = false;
 
 	for (d = 0; one && d < ndocs; d++)
 		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
@@ -560,7 +578,9 @@ static unsigned compare_pass(FILE *f, struct grid *g, json_t *const *docs,
 			if (!one->ncol)
 				continue;
 			n++;
-			if (what) {
+			if (what == PASS_METHODS) {
+				pass_methods(f, entry, tag, &seen);
+			} else if (what) {
 				compare_add(g, entry, tag, what);
 			} else {
 				for (c = 0; c < one->ncol; c++)
@@ -573,36 +593,6 @@ static unsigned compare_pass(FILE *f, struct grid *g, json_t *const *docs,
 		}
 	free(one);
 	return n;
-}
-
-/* How the seed's tables were measured, against primcost's method. */
-static void compare_methods(FILE *f, json_t *const *docs, unsigned ndocs)
-{
-	struct grid *one = malloc(sizeof(*one));
-	json_t *entry;
-	const char *key;
-	unsigned d;
-	char tag = 'A';
-	bool seed = false;
-
-	for (d = 0; one && d < ndocs; d++)
-		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
-			grid_init(one);
-			compare_add(one, entry, tag, ADD_BOTH);
-			if (!one->ncol)
-				continue;
-			if (json_object_get(json_array_get(json_object_get(entry, "runs"), 0),
-					    "provenance")) {
-				if (!seed) {
-					fputs("\nmethod differences:\n", f);
-					wrapped(f, 2, method_primcost);
-				}
-				seed = true;
-				method_notes(f, entry, tag);
-			}
-			tag = next_tag(tag);
-		}
-	free(one);
 }
 
 int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
@@ -620,7 +610,7 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		"span and the placement\n(the seed's tables have none: beside every "
 		"placement, else -)\n");
 	/* Our points make the rows; the seed's figures go beside them. */
-	if (!compare_pass(f, g, docs, names, ndocs, 0)) {
+	if (!compare_pass(f, g, docs, names, ndocs, PASS_NAME)) {
 		snprintf(err, errlen, "--by lock: no lock rows (points of lock.* or "
 			 "contended.*, or the seed's spin_lock_unlock tables) in %s%s", names[0],
 			 ndocs > 1 ? " and the rest" : "");
@@ -631,7 +621,7 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 	compare_pass(f, g, docs, names, ndocs, ADD_SEED);
 	fputc('\n', f);
 	grid_render(f, g, "nodes pl.");
-	compare_methods(f, docs, ndocs);
+	compare_pass(f, NULL, docs, names, ndocs, PASS_METHODS);
 	free(g);
 	return 0;
 }

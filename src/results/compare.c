@@ -357,7 +357,7 @@ static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell
 			 sa->unreliable ? "A" : lb, s->unreliable_reason ? ": " : "",
 			 s->unreliable_reason ? s->unreliable_reason : "");
 	} else if (a->transfer > 0 && b->transfer > 0 &&
-		   fmax(a->transfer, b->transfer) > PC_COMPARE_MOVED *
+		   fmax(a->transfer, b->transfer) > PC_TRANSFER_MOVED *
 		   fmin(a->transfer, b->transfer)) {
 		snprintf(buf, len, "a line moved between the CPUs in %.0f cycles in A, "
 			 "%.0f in %s: they were not as far apart (a host that moved "

@@ -59,10 +59,6 @@ enum pc_cell_state {
  * to 0.3 %; on the development VM allocator code ran 1.6 to 1.85 times
  * slower in phases whose canary read 2 to 7 % slower. */
 #define PC_COMPARE_CANARY 0.02
-/* Two points whose transfer gauges are over this many times apart had
- * their CPUs at other distances (as PC_CONTEND_MOVED within a point): not
- * comparable. */
-#define PC_COMPARE_MOVED 1.3
 /* Most figures of one probe read from a file's history for its spread. */
 #define PC_HISTORY_MAX 64
 /* Fewest raw samples per round (PC_ROUNDS of them, engine/method.h) to
