@@ -75,10 +75,16 @@ for lib in $libs; do
 	complete_line $lib 'primcost list --format ' >"$pc_tmp/c"
 	ok $(has_all "$pc_tmp/c" table csv json; echo $?) "$with: list --format values"
 done
-complete_line lib 'primcost run --probes=calib.' >"$pc_tmp/c"
-ok $(has_all "$pc_tmp/c" calib.add_chain calib.mul_chain 'calib.\*'; echo $?) \
-	"with bash-completion: --probes=calib.<TAB> ($(tr '\n' ' ' <"$pc_tmp/c"))"
-complete_line lib 'primcost run -e perf::task' >"$pc_tmp/c"
-ok $(grep -qx -- 'task-clock' "$pc_tmp/c"; echo $?) \
-	"with bash-completion: -e perf::task<TAB> completes the event after the colons ($(tr '\n' ' ' <"$pc_tmp/c"))"
+# Only where the library is installed: it splits "=" and ":" words itself.
+if [ "$libs" = "none lib" ]; then
+	complete_line lib 'primcost run --probes=calib.' >"$pc_tmp/c"
+	ok $(has_all "$pc_tmp/c" calib.add_chain calib.mul_chain 'calib.\*'; echo $?) \
+		"with bash-completion: --probes=calib.<TAB> ($(tr '\n' ' ' <"$pc_tmp/c"))"
+	complete_line lib 'primcost run -e perf::task' >"$pc_tmp/c"
+	ok $(grep -qx -- 'task-clock' "$pc_tmp/c"; echo $?) \
+		"with bash-completion: -e perf::task<TAB> completes the event after the colons ($(tr '\n' ' ' <"$pc_tmp/c"))"
+else
+	skip "bash-completion is not installed" "with bash-completion: --probes=calib.<TAB>"
+	skip "bash-completion is not installed" "with bash-completion: -e perf::task<TAB>"
+fi
 done_testing
