@@ -71,6 +71,25 @@ ok $(test $pc_rc -eq 0 && grep -q "local_irq_save: run .* did not measure it" "$
 	"compare notes that a newer run did not measure the figure shown"
 ok $(grep -Eq "^local_irq_save +(skipped|unsupported) +[0-9]" "$t/out"; echo $?) \
 	"FILE@latest shows what the newest run recorded, FILE the figure"
+# Runs of one date (older files wrote it to the second) are told apart by
+# their order in the file.
+py "$t/irq.json" "$t/same.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+(e,) = d["cpus"].values()
+for r in e["runs"]:
+    r["date"] = "2026-12-01T15:17:14Z"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+pc compare "$t/same.json@latest" "$t/same.json"
+ok $(test $pc_rc -eq 0 && grep -q "local_irq_save: run .* did not measure it" "$t/out"; echo $?) \
+	"runs of one second: compare still notes the newer run that did not measure the figure"
+py "$t/irq.json" >"$t/check" <<'PY'
+import json, re, sys
+(e,) = json.load(open(sys.argv[1]))["cpus"].values()
+print(all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", r["date"]) for r in e["runs"]))
+PY
+ok $(test "$(cat "$t/check")" = True; echo $?) "runs are dated to the millisecond"
 
 # merge follows the rule: the file whose newest row is not measured merged
 # into an empty one, and the other way round, keep the figure current.

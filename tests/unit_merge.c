@@ -59,6 +59,16 @@ int main(void)
 	json_t *out, *e, *runs;
 	int order;
 
+	/* Run dates: to the second as older files wrote them, or with a
+	 * fraction; the same second without a fraction is its start. */
+	ok(pc_date_cmp("2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z") < 0 &&
+	   pc_date_cmp("2026-01-01T00:00:01.5Z", "2026-01-01T00:00:01.25Z") > 0 &&
+	   pc_date_cmp("2026-01-01T00:00:01Z", "2026-01-01T00:00:01.000Z") == 0 &&
+	   pc_date_cmp("2026-01-01T00:00:01Z", "2026-01-01T00:00:01.001Z") < 0 &&
+	   pc_date_cmp("2026-01-01T00:00:01.999Z", "2026-01-01T00:00:02Z") < 0 &&
+	   pc_date_cmp("2026-01-01T00:00:01.100Z", "2026-01-01T00:00:01.1Z") == 0,
+	   "run dates order to the second and by their fractions");
+
 	for (order = 0; order < 2; order++) {
 		out = pc_doc_new();
 		memset(&st, 0, sizeof(st));

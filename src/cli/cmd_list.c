@@ -492,7 +492,9 @@ static void print_run_row(json_t *r, int fmt)
 		csv_line(r, keys);
 		return;
 	}
-	printf("  %4" JSON_INTEGER_FORMAT "  %-20s  %-16.16s  %-24.24s  %-8.8s  %8"
+	/* The table shows the date to the second (the run number orders runs
+	 * of one second); -f csv and json give it whole. */
+	printf("  %4" JSON_INTEGER_FORMAT "  %-19.19sZ  %-16.16s  %-24.24s  %-8.8s  %8"
 	       JSON_INTEGER_FORMAT "  %8" JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s%s%s",
 	       json_integer_value(json_object_get(r, "run")),
 	       json_string_value(json_object_get(r, "date")),

@@ -90,14 +90,20 @@ static json_t *runs_used(struct pc_cmp_side *s, json_t *entry)
 		k = run_of(p, n);
 		if (k >= n)
 			continue;
-		if (json_is_true(json_object_get(json_array_get(runs, k), "partial")))
+		if (json_is_true(json_object_get(json_array_get(runs, k), "partial"))) {
 			s->partial_figures++;
+			/* What interrupted the run the partial figures come
+			 * from, which need not be the newest run used. */
+			if (!s->interrupted_by)
+				s->interrupted_by = str(json_array_get(runs, k),
+							"interrupted_by");
+		}
 		if (seen[k]++)
 			continue;
 		s->runs_used++;
-		if (!newest || strcmp(date_of(json_array_get(runs, k)), date_of(newest)) >= 0)
+		if (!newest || pc_date_cmp(date_of(json_array_get(runs, k)), date_of(newest)) >= 0)
 			newest = json_array_get(runs, k);
-		if (!s->oldest_date || strcmp(date_of(json_array_get(runs, k)),
+		if (!s->oldest_date || pc_date_cmp(date_of(json_array_get(runs, k)),
 					       s->oldest_date) < 0)
 			s->oldest_date = date_of(json_array_get(runs, k));
 	}
@@ -121,7 +127,6 @@ static void side_init(struct pc_cmp_side *s, const char *file, const char *key,
 	/* The context is the run the figures come from (the newest of them). */
 	run = runs_used(s, entry);
 	s->newest_date = run ? date_of(run) : NULL;
-	s->interrupted_by = str(run, "interrupted_by");
 	s->brand = str(cpu, "brand");
 	s->cycles_source = str(run, "cycles_source");
 	s->kernel = str(run, "kernel");
@@ -530,9 +535,11 @@ static int unmeasured_notes(struct pc_cmp_table *t, const struct pc_cmp_side *b,
 			continue;
 		json_array_foreach(runs, k, run) {
 			json_t *rec = json_object_get(json_object_get(run, "probes"), name);
+			int age = pc_date_cmp(date_of(run), date_of(json_array_get(runs, j)));
 
+			/* Newer: a later date, or the same date and a later index. */
 			if (!rec || pc_probe_rank(rec) >= pc_probe_rank(p) ||
-			    strcmp(date_of(run), date_of(json_array_get(runs, j))) <= 0)
+			    age < 0 || (age == 0 && k <= j))
 				continue;
 			if (said++ >= 4) {
 				more++;

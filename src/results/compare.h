@@ -84,7 +84,7 @@ struct pc_cmp_side {
 	size_t runs_used;	/* distinct runs */
 	size_t partial_figures;	/* figures from runs saved with --save-partial */
 	const char *newest_date, *oldest_date;
-	const char *interrupted_by;	/* of the newest run, when partial */
+	const char *interrupted_by;	/* of a partial run its figures come from */
 };
 
 struct pc_cmp_cell {

@@ -28,6 +28,30 @@ static const char *date_of(json_t *run)
 	return d ? d : "";
 }
 
+/* How far the whole seconds of date d reach ("YYYY-MM-DDTHH:MM:SS"). */
+#define PC_DATE_SECONDS 19
+
+int pc_date_cmp(const char *a, const char *b)
+{
+	int c = strncmp(a, b, PC_DATE_SECONDS);
+
+	if (c || strlen(a) < PC_DATE_SECONDS || strlen(b) < PC_DATE_SECONDS)
+		return c;
+	a += PC_DATE_SECONDS;
+	b += PC_DATE_SECONDS;
+	a += *a == '.';
+	b += *b == '.';
+	/* The fractions digit by digit, a missing digit read as 0. */
+	while (isdigit((unsigned char)*a) || isdigit((unsigned char)*b)) {
+		int da = isdigit((unsigned char)*a) ? *a++ : '0';
+		int db = isdigit((unsigned char)*b) ? *b++ : '0';
+
+		if (da != db)
+			return da - db;
+	}
+	return 0;
+}
+
 static int is_date(const char *s)
 {
 	static const char shape[] = "dddd-dd-dd";
@@ -68,7 +92,7 @@ static size_t pick(json_t *runs, const char *sel)
 
 		if (date && strncmp(d, sel, 10) != 0)
 			continue;
-		if (best == (size_t)-1 || strcmp(d, date_of(json_array_get(runs, best))) >= 0)
+		if (best == (size_t)-1 || pc_date_cmp(d, date_of(json_array_get(runs, best))) >= 0)
 			best = k;
 	}
 	return best;

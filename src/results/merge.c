@@ -54,7 +54,7 @@ static const char *newest_date(json_t *runs)
 	size_t k;
 
 	for (k = 0; k < json_array_size(runs); k++)
-		if (strcmp(run_date(runs, k), best) > 0)
+		if (pc_date_cmp(run_date(runs, k), best) > 0)
 			best = run_date(runs, k);
 	return best;
 }
@@ -102,7 +102,7 @@ static int out_wins(json_t *c, json_t *p, const char *date_c, const char *date_p
 {
 	if (pc_probe_rank(c) != pc_probe_rank(p))
 		return pc_probe_rank(c) > pc_probe_rank(p);
-	return strcmp(date_p, date_c) < 0;
+	return pc_date_cmp(date_p, date_c) < 0;
 }
 
 static int merge_entry(json_t *eout, json_t *ein, const char *key,
@@ -119,7 +119,7 @@ static int merge_entry(json_t *eout, json_t *ein, const char *key,
 		FAIL("out of memory");
 	if (!nin && json_object_size(json_object_get(ein, "probes")))
 		FAIL("cpus.%s: figures without a run", key);
-	newer_cpu = strcmp(newest_date(rin), newest_date(rout)) > 0;
+	newer_cpu = pc_date_cmp(newest_date(rin), newest_date(rout)) > 0;
 	json_array_foreach(rin, j, run) {
 		for (k = 0; k < json_array_size(rout); k++)
 			if (same_run(json_array_get(rout, k), run))

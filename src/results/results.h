@@ -87,6 +87,11 @@ int pc_probe_rank(json_t *p);
 void pc_entry_promote_measured(json_t *entry);
 
 /* ---- history.c ---- */
+/* Orders two run dates (UTC, "YYYY-MM-DDTHH:MM:SS[.fraction]Z"): negative,
+ * zero or positive as a is older than, as old as, or newer than b. A date
+ * without a fraction is at the start of its second. Two runs of one date are
+ * told apart by their index in the runs array, the later one the newer. */
+int pc_date_cmp(const char *a, const char *b);
 /* Is sel a run selector: a run number, "latest" or a date YYYY-MM-DD? */
 int pc_run_selector_ok(const char *sel);
 /* Keeps, for every CPU, the run sel names alone (as run 0), its figures and

@@ -351,13 +351,17 @@ json_t *pc_json_probes(const struct pc_profile *prof, const struct pc_clock *clk
 json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 		    const struct pc_profile *prof, json_t *options)
 {
-	char date[32];
-	time_t now = time(NULL);
+	char date[40];
+	struct timespec now;
 	struct tm tm;
 	json_t *run;
 
-	gmtime_r(&now, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/* To the millisecond: two runs in one second still read in order. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	gmtime_r(&now.tv_sec, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(date + strlen(date), sizeof(date) - strlen(date), ".%03ldZ",
+		 now.tv_nsec / 1000000);
 	run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b}",
 			"date", date, "host", ci->host, "kernel", ci->kernel,
 			"primcost_version", PACKAGE_VERSION,
@@ -464,7 +468,7 @@ void pc_entry_promote_measured(json_t *entry)
 			fig = json_object_get(json_object_get(run, "probes"), name);
 			r = fig ? pc_probe_rank(fig) : -1;
 			if (r > rank || (r == rank && best != (size_t)-1 &&
-			    strcmp(date_of(runs, k), date_of(runs, best)) >= 0)) {
+			    pc_date_cmp(date_of(runs, k), date_of(runs, best)) >= 0)) {
 				best = k;
 				rank = r;
 			}
