@@ -3,7 +3,11 @@
 # ia64-toolchain.sh - build, or reuse, the C-only ia64-linux-gnu cross compiler
 # that the ia64 probe runner is compiled with.
 #
-#   scripts/ia64-toolchain.sh [--prefix DIR] [--rebuild]
+#   scripts/ia64-toolchain.sh [--prefix DIR] [--rebuild] [--prepare]
+#
+# --prepare does only what needs apt and the network (the build packages,
+# a deb-src entry, the source package) and exits: a build started after it
+# runs no apt-get, so it can run beside other work that does.
 #
 # Debian 12 ships binutils-ia64-linux-gnu but no ia64 gcc. This script builds a
 # stage-1 (freestanding: no libc headers, static libgcc only) gcc from Debian's
@@ -40,13 +44,15 @@ die() { say "$*"; exit 2; }
 
 prefix=
 rebuild=no
+prepare=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	--prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix=$2; shift ;;
 	--prefix=*) prefix=${1#--prefix=} ;;
 	--rebuild) rebuild=yes ;;
-	-h|--help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) die "unknown option '$1' (--prefix DIR, --rebuild)" ;;
+	--prepare) prepare=yes ;;
+	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option '$1' (--prefix DIR, --rebuild, --prepare)" ;;
 	esac
 	shift
 done
@@ -156,19 +162,31 @@ if ! has_deb_src; then
 	rm -f "$tmp"
 	apt_updated=no
 fi
-[ $apt_updated = yes ] || apt_update || say "apt-get update failed; trying the cached lists"
-
 srcdir=$prefix.src
 builddir=$prefix.build
 mkdir -p "$srcdir"
 cd "$srcdir"
-version=$(apt-cache showsrc "$GCC_PKG" 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -1)
+newest_source() {
+	apt-cache showsrc "$GCC_PKG" 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -1
+}
+# The package lists are read again only when they do not know the source
+# package (a new deb-src entry) or --prepare asks for the newest.
+version=
+[ $prepare = yes ] || version=$(newest_source)
+if [ -z "$version" ]; then
+	[ $apt_updated = yes ] || apt_update || say "apt-get update failed; trying the cached lists"
+	version=$(newest_source)
+fi
 [ -n "$version" ] || die "apt-cache showsrc $GCC_PKG found nothing (no deb-src entry for its archive?)"
 dsc=${GCC_PKG}_$(echo "$version" | sed 's/^[0-9]*://').dsc
 if [ ! -f "$dsc" ]; then
 	say "downloading the $GCC_PKG $version source package"
 	apt-get source -qq --download-only "$GCC_PKG=$version" >/dev/null ||
 		die "apt-get source $GCC_PKG=$version failed"
+fi
+if [ $prepare = yes ]; then
+	say "prepared: $srcdir/$dsc"
+	exit 0
 fi
 pkgdir=$srcdir/$GCC_PKG-$version
 rm -rf "$pkgdir"
@@ -181,11 +199,13 @@ tarball=$(ls gcc-*.tar.* 2>/dev/null | head -1)
 [ -n "$tarball" ] || die "no upstream gcc tarball in $pkgdir"
 say "unpacking $tarball"
 # Only what a C compiler is built from: the test suites and the other
-# languages' front ends and run-time libraries are most of the tarball.
+# languages' front ends and run-time libraries are most of the tarball
+# (gcc/d stays: the target hooks are generated from its d-target.def too;
+# gcc/testsuite/selftests too: cc1's self-tests read it).
 tar -xf "$tarball" \
-	--exclude='gcc-*/gcc/testsuite' --exclude='gcc-*/libstdc++-v3' \
+	--exclude='gcc-*/gcc/testsuite/[!s]*' --exclude='gcc-*/libstdc++-v3' \
 	--exclude='gcc-*/libgo' --exclude='gcc-*/gcc/go' --exclude='gcc-*/libphobos' \
-	--exclude='gcc-*/gcc/d' --exclude='gcc-*/gcc/ada' --exclude='gcc-*/libada' \
+	--exclude='gcc-*/gcc/ada' --exclude='gcc-*/libada' \
 	--exclude='gcc-*/gcc/fortran' --exclude='gcc-*/libgfortran' \
 	--exclude='gcc-*/libsanitizer' --exclude='gcc-*/libgomp' --exclude='gcc-*/libobjc' \
 	--exclude='gcc-*/gcc/objc' --exclude='gcc-*/gcc/objcp' --exclude='gcc-*/gcc/m2' \
