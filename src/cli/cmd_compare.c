@@ -148,13 +148,16 @@ int pc_compare_options_parse(int argc, char **argv, struct pc_compare_options *o
 	return pc_options_end(parse_options(argc, argv, o, err, errlen), err, errlen);
 }
 
+/* --color auto: a terminal that shows colour (not TERM=dumb, nor unset) and
+ * no NO_COLOR set to a value (no-color.org). */
 static bool want_color(enum pc_color c)
 {
-	const char *no = getenv("NO_COLOR");
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
 
 	if (c != PC_COLOR_AUTO)
 		return c == PC_COLOR_ALWAYS;
-	return isatty(STDOUT_FILENO) && !(no && *no);
+	return isatty(STDOUT_FILENO) && !(no && *no) && term && *term &&
+	       strcmp(term, "dumb") != 0;
 }
 
 /* compare --by allocator or --by lock: the group's view (alloc_json.c,

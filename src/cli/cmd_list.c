@@ -373,7 +373,8 @@ static void reference_row(const char *name, const char *path, const char *key,
 
 	date = date ? date : "";
 	if (fmt == 0) {
-		printf("%-32s %-12s %6zu  %s\n", name, date, np, brand ? brand : key);
+		printf("%-32s %-12s %6zu  %s\n", pc_shown(name), pc_shown(date), np,
+		       pc_shown(brand ? brand : key));
 		for (k = 0; verbose && k < json_array_size(runs); k++)
 			printf("%32s %s\n", "", json_string_value(json_object_get(
 				json_object_get(json_array_get(runs, k), "provenance"),
@@ -497,10 +498,10 @@ static void print_run_row(json_t *r, int fmt)
 	printf("  %4" JSON_INTEGER_FORMAT "  %-19.19sZ  %-16.16s  %-24.24s  %-8.8s  %8"
 	       JSON_INTEGER_FORMAT "  %8" JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s%s%s",
 	       json_integer_value(json_object_get(r, "run")),
-	       json_string_value(json_object_get(r, "date")),
-	       json_string_value(json_object_get(r, "host")),
-	       json_string_value(json_object_get(r, "kernel")),
-	       json_string_value(json_object_get(r, "primcost_version")),
+	       pc_shown(json_string_value(json_object_get(r, "date"))),
+	       pc_shown(json_string_value(json_object_get(r, "host"))),
+	       pc_shown(json_string_value(json_object_get(r, "kernel"))),
+	       pc_shown(json_string_value(json_object_get(r, "primcost_version"))),
 	       json_integer_value(json_object_get(r, "measured")),
 	       json_integer_value(json_object_get(r, "not_measured")),
 	       json_integer_value(json_object_get(r, "current")),
@@ -536,8 +537,8 @@ static int list_runs(const char *file, int fmt)
 			json_object_get(entry, "cpu"), "brand"));
 
 		if (fmt == 0) {
-			printf("%s%s%s%s\n", json_array_size(arr) ? "\n" : "", key,
-			       brand ? ": " : "", brand ? brand : "");
+			printf("%s%s%s%s\n", json_array_size(arr) ? "\n" : "", pc_shown(key),
+			       brand ? ": " : "", brand ? pc_shown(brand) : "");
 			printf("  %4s  %-20s  %-16s  %-24s  %-8s  %8s  %8s  %7s\n", "run",
 			       "date", "host", "kernel", "version", "measured",
 			       "not-meas", "current");

@@ -171,7 +171,7 @@ int cmd_merge(int argc, char **argv)
 	if (!o.quiet && dest.lock_fd >= 0)
 		printf("merged %zu file%s into %s: %zu CPUs, %zu new, %zu runs added, "
 			"%zu already there\n", o.nfiles, o.nfiles == 1 ? "" : "s",
-			o.output,
+			pc_shown(o.output),
 			json_object_size(json_object_get(out, "cpus")), st.cpus_added,
 			st.runs_added, st.runs_duplicate);
 out:

@@ -929,7 +929,7 @@ static int file_result(struct run_state *r, json_t *run_doc)
 			printf("\n%zu %s in %.2f s; saved under \"%s\" in %s\n",
 			       r->prof.nprobes, o->alloc.on || o->contend.on ? "points" :
 			       "probes",
-			       r->prof.wall_s, r->ci.key, o->output);
+			       r->prof.wall_s, pc_shown(r->ci.key), pc_shown(o->output));
 	}
 	return -1;
 }

@@ -141,16 +141,17 @@ static void describe_side(FILE *f, const struct pc_cmp_side *s, size_t i,
 {
 	char l[PC_LABEL_LEN];
 
-	fprintf(f, "%s%s = %s: %s", prefix, pc_side_label(i, l), s->file, s->key);
+	fprintf(f, "%s%s = %s: %s", prefix, pc_side_label(i, l), pc_shown(s->file),
+		pc_shown(s->key));
 	if (!s->entry) {
 		fputs(" (absent)\n", f);
 		return;
 	}
 	if (s->brand)
-		fprintf(f, " (%s%s)", s->brand,
+		fprintf(f, " (%s%s)", pc_shown(s->brand),
 			s->virtualized == 1 ? ", virtual machine" : "");
 	if (s->cycles_source)
-		fprintf(f, ", cycles %s", s->cycles_source);
+		fprintf(f, ", cycles %s", pc_shown(s->cycles_source));
 	fputc('\n', f);
 }
 
@@ -204,7 +205,7 @@ static void table_text(FILE *f, const struct pc_compare *m, const struct pc_cmp_
 	size_t r, i;
 
 	if (*t->title)
-		fprintf(f, "== %s\n", t->title);
+		fprintf(f, "== %s\n", pc_shown(t->title));
 	describe_table(f, t, "");
 	fputc('\n', f);
 	pad(f, "probe", wp, 0);
@@ -318,7 +319,7 @@ static void table_markdown(FILE *f, const struct pc_compare *m,
 	size_t r, i;
 
 	if (*t->title)
-		fprintf(f, "### `%s`\n\n", t->title);
+		fprintf(f, "### `%s`\n\n", pc_shown(t->title));
 	describe_table(f, t, "> ");
 	fputs("\n| probe |", f);
 	for (i = 0; i < t->nsides; i++) {

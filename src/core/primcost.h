@@ -325,8 +325,18 @@ int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
 
 /* ---- util.c ---------------------------------------------------------------- */
 
-/* One CSV field (RFC 4180): quoted, with its quotes doubled, when it holds a
- * comma, a double quote, a line break or an outer space; NULL is empty. */
+/* Writes s into out[outlen] with every character a terminal would obey
+ * escaped: C0 and DEL as \n, \t, \r, \x1b; C1 and the bidirectional
+ * controls as \u009b, \u202e; a byte that is not UTF-8 as \xff. The one
+ * way to show a string that came from outside (a file name, a JSON string)
+ * on a terminal or in CSV. Cuts what does not fit; returns the length. */
+size_t pc_escape_text(const char *s, char *out, size_t outlen);
+/* s escaped as pc_escape_text does, in one of 8 static buffers used in
+ * turn (for the arguments of one printf). */
+const char *pc_shown(const char *s);
+/* One CSV field (RFC 4180): escaped as pc_escape_text does, then quoted,
+ * with its quotes doubled, when it holds a comma, a double quote or an outer
+ * space; NULL is empty. */
 void pc_csv_field(FILE *f, const char *s);
 
 /* The index of s in words[0..n), or -1 when s is none of them. */

@@ -50,10 +50,106 @@ void pc_one_line(char *s)
 			*s = '?';
 }
 
+/* The length of the character at s that a terminal would obey rather than
+ * show: C0 and DEL (1 byte), C1 as UTF-8 (U+0080..U+009F, 2 bytes), the
+ * bidirectional controls (U+061C, U+200E, U+200F, U+202A..U+202E,
+ * U+2066..U+2069); *cp its code point. 0 for a character shown as it is. */
+static size_t control_at(const unsigned char *s, unsigned *cp)
+{
+	if (s[0] < 0x20 || s[0] == 0x7f) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
+		*cp = s[1];
+		return 2;
+	}
+	if (s[0] == 0xd8 && s[1] == 0x9c) {
+		*cp = 0x61c;
+		return 2;
+	}
+	if (s[0] == 0xe2 && (s[1] == 0x80 || s[1] == 0x81) && s[2] >= 0x80 && s[2] <= 0xbf) {
+		*cp = 0x2000 | (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+		if (*cp == 0x200e || *cp == 0x200f || (*cp >= 0x202a && *cp <= 0x202e) ||
+		    (*cp >= 0x2066 && *cp <= 0x2069))
+			return 3;
+	}
+	return 0;
+}
+
+/* The length of the valid UTF-8 sequence at s, 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* The escape of the character at s (n bytes, code point cp, control says
+ * whether it is one) into esc; 0 when s is shown as it is. */
+static int escape_of(const unsigned char *s, size_t *n, char *esc, size_t len)
+{
+	unsigned cp;
+
+	*n = control_at(s, &cp);
+	if (*n == 1 && (cp == '\n' || cp == '\t' || cp == '\r'))
+		snprintf(esc, len, "\\%c", cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r');
+	else if (*n == 1)
+		snprintf(esc, len, "\\x%02x", cp);
+	else if (*n)
+		snprintf(esc, len, "\\u%04x", cp);
+	else if ((*n = utf8_len(s)) != 0)
+		return 0;
+	else {	/* not UTF-8: the byte */
+		*n = 1;
+		snprintf(esc, len, "\\x%02x", s[0]);
+	}
+	return 1;
+}
+
+size_t pc_escape_text(const char *s, char *out, size_t outlen)
+{
+	const unsigned char *u = (const unsigned char *)(s ? s : "");
+	size_t at = 0, n, m;
+	char esc[12];
+	const char *from;
+
+	if (!outlen)
+		return 0;
+	for (; *u; u += n) {
+		from = escape_of(u, &n, esc, sizeof(esc)) ? esc : (const char *)u;
+		m = from == esc ? strlen(esc) : n;
+		if (at + m >= outlen)
+			break;
+		memcpy(out + at, from, m);
+		at += m;
+	}
+	out[at] = 0;
+	return at;
+}
+
+#define SHOWN_BUFS 8
+#define SHOWN_LEN (4 * PATH_MAX)
+
+const char *pc_shown(const char *s)
+{
+	static char buf[SHOWN_BUFS][SHOWN_LEN];
+	static unsigned next;
+	char *b = buf[next++ % SHOWN_BUFS];
+
+	pc_escape_text(s, b, SHOWN_LEN);
+	return b;
+}
+
 void pc_escape_controls(char *s, size_t size)
 {
-	char *in, *c;
-	size_t at = 0;
+	char *in;
 
 	if (!s || !size)
 		return;
@@ -62,26 +158,7 @@ void pc_escape_controls(char *s, size_t size)
 		pc_one_line(s);
 		return;
 	}
-	for (c = in; *c && at + 1 < size; c++) {
-		unsigned char u = (unsigned char)*c;
-		char esc[8];
-		size_t n;
-
-		if (u >= 0x20 && u != 0x7f) {
-			s[at++] = *c;
-			continue;
-		}
-		if (u == '\n' || u == '\t' || u == '\r')
-			n = (size_t)snprintf(esc, sizeof(esc), "\\%c",
-					     u == '\n' ? 'n' : u == '\t' ? 't' : 'r');
-		else
-			n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", u);
-		if (at + n >= size)
-			break;
-		memcpy(s + at, esc, n);
-		at += n;
-	}
-	s[at] = 0;
+	pc_escape_text(in, s, size);
 	free(in);
 }
 
@@ -89,7 +166,7 @@ void pc_csv_field(FILE *f, const char *s)
 {
 	bool quote;
 
-	s = s ? s : "";
+	s = pc_shown(s);	/* a spreadsheet or a terminal shows it */
 	quote = strpbrk(s, ",\"\r\n") || *s == ' ' || (*s && s[strlen(s) - 1] == ' ');
 	if (quote)
 		fputc('"', f);
@@ -250,7 +327,6 @@ const char *pc_input_path(const char *name, char *buf, size_t len,
 	snprintf(err, errlen, "%s: no such file, nor a reference table of that "
 		 "name (looked for %s%s in %s; primcost list --reference)",
 		 name, name, ext, where);
-	pc_one_line(err);
 	return NULL;
 }
 

@@ -143,7 +143,6 @@ int pc_doc_pick_run(json_t *doc, const char *sel, char *err, size_t errlen)
 	if (!pc_run_selector_ok(sel)) {
 		snprintf(err, errlen, "@%.40s: not a run (want a run number, latest "
 			 "or a date YYYY-MM-DD)", sel);
-		pc_one_line(err);
 		return -1;
 	}
 	json_object_foreach_safe(cpus, it, key, entry) {
@@ -213,7 +212,6 @@ json_t *pc_input_load(const char *arg, char *path, size_t pathlen, char *err,
 	if (doc && sel && pc_doc_pick_run(doc, sel, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "%.400s%s", strcmp(path, "-") == 0 ?
 			 PC_STDIN_NAME : path, why);
-		pc_one_line(err);
 		json_decref(doc);
 		return NULL;
 	}

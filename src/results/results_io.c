@@ -90,7 +90,6 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 	}
 	if (blank(buf, len)) {
 		snprintf(err, errlen, "%s: empty file", name);
-		pc_one_line(err);
 		return NULL;
 	}
 	/* Packed samples bypass the lexer: taken out, parsed, put back. */
@@ -111,12 +110,10 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 	if (!doc) {
 		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", name,
 			 jerr.text, jerr.line);
-		pc_one_line(err);
 		return NULL;
 	}
 	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "%s: %s", name, why);
-		pc_one_line(err);
 		json_decref(doc);
 		return NULL;
 	}
@@ -176,30 +173,25 @@ json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
 		if (errno == ENOENT && missing)
 			*missing = 1;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		pc_one_line(err);
 		return NULL;
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
-		pc_one_line(err);
 		return NULL;
 	}
 	if (sb.st_size > PC_LIMIT_FILE_BYTES) {
 		snprintf(err, errlen, "%s: %lld bytes (limit %d MiB)", path,
 			 (long long)sb.st_size, PC_LIMIT_FILE_BYTES >> 20);
-		pc_one_line(err);
 		return NULL;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		pc_one_line(err);
 		return NULL;
 	}
 	buf = file_bytes(fd, path, &got, &mapped, err, errlen);
 	close(fd);
 	if (!buf) {
-		pc_one_line(err);
 		return NULL;
 	}
 	doc = pc_doc_parse(buf, got, path, err, errlen);
@@ -245,11 +237,9 @@ int pc_write_target(const char *path, char *out, size_t outlen, char *err,
 			goto too_long;
 	}
 	snprintf(err, errlen, "%s: too many levels of symbolic links", path);
-	pc_one_line(err);
 	return -1;
 too_long:
 	snprintf(err, errlen, "%.200s: file name too long", path);
-	pc_one_line(err);
 	return -1;
 }
 
@@ -292,7 +282,6 @@ int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
 	if (stopped)
 		*stopped = 0;
 	if (fd < 0) {
-		pc_one_line(err);
 		return -1;
 	}
 	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -318,7 +307,6 @@ int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
 	}
 	return fd;
 fail:
-	pc_one_line(err);
 	close(fd);
 	return -1;
 }
@@ -380,7 +368,6 @@ int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
 	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "%s: not written: the result would not read back: %s",
 			 path, why);
-		pc_one_line(err);
 		return -1;
 	}
 	if (strcmp(path, "-") == 0)

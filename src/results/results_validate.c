@@ -538,15 +538,11 @@ static int check_run(json_t *run, const char *where, char *err, size_t errlen)
 
 static int validate_doc(json_t *doc, char *err, size_t errlen);
 
-/* Errors name where, in the document's own words: control characters in
- * its keys are replaced so that the message stays one line. */
+/* Errors name where, in the document's own words (pc_error escapes the
+ * control characters of its keys). */
 int pc_doc_validate(json_t *doc, char *err, size_t errlen)
 {
-	int rc = validate_doc(doc, err, errlen);
-
-	if (rc < 0)
-		pc_one_line(err);
-	return rc;
+	return validate_doc(doc, err, errlen);
 }
 
 /* runs[i] of the CPU key: its members, and the figures and rows it holds
