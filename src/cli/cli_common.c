@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -159,12 +160,19 @@ json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
 		       int *stopped, struct pc_output *out, char *err, size_t errlen)
 {
 	char why[PC_ERRLEN];
+	struct stat st;
 	json_t *doc;
 	int missing = 0;
 
 	out->lock_fd = -1;
 	if (pc_write_target(output, out->target, sizeof(out->target), err, errlen) < 0)
 		return NULL;
+	/* a result is read, changed and replaced: a device or a FIFO cannot be */
+	if (stat(out->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (a result is read and "
+			 "replaced; give a file, or -o - for standard output)", output);
+		return NULL;
+	}
 	/* Writers of one file take turns: read, change and write under the lock. */
 	out->lock_fd = pc_doc_lock(out->target, cmd, stop, stopped, err, errlen);
 	if (out->lock_fd < 0)

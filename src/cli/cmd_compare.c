@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_compare.c - primcost compare: result files side by side. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -245,10 +246,12 @@ int cmd_compare(int argc, char **argv)
 		pc_error("compare", "%s", err);
 		goto out;
 	}
+	errno = 0;
 	if ((o.matrix ? pc_compare_matrix(stdout, &m, PC_MATRIX_WIDTH) :
 	     pc_compare_render(stdout, &m, o.format, want_color(o.color))) < 0 ||
-	    fflush(stdout) != 0) {
-		pc_error("compare", "cannot write the output");
+	    fflush(stdout) != 0 || ferror(stdout)) {
+		pc_error("compare", "cannot write to standard output: %s",
+			 errno ? strerror(errno) : "out of memory");
 	} else {
 		rc = gate(&o, &m);
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_report.c - primcost report: result files as one HTML page. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "commands.h"
 #include "config.h"
 #include "report_html.h"
+#include "results.h"
 
 static const char usage_text[] =
 	"usage: primcost report [OPTIONS] -o OUT FILE [FILE...]\n"
@@ -136,38 +138,29 @@ static int parse(int argc, char **argv, struct report_options *o, char *err,
 	return 0;
 }
 
-/* Writes the page to o->out: through a temporary file renamed into place,
- * so that a failed write never leaves half a page. */
-static int write_out(const struct report_options *o, const struct pc_compare *m)
+/* Writes the page to out (pc_out_open: never half a page, never over an
+ * input). */
+static int write_out(const struct report_options *o, const struct pc_compare *m,
+		     struct pc_out *out)
 {
 	struct pc_report_html_opts ho = { o->baseline || o->nfiles == 2, PACKAGE_VERSION };
-	char tmp[4200];
-	FILE *f = stdout;
+	char err[PC_ERRLEN];
 	int rc;
 
-	if (strcmp(o->out, "-") != 0) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp%ld", o->out, (long)getpid());
-		f = fopen(tmp, "w");
-		if (!f) {
-			pc_error("report", "%s: cannot write: %m", o->out);
-			return -1;
-		}
+	errno = 0;
+	rc = o->text ? pc_compare_matrix(out->f, m, PC_MATRIX_WIDTH) :
+		       pc_report_html(out->f, m, &ho);
+	if (rc < 0) {
+		pc_error("report", "cannot write %s: %s", o->out, errno ?
+			 strerror(errno) : "the page could not be made");
+		pc_out_abort(out);
+		return -1;
 	}
-	rc = o->text ? pc_compare_matrix(f, m, PC_MATRIX_WIDTH) : pc_report_html(f, m, &ho);
-	if (f == stdout) {
-		rc = rc < 0 || fflush(f) != 0 ? -1 : 0;
-	} else {
-		rc = rc < 0 || ferror(f) ? -1 : 0;
-		if (fclose(f) != 0)
-			rc = -1;
-		if (rc == 0 && rename(tmp, o->out) != 0)
-			rc = -1;
-		if (rc < 0)
-			unlink(tmp);
+	if (pc_out_commit(out, err, sizeof(err)) < 0) {
+		pc_error("report", "%s", err);
+		return -1;
 	}
-	if (rc < 0)
-		pc_error("report", "%s: cannot write the page", o->out);
-	return rc;
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -175,6 +168,7 @@ int cmd_report(int argc, char **argv)
 	struct report_options o;
 	struct pc_compare_input in[PC_COMPARE_MAX_FILES];
 	struct pc_compare m;
+	struct pc_out out;
 	static char paths[PC_COMPARE_MAX_FILES][4096];
 	char err[PC_ERRLEN];
 	size_t i, n;
@@ -188,14 +182,21 @@ int cmd_report(int argc, char **argv)
 		pc_error("report", "%s", err);
 		return PC_EXIT_USAGE;
 	}
-	rc = PC_EXIT_USAGE;
-	if (pc_compare_load_inputs("report", o.files, o.nfiles, in, paths, &n) < 0)
-		goto out;
-	if (pc_compare_build(&m, in, n, &o.cfg, err, sizeof(err)) < 0) {
+	/* the output checked (and its temporary file made) before the work */
+	if (pc_out_open(&out, o.out, o.files, o.nfiles, err, sizeof(err)) < 0) {
 		pc_error("report", "%s", err);
+		return PC_EXIT_USAGE;
+	}
+	rc = PC_EXIT_USAGE;
+	n = 0;
+	if (pc_compare_load_inputs("report", o.files, o.nfiles, in, paths, &n) < 0 ||
+	    pc_compare_build(&m, in, n, &o.cfg, err, sizeof(err)) < 0) {
+		if (n == o.nfiles)
+			pc_error("report", "%s", err);
+		pc_out_abort(&out);
 		goto out;
 	}
-	if (write_out(&o, &m) == 0)
+	if (write_out(&o, &m, &out) == 0)
 		rc = PC_EXIT_OK;
 	pc_compare_free(&m);
 out:

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c - subcommand dispatch. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "config.h"
@@ -74,7 +77,35 @@ int cmd_help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
-int main(int argc, char **argv)
+/* A closed standard descriptor is held by /dev/null, opened the wrong way
+ * round so that use of it fails: a file the command opens never takes its
+ * number, and what it writes to a closed stdout is an error, not data in
+ * that file. */
+static void hold_closed_std_fds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+			return;
+}
+
+/* Standard output flushed and closed, checked: a command whose output was
+ * lost (a full disk, a closed pipe or descriptor) does not exit 0. */
+static int close_stdout(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)
+		return rc;
+	if (rc == PC_EXIT_USAGE)	/* the command has said why */
+		return rc;
+	pc_error(NULL, "cannot write to standard output: %s",
+		 strerror(errno ? errno : EIO));
+	return rc == PC_EXIT_OK ? PC_EXIT_USAGE : rc;
+}
+
+static int dispatch(int argc, char **argv)
+
 {
 	const struct pc_command *c;
 
@@ -94,4 +125,10 @@ int main(int argc, char **argv)
 		return PC_EXIT_USAGE;
 	}
 	return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	hold_closed_std_fds();
+	return close_stdout(dispatch(argc, argv));
 }

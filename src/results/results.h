@@ -7,6 +7,7 @@
 #ifndef PC_RESULTS_H
 #define PC_RESULTS_H
 
+#include <limits.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -121,6 +122,30 @@ int pc_write_target(const char *path, char *out, size_t outlen, char *err,
 int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
 		int *stopped, char *err, size_t errlen);
 void pc_doc_unlock(int fd);
+
+/* ---- output_file.c: the one way a command writes a file ---- */
+struct pc_out {
+	FILE *f;		/* write here; stdout for "-" */
+	char target[PATH_MAX];	/* the path with its symbolic links followed */
+	char *tmp;		/* renamed over target by pc_out_commit; NULL in place */
+};
+/* Opens path for writing. "-" is standard output; a symbolic link is
+ * followed; a device or a FIFO is written in place; a regular file (or a
+ * new one) through an unpredictable temporary file beside it (O_EXCL) with
+ * the old file's mode and owner, where the writer may keep them (else the
+ * mode the umask gives a new file), renamed over it by pc_out_commit. An
+ * existing file that is one of inputs[0..ninputs) (a name may end in @SEL)
+ * is refused. -1 with err filled. */
+int pc_out_open(struct pc_out *o, const char *path, const char *const *inputs,
+		size_t ninputs, char *err, size_t errlen);
+/* Whether target's name leaves room for its temporary file (NAME.tmp.XXXXXX
+ * and .NAME.lock within NAME_MAX); -1 with err filled if not. */
+int pc_out_name_fits(const char *target, char *err, size_t errlen);
+/* Flushes, syncs and renames into place; -1 with the reason in err (the
+ * temporary file removed). */
+int pc_out_commit(struct pc_out *o, char *err, size_t errlen);
+/* Gives up: the temporary file removed, the target as it was. */
+void pc_out_abort(struct pc_out *o);
 
 int pc_doc_dump(json_t *doc, FILE *f);
 /* Can path be created or replaced? */

@@ -321,10 +321,17 @@ void pc_doc_unlock(int fd)
 int pc_check_writable(const char *path, char *err, size_t errlen)
 {
 	char target[PATH_MAX], *copy, *dir;
+	struct stat st;
 	int rc = 0;
 
-	if (pc_write_target(path, target, sizeof(target), err, errlen) < 0)
+	if (pc_write_target(path, target, sizeof(target), err, errlen) < 0 ||
+	    pc_out_name_fits(target, err, errlen) < 0)
 		return -1;
+	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (a result is read and "
+			 "replaced; give a file, or -o - for standard output)", path);
+		return -1;
+	}
 	copy = strdup(target);
 	if (!copy) {
 		snprintf(err, errlen, "out of memory");
@@ -392,64 +399,24 @@ int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
 
 static int doc_write_file(json_t *doc, const char *path, char *err, size_t errlen)
 {
-	char *tmp = NULL, *copy, *dir;
-	FILE *f = NULL;
-	int fd = -1, dfd;
+	struct pc_out o;
+	long long bytes;
 
-	if (strcmp(path, "-") == 0) {
-		if (pc_doc_dump(doc, stdout) < 0 || fflush(stdout) != 0) {
-			snprintf(err, errlen, "cannot write to standard output: %s",
-				 strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
-		snprintf(err, errlen, "out of memory");
+	if (pc_out_open(&o, path, NULL, 0, err, errlen) < 0)
+		return -1;
+	if (pc_doc_dump(doc, o.f) < 0 || fflush(o.f) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", o.f == stdout ?
+			 "standard output" : path, strerror(errno ? errno : EIO));
+		pc_out_abort(&o);
 		return -1;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		free(tmp);
+	bytes = o.tmp ? (long long)ftello(o.f) : 0;
+	if (bytes > PC_LIMIT_FILE_BYTES) {	/* primcost would refuse to read it back */
+		snprintf(err, errlen, "cannot write %s: it would be %lld bytes, over the "
+			 "%d MiB a result file may have", path, bytes,
+			 PC_LIMIT_FILE_BYTES >> 20);
+		pc_out_abort(&o);
 		return -1;
 	}
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f || pc_doc_dump(doc, f) < 0 || fflush(f) != 0 ||
-	    ftello(f) > PC_LIMIT_FILE_BYTES || fsync(fd) != 0) {
-		if (f && !ferror(f) && ftello(f) > PC_LIMIT_FILE_BYTES)
-			/* primcost would refuse to read it back */
-			snprintf(err, errlen, "cannot write %s: it would be %lld bytes, "
-				 "over the %d MiB a result file may have", path,
-				 (long long)ftello(f), PC_LIMIT_FILE_BYTES >> 20);
-		else
-			snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	/* Make the rename itself durable. */
-	copy = strdup(path);
-	if (copy) {
-		dir = dirname(copy);
-		dfd = open(dir, O_RDONLY | O_DIRECTORY);
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
-		}
-		free(copy);
-	}
-	return 0;
+	return pc_out_commit(&o, err, errlen);
 }

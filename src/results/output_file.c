@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * output_file.c - the one way a command writes a file: a regular file is
+ * replaced atomically (an unpredictable temporary file beside it, made with
+ * O_EXCL, fsync, rename) keeping its mode and owner where the writer may;
+ * a symbolic link is followed to its target; a device, a FIFO and "-" are
+ * written in place; a command's own input is never overwritten.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "results.h"
+
+#define TMP_SUFFIX ".tmp.XXXXXX"
+
+/* The mode a new file gets: 0666 less the umask, as open(2) gives it. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(022);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* Is target (st) one of the inputs? An input may carry a run selector
+ * (FILE@latest): the name before its last '@' is tried too. */
+static const char *same_as_input(const struct stat *st, const char *const *inputs,
+				 size_t ninputs)
+{
+	char name[PATH_MAX], *at;
+	struct stat in;
+	size_t i;
+
+	for (i = 0; i < ninputs; i++) {
+		if (!inputs[i] || strcmp(inputs[i], "-") == 0)
+			continue;
+		snprintf(name, sizeof(name), "%s", inputs[i]);
+		if (stat(name, &in) != 0 && (at = strrchr(name, '@')) != NULL) {
+			*at = 0;
+			if (stat(name, &in) != 0)
+				continue;
+		}
+		if (in.st_dev == st->st_dev && in.st_ino == st->st_ino)
+			return inputs[i];
+	}
+	return NULL;
+}
+
+int pc_out_name_fits(const char *target, char *err, size_t errlen)
+{
+	const char *base = strrchr(target, '/');
+
+	base = base ? base + 1 : target;
+	if (strlen(base) + strlen(TMP_SUFFIX) > NAME_MAX) {
+		snprintf(err, errlen, "%.200s...: file name too long (at most %zu bytes, "
+			 "to leave room for its temporary file)", target,
+			 (size_t)NAME_MAX - strlen(TMP_SUFFIX));
+		return -1;
+	}
+	return 0;
+}
+
+/* The temporary file beside o->target, with the mode and owner of the file
+ * it replaces (st, when existed) or those a new file gets. */
+static int open_tmp(struct pc_out *o, const struct stat *st, int existed, char *err,
+		    size_t errlen)
+{
+	int fd;
+
+	if (asprintf(&o->tmp, "%s" TMP_SUFFIX, o->target) < 0) {
+		o->tmp = NULL;
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fd = mkostemp(o->tmp, O_CLOEXEC);	/* O_CREAT | O_EXCL, mode 0600 */
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", o->target, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	/* owner first: a change of owner clears the set-ID bits */
+	if (existed && fchown(fd, st->st_uid, st->st_gid) != 0 &&
+	    fchown(fd, (uid_t)-1, st->st_gid) != 0)
+		errno = 0;	/* not ours to give away: the writer keeps it */
+	if (fchmod(fd, existed ? st->st_mode & 07777 : new_file_mode()) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", o->target, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int pc_out_open(struct pc_out *o, const char *path, const char *const *inputs,
+		size_t ninputs, char *err, size_t errlen)
+{
+	struct stat st;
+	const char *in;
+	int existed, fd;
+
+	memset(o, 0, sizeof(*o));
+	if (strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return 0;
+	}
+	if (pc_write_target(path, o->target, sizeof(o->target), err, errlen) < 0)
+		return -1;
+	existed = stat(o->target, &st) == 0;
+	if (!existed && errno != ENOENT) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (existed && (in = same_as_input(&st, inputs, ninputs)) != NULL) {
+		snprintf(err, errlen, "%s: is also the input %s; refusing to overwrite "
+			 "it (choose another output)", path, in);
+		return -1;
+	}
+	if (existed && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(EISDIR));
+		return -1;
+	}
+	if (existed && !S_ISREG(st.st_mode)) {
+		/* a device or a FIFO: written in place, never replaced */
+		fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+			snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		return 0;
+	}
+	if (pc_out_name_fits(o->target, err, errlen) < 0)
+		return -1;
+	fd = open_tmp(o, &st, existed, err, errlen);
+	if (fd < 0) {
+		pc_out_abort(o);
+		return -1;
+	}
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		pc_out_abort(o);
+		return -1;
+	}
+	return 0;
+}
+
+/* Makes the rename itself durable. */
+static void sync_dir(const char *target)
+{
+	char *copy = strdup(target);
+	int dfd;
+
+	if (!copy)
+		return;
+	dfd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(copy);
+}
+
+int pc_out_commit(struct pc_out *o, char *err, size_t errlen)
+{
+	const char *name = o->f == stdout ? "standard output" : o->target;
+	int failed, e = 0;
+
+	failed = fflush(o->f) != 0 || ferror(o->f);
+	if (failed)
+		e = errno ? errno : EIO;
+	if (!failed && o->tmp && fsync(fileno(o->f)) != 0) {
+		failed = 1;
+		e = errno;
+	}
+	if (o->f != stdout && fclose(o->f) != 0 && !failed) {
+		failed = 1;
+		e = errno;
+	}
+	o->f = NULL;
+	if (!failed && o->tmp && rename(o->tmp, o->target) != 0) {
+		failed = 1;
+		e = errno;
+	}
+	if (failed) {
+		snprintf(err, errlen, "cannot write %s: %s", name, strerror(e));
+		pc_out_abort(o);
+		return -1;
+	}
+	if (o->tmp)
+		sync_dir(o->target);
+	free(o->tmp);
+	o->tmp = NULL;
+	return 0;
+}
+
+void pc_out_abort(struct pc_out *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp) {
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+}

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Every file a command writes goes one way: a regular file replaced
+# atomically through an unpredictable temporary file, its mode and owner
+# kept, links followed, devices and FIFOs written in place (report) or
+# refused (run, merge), an input never overwritten; and a lost standard
+# output is an error in every command.
+. "${PC_SRCDIR}/tests/lib.sh"
+
+fix="$PC_SRCDIR/tests/fixtures/result.json"
+cd "$pc_tmp" || exit 1
+cp "$fix" a.json
+
+# 1. report -o: never over its own input, through a link to its target.
+pc report -o a.json a.json
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'also the input' err &&
+	cmp -s a.json "$fix"; echo $?) "report -o INPUT INPUT is refused, the input kept"
+pc report -o a.json a.json@latest
+ok $(test $pc_rc -eq 2 && cmp -s a.json "$fix"; echo $?) \
+	"report -o INPUT INPUT@latest is refused too"
+ln -s page.html l.html
+pc report -o l.html a.json
+ok $(test $pc_rc -eq 0 && test -L l.html && grep -q '<html' page.html; echo $?) \
+	"report -o LINK writes the link's target and keeps the link"
+ln -s a.json la.json
+pc report -o la.json a.json
+ok $(test $pc_rc -eq 2 && cmp -s a.json "$fix"; echo $?) \
+	"report -o LINK-TO-INPUT is refused"
+mkfifo fifo
+(cat fifo >fifo.out) &
+reader=$!
+pc report -o fifo a.json
+wait $reader
+ok $(test $pc_rc -eq 0 && test -p fifo && grep -q '<html' fifo.out; echo $?) \
+	"report -o FIFO writes into the FIFO, which stays a FIFO"
+pc merge -o fifo a.json
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'not a regular file' err &&
+	test -p fifo; echo $?) "merge -o FIFO is refused with its reason"
+
+# 2. The temporary file is not a predictable name: a planted link is not
+# followed.
+echo victim >victim.txt
+sh -c 'ln -s victim.txt out.html.tmp$$; ln -s victim.txt out.html.tmp.$$;
+	exec $PRIMCOST report -o out.html a.json' >out 2>err
+ok $(test $? -eq 0 && test "$(cat victim.txt)" = victim && grep -q '<html' out.html; echo $?) \
+	"report's temporary file does not follow a planted link"
+ok $(test -z "$(ls | grep 'out.html.tmp\.[A-Za-z0-9]\{6\}$')"; echo $?) \
+	"no temporary file is left behind"
+
+# 3. Mode, owner and the umask.
+cp a.json m.json
+chmod 640 m.json
+pc merge -o m.json a.json
+ok $(test $pc_rc -eq 0 && test "$(stat -c %a m.json)" = 640; echo $?) \
+	"merge -o keeps the mode of the file it replaces (640)"
+cp page.html p.html
+chmod 600 p.html
+pc report -o p.html a.json
+ok $(test $pc_rc -eq 0 && test "$(stat -c %a p.html)" = 600; echo $?) \
+	"report -o keeps the mode of the file it replaces (600)"
+(umask 077 && $PRIMCOST merge -o new.json a.json >out 2>err)
+ok $(test "$(stat -c %a new.json)" = 600; echo $?) "merge -o under umask 077 makes a 600 file"
+(umask 027 && $PRIMCOST report -o new.html a.json >out 2>err)
+ok $(test "$(stat -c %a new.html)" = 640; echo $?) "report -o under umask 027 makes a 640 file"
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+	cp a.json o.json
+	chown nobody o.json
+	chmod 640 o.json
+	pc merge -o o.json a.json
+	ok $(test $pc_rc -eq 0 && test "$(stat -c %U:%a o.json)" = nobody:640; echo $?) \
+		"merge -o as root keeps the owner of the file it replaces"
+else
+	skip "not root, or no user nobody: the owner cannot be given away" \
+		"merge -o as root keeps the owner of the file it replaces"
+fi
+
+# Devices, only in a private mount namespace with a /dev of its own.
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+	unshare -m sh -c '
+		mount -t tmpfs pc-dev /dev || exit 3
+		mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/full c 1 7 || exit 3
+		$PRIMCOST report -o /dev/null "$1" >/dev/null 2>&1 || exit 4
+		test -c /dev/null || exit 5
+		$PRIMCOST report -o /dev/full "$1" 2>"$2/full.err" >/dev/null && exit 6
+		test -c /dev/full || exit 7
+		$PRIMCOST merge -o /dev/null "$1" >/dev/null 2>&1 && exit 8
+		test -c /dev/null || exit 9
+		exit 0' sh "$pc_tmp/a.json" "$pc_tmp"
+	st=$?
+	if [ $st -eq 3 ]; then
+		for d in "report -o /dev/null leaves a device" "report -o /dev/full fails"; do
+			skip "cannot mount a tmpfs on /dev in a private namespace" "$d"
+		done
+	else
+		ok $(test $st -eq 0 -o $st -gt 5; echo $?) \
+			"report -o /dev/null writes into the device, which stays a device ($st)"
+		ok $(test $st -eq 0 && grep -q 'No space left' full.err; echo $?) \
+			"report -o /dev/full fails with its reason; merge -o DEVICE is refused ($st)"
+	fi
+else
+	for d in "report -o /dev/null leaves a device" "report -o /dev/full fails"; do
+		skip "unshare -m is not possible here (not root, or no namespaces)" "$d"
+	done
+fi
+
+# 9. What can fail at writing is refused before measuring.
+long=$(printf 'x%.0s' $(seq 1 246)).json
+pc run -p baseline -o "$long"
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'file name too long' err &&
+	! grep -q 'cycles' out; echo $?) "run -o NAME of 251 bytes is refused before measuring"
+pc run -p baseline -o fifo
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'not a regular file' err &&
+	! grep -q 'cycles' out; echo $?) "run -o FIFO is refused before measuring"
+
+# 5. A lost standard output is an error in every command.
+for c in "list" "list --runs $fix" "info" "help" "version" "--help" \
+	"compare $fix $fix" "report -o - $fix" "merge -o - $fix"; do
+	# shellcheck disable=SC2086
+	$PRIMCOST $c >/dev/full 2>err
+	st=$?
+	ok $(test $st -eq 2 && one_line_error; echo $?) "$c into /dev/full: exit 2, one line"
+	# shellcheck disable=SC2086
+	$PRIMCOST $c >&- 2>err
+	st=$?
+	ok $(test $st -eq 2 && one_line_error; echo $?) "$c into a closed stdout: exit 2, one line"
+done
+
+done_testing
