@@ -259,4 +259,20 @@ ok $(test $pc_rc -eq 2 && one_line_error && grep -q "empty.json: empty file" "$t
 pc run -q -o - -f csv
 ok $(test $pc_rc -eq 2 && one_line_error && grep -q -- "-f csv with -o -" "$t/err" &&
 	test ! -s "$t/out"; echo $?) "run -o - -f csv is refused in one line, nothing measured"
+
+# Dates are RFC 3339 in UTC: to the millisecond, to the second, a leap day.
+for d in 2026-12-04T18:59:01.123Z 2026-12-04T18:59:01Z 2024-02-29T00:00:00Z; do
+	"$PYTHON3" - "$PC_SRCDIR/tests/fixtures/result.json" "$t/dated.json" "$d" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["cpus"].values():
+    e["runs"][-1]["date"] = sys.argv[3]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	pc list --runs "$t/dated.json"
+	ok $(test $pc_rc -eq 0 && grep -q "${d%%T*}" "$t/out"; echo $?) "the run date $d is read"
+done
+pc compare "$PC_SRCDIR/tests/hostile/date-words.json" "$PC_SRCDIR/tests/fixtures/result.json"
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'date: not a date' "$t/err"; echo $?) \
+	"a run date that is not a date is refused, naming the field"
 done_testing

@@ -31,6 +31,53 @@ static const char *date_of(json_t *run)
 /* How far the whole seconds of date d reach ("YYYY-MM-DDTHH:MM:SS"). */
 #define PC_DATE_SECONDS 19
 
+/* n decimal digits at s, their value in *v. */
+static bool digits(const char *s, int n, int *v)
+{
+	int i;
+
+	for (*v = 0, i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+/* The end of a published run's date: nothing more, or a note after a space. */
+static bool date_ends(const char *s, bool published)
+{
+	return published && (s[0] == 0 || s[0] == ' ');
+}
+
+bool pc_date_valid(const char *s, bool published)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, sec;
+
+	if (!digits(s, 4, &y))
+		return false;
+	if (date_ends(s + 4, published))
+		return true;
+	if (s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' || !digits(s + 8, 2, &d) ||
+	    mo < 1 || mo > 12 || d < 1 ||
+	    d > mdays[mo - 1] + (mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return false;
+	if (date_ends(s + 10, published))
+		return true;
+	if (s[10] != 'T' || !digits(s + 11, 2, &h) || s[13] != ':' || !digits(s + 14, 2, &mi) ||
+	    s[16] != ':' || !digits(s + 17, 2, &sec) || h > 23 || mi > 59 || sec > 60)
+		return false;	/* 60: a leap second */
+	s += PC_DATE_SECONDS;
+	if (*s == '.') {
+		if (!isdigit((unsigned char)*++s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return s[0] == 'Z' && s[1] == 0;
+}
+
 int pc_date_cmp(const char *a, const char *b)
 {
 	int c = strncmp(a, b, PC_DATE_SECONDS);

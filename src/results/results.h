@@ -93,6 +93,11 @@ void pc_entry_promote_measured(json_t *entry);
  * without a fraction is at the start of its second. Two runs of one date are
  * told apart by their index in the runs array, the later one the newer. */
 int pc_date_cmp(const char *a, const char *b);
+/* Is s a run's date: RFC 3339 in UTC, "YYYY-MM-DDTHH:MM:SS[.fraction]Z",
+ * a date that exists (no month 13, no February 30, no hour 24)? A published
+ * figure's run (published) may give only "YYYY" or "YYYY-MM-DD", with a
+ * note after a space: "2007 (the message carries no date)". */
+bool pc_date_valid(const char *s, bool published);
 /* Is sel a run selector: a run number, "latest" or a date YYYY-MM-DD? */
 int pc_run_selector_ok(const char *sel);
 /* Keeps, for every CPU, the run sel names alone (as run 0), its figures and

@@ -525,6 +525,11 @@ static int check_run(json_t *run, const char *where, char *err, size_t errlen)
 	v = json_object_get(run, "options");
 	if (v && !json_is_object(v))
 		FAIL("%s.options: not an object", where);
+	v = json_object_get(run, "date");
+	if (v && (!json_is_string(v) || !pc_date_valid(json_string_value(v),
+				   json_object_get(run, "provenance") != NULL)))
+		FAIL("%s.date: not a date and time in UTC (RFC 3339, as "
+		     "2026-12-04T18:59:01.123Z), got \"%.40s\"", where, json_string_value(v));
 	v = json_object_get(run, "provenance");
 	if (v) {
 		if (!json_is_object(v))

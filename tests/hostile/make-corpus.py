@@ -103,6 +103,11 @@ mutate("model-key-long.json", lambda d: d["cpus"].update({"x" * 300: d["cpus"][K
 mutate("cpu-missing.json", lambda d: d["cpus"][KEY].pop("cpu"))
 mutate("runs-not-array.json", lambda d: d["cpus"][KEY].update(runs={"0": {}}))
 mutate("run-without-date.json", lambda d: d["cpus"][KEY]["runs"][0].pop("date"))
+for name, date in (("date-impossible", "9999-99-99T99:99:99Z"), ("date-words", "not a date"),
+                   ("date-month-13", "2026-13-01T00:00:00Z"), ("date-feb-30", "2026-02-30T00:00:00Z"),
+                   ("date-hour-24", "2026-12-04T24:00:00Z"), ("date-no-zone", "2026-12-04T18:59:01"),
+                   ("date-only", "2026-12-04")):
+    mutate(name + ".json", lambda d, date=date: d["cpus"][KEY]["runs"][0].update(date=date))
 mutate("timer-hz-zero.json", lambda d: d["cpus"][KEY]["cpu"]["timer"].update(hz=0))
 mutate("family-string.json", lambda d: d["cpus"][KEY]["cpu"].update(family="six"))
 mutate("virtualized-string.json", lambda d: d["cpus"][KEY]["cpu"].update(virtualized="no"))
