@@ -103,6 +103,38 @@ else
 	done
 fi
 
+# 4. Writers take turns even when the lock file is removed under them:
+# 8 merges of a CPU each into one file, while its lock file is deleted
+# over and over, keep all 8.
+"$PYTHON3" - "$fix" lk <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+(key, entry), = list(d["cpus"].items())[:1]
+big = {"schema": d["schema"], "cpus": {}}
+for i in range(300):	# a file that takes a while to write
+    big["cpus"]["%s-base%d" % (key, i)] = entry
+json.dump(big, open(sys.argv[2] + "-out.json", "w"))
+for i in range(8):
+    json.dump({"schema": d["schema"], "cpus": {"%s-w%d" % (key, i): entry}},
+              open("%s-%d.json" % (sys.argv[2], i), "w"))
+PY
+(while [ ! -e lk-stop ]; do rm -f .lk-out.json.lock; done) &
+deleter=$!
+pids=
+for i in 0 1 2 3 4 5 6 7; do
+	$PRIMCOST merge -q -o lk-out.json "lk-$i.json" 2>"lk-$i.err" &
+	pids="$pids $!"
+done
+failed=0
+for p in $pids; do
+	wait "$p" || failed=$((failed + 1))
+done
+touch lk-stop
+wait $deleter
+kept=$("$PYTHON3" -c 'import json, sys; print(sum(k.split("-")[-1].startswith("w") for k in json.load(open(sys.argv[1]))["cpus"]))' lk-out.json)
+ok $(test $failed -eq 0 && test "$kept" -eq 8; echo $?) \
+	"8 writers while the lock file is removed: all exit 0, all 8 kept ($kept kept, $failed failed)"
+
 # 9. What can fail at writing is refused before measuring.
 long=$(printf 'x%.0s' $(seq 1 246)).json
 pc run -p baseline -o "$long"

@@ -177,6 +177,7 @@ json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
 	out->lock_fd = pc_doc_lock(out->target, cmd, stop, stopped, err, errlen);
 	if (out->lock_fd < 0)
 		return NULL;
+	out->read_existed = stat(out->target, &out->read_st) == 0;
 	doc = pc_doc_load(out->target, &missing, why, sizeof(why));
 	if (!doc && missing)
 		doc = pc_doc_new();

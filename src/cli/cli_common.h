@@ -5,6 +5,8 @@
 #define PC_CLI_COMMON_H
 
 #include <limits.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 
 #include "report.h"
 #include "results.h"
@@ -18,6 +20,8 @@ int pc_opt_ring0(const char *arg, enum pc_ring0_mode *mode, char *err, size_t er
 struct pc_output {
 	char target[PATH_MAX];	/* -o with its symbolic links followed */
 	int lock_fd;		/* held while >= 0: pc_doc_unlock */
+	struct stat read_st;	/* the file read, when read_existed */
+	bool read_existed;
 };
 
 /* Takes the lock of output (as cmd; stop and stopped as pc_doc_lock) and

@@ -153,6 +153,7 @@ int cmd_merge(int argc, char **argv)
 	rc = pc_merge_options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc != 0)
 		return pc_options_exit("merge", rc, usage_text, err);
+again:
 	out = open_output(o.output, &dest);
 	if (!out)
 		return PC_EXIT_USAGE;
@@ -163,7 +164,16 @@ int cmd_merge(int argc, char **argv)
 	pc_doc_pack_raw(out);	/* raw samples as arrays: packed when exact */
 	if (!merged_readable(out))
 		goto out;
-	if (pc_doc_write(out, dest.lock_fd >= 0 ? dest.target : "-", err, sizeof(err)) < 0) {
+	rc = dest.lock_fd < 0 ? pc_doc_write(out, "-", err, sizeof(err)) :
+		pc_doc_write_locked(out, dest.target, &dest.lock_fd,
+				    dest.read_existed ? &dest.read_st : NULL, err, sizeof(err));
+	if (rc == PC_OUT_LOCK_LOST) {	/* its lock file removed: merge again */
+		pc_doc_unlock(dest.lock_fd);
+		json_decref(out);
+		goto again;
+	}
+	if (rc < 0) {
+		rc = PC_EXIT_USAGE;
 		pc_error("merge", "%s", err);
 		goto out;
 	}

@@ -665,24 +665,28 @@ static int save_run(const char *output, const char *key, json_t *entry, json_t *
 {
 	struct pc_output dest;
 	json_t *doc;
-	int rc = -1;
+	int rc = PC_OUT_LOCK_LOST;
 
-	doc = pc_output_open(output, "run", may_stop ? pc_interrupted : NULL, stopped,
-			     &dest, err, errlen);
-	if (!doc) {
-		json_decref(keep);
-		return -1;
+	/* a lock lost to its file's removal: read, add and write again */
+	while (rc == PC_OUT_LOCK_LOST) {
+		doc = pc_output_open(output, "run", may_stop ? pc_interrupted : NULL,
+				     stopped, &dest, err, errlen);
+		if (!doc)
+			break;
+		rc = pc_doc_add_run(doc, key, json_deep_copy(json_object_get(entry, "cpu")),
+				    json_deep_copy(json_array_get(json_object_get(entry, "runs"), 0)),
+				    json_deep_copy(keep), err, errlen);
+		if (rc == 0) {
+			pc_doc_pack_raw(doc);	/* raw samples an older primcost wrote */
+			rc = pc_doc_write_locked(doc, dest.target, &dest.lock_fd,
+						 dest.read_existed ? &dest.read_st : NULL,
+						 err, errlen);
+		}
+		json_decref(doc);
+		pc_doc_unlock(dest.lock_fd);
 	}
-	if (pc_doc_add_run(doc, key, json_deep_copy(json_object_get(entry, "cpu")),
-			   json_deep_copy(json_array_get(json_object_get(entry, "runs"), 0)),
-			   keep, err, errlen) == 0) {
-		pc_doc_pack_raw(doc);	/* raw samples an older primcost wrote */
-		if (pc_doc_write(doc, dest.target, err, errlen) == 0)
-			rc = 0;
-	}
-	json_decref(doc);
-	pc_doc_unlock(dest.lock_fd);
-	return rc;
+	json_decref(keep);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Measures this machine: detect, pin, clock, events, ring 0, the profile.

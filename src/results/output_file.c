@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -170,10 +171,53 @@ static void sync_dir(const char *target)
 	free(copy);
 }
 
+/* Is the file at o->target (fd, or none when fd < 0) the one read? */
+static bool same_as_read(const struct pc_out *o, int fd)
+{
+	struct stat now;
+
+	if (fd < 0)
+		return !o->read_existed && access(o->target, F_OK) != 0;
+	return o->read_existed && fstat(fd, &now) == 0 &&
+	       now.st_dev == o->read_st->st_dev && now.st_ino == o->read_st->st_ino;
+}
+
+/*
+ * Before the rename of a read, change and write: the lock taken again if
+ * its file was removed meanwhile, and the file at the target locked
+ * (*held, closed after the rename) and checked to be the one read. Every
+ * writer replaces the file, so one that wrote since we read left another
+ * file there: PC_OUT_LOCK_LOST, for the caller to read and change again.
+ * 0 when the write may go on; -1 with err on an error.
+ */
+static int relock(struct pc_out *o, int *held, char *err, size_t errlen)
+{
+	int fd;
+
+	if (*o->lock_fd < 0 || !pc_doc_lock_held(*o->lock_fd, o->target)) {
+		pc_doc_unlock(*o->lock_fd);
+		*o->lock_fd = pc_doc_lock(o->target, NULL, NULL, NULL, err, errlen);
+		if (*o->lock_fd < 0)
+			return -1;
+	}
+	fd = open(o->target, O_RDONLY | O_CLOEXEC);
+	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
+		;
+	if (!same_as_read(o, fd)) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: replaced by another writer while its lock "
+			 "file was removed", o->target);
+		return PC_OUT_LOCK_LOST;
+	}
+	*held = fd;
+	return 0;
+}
+
 int pc_out_commit(struct pc_out *o, char *err, size_t errlen)
 {
 	const char *name = o->f == stdout ? "standard output" : o->target;
-	int failed, e = 0;
+	int failed, e = 0, held = -1;
 
 	failed = fflush(o->f) != 0 || ferror(o->f);
 	if (failed)
@@ -187,10 +231,16 @@ int pc_out_commit(struct pc_out *o, char *err, size_t errlen)
 		e = errno;
 	}
 	o->f = NULL;
+	if (!failed && o->tmp && o->lock_fd && (e = relock(o, &held, err, errlen)) != 0) {
+		pc_out_abort(o);
+		return e;
+	}
 	if (!failed && o->tmp && rename(o->tmp, o->target) != 0) {
 		failed = 1;
 		e = errno;
 	}
+	if (held >= 0)
+		close(held);	/* after the rename: the next writer sees the new file */
 	if (failed) {
 		snprintf(err, errlen, "cannot write %s: %s", name, strerror(e));
 		pc_out_abort(o);

@@ -8,6 +8,8 @@
 #define PC_RESULTS_H
 
 #include <limits.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -127,12 +129,22 @@ int pc_write_target(const char *path, char *out, size_t outlen, char *err,
 int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
 		int *stopped, char *err, size_t errlen);
 void pc_doc_unlock(int fd);
+/* Is fd (from pc_doc_lock) still the lock of target: does the lock file's
+ * name still lead to the file fd locked? */
+bool pc_doc_lock_held(int fd, const char *target);
 
 /* ---- output_file.c: the one way a command writes a file ---- */
 struct pc_out {
 	FILE *f;		/* write here; stdout for "-" */
 	char target[PATH_MAX];	/* the path with its symbolic links followed */
 	char *tmp;		/* renamed over target by pc_out_commit; NULL in place */
+	/* A read, change and write under the lock of pc_doc_lock: *lock_fd is
+	 * checked before the rename; lost (its file removed), it is taken
+	 * again, and the target must still be the file read (read_st, or none
+	 * when !read_existed), else nothing is written. */
+	int *lock_fd;
+	const struct stat *read_st;
+	bool read_existed;
 };
 /* Opens path for writing. "-" is standard output; a symbolic link is
  * followed; a device or a FIFO is written in place; a regular file (or a
@@ -147,7 +159,11 @@ int pc_out_open(struct pc_out *o, const char *path, const char *const *inputs,
  * and .NAME.lock within NAME_MAX); -1 with err filled if not. */
 int pc_out_name_fits(const char *target, char *err, size_t errlen);
 /* Flushes, syncs and renames into place; -1 with the reason in err (the
- * temporary file removed). */
+ * temporary file removed); PC_OUT_LOCK_LOST when o->lock_fd is no longer
+ * the lock of the target (its lock file removed meanwhile): nothing
+ * written, the caller reads, changes and writes again under a new lock. */
+#define PC_OUT_LOCK_LOST (-2)
+/* PC_OUT_LOCK_LOST when the target was replaced while its lock was lost. */
 int pc_out_commit(struct pc_out *o, char *err, size_t errlen);
 /* Gives up: the temporary file removed, the target as it was. */
 void pc_out_abort(struct pc_out *o);
@@ -157,5 +173,11 @@ int pc_doc_dump(json_t *doc, FILE *f);
 int pc_check_writable(const char *path, char *err, size_t errlen);
 /* Atomic write (temp file, fsync, rename); "-" writes to stdout. */
 int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen);
+/* pc_doc_write of a document read from path (read_st; NULL when there was
+ * no file) under the lock *lock_fd: PC_OUT_LOCK_LOST, nothing written, when
+ * another writer replaced path while the lock was lost (*lock_fd then the
+ * lock taken again, to release). */
+int pc_doc_write_locked(json_t *doc, const char *path, int *lock_fd,
+			const struct stat *read_st, char *err, size_t errlen);
 
 #endif

@@ -251,52 +251,66 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int open_lock_file(const char *target, char *err, size_t errlen)
+/* The lock file of target, ".NAME.lock" beside it, in lock[len]. */
+static int lock_path(const char *target, char *lock, size_t len, char *err, size_t errlen)
 {
-	char *d = strdup(target), *b = strdup(target), *lock = NULL;
-	int fd = -1;
+	char *d = strdup(target), *b = strdup(target);
+	int rc = -1;
 
-	if (d && b && asprintf(&lock, "%s/.%s.lock", dirname(d), basename(b)) >= 0) {
-		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0)
-			fd = open(lock, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			snprintf(err, errlen, "cannot lock %s: %s: %s", target, lock,
-				 strerror(errno));
-	} else {
+	if (!d || !b)
 		snprintf(err, errlen, "out of memory");
-	}
+	else if ((size_t)snprintf(lock, len, "%s/.%s.lock", dirname(d), basename(b)) >= len)
+		snprintf(err, errlen, "cannot lock %s: file name too long", target);
+	else
+		rc = 0;
 	free(d);
 	free(b);
-	free(lock);
+	return rc;
+}
+
+static int open_lock_file(const char *target, const char *lock, char *err,
+			  size_t errlen)
+{
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		fd = open(lock, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(err, errlen, "cannot lock %s: %s: %s", target, lock, strerror(errno));
 	return fd;
 }
 
-int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
-		int *stopped, char *err, size_t errlen)
+/* Does the lock file's name still lead to the file fd locked? One removed
+ * (or replaced) while we waited is a lock no other writer will see. */
+static int still_named(int fd, const char *lock)
+{
+	struct stat held, named;
+
+	return fstat(fd, &held) == 0 && stat(lock, &named) == 0 &&
+	       held.st_dev == named.st_dev && held.st_ino == named.st_ino;
+}
+
+/* Waits for the lock on fd; 0 when held, -1 with err filled. */
+static int wait_lock(int fd, const char *target, const char *cmd, int (*stop)(void),
+		     int *stopped, char *err, size_t errlen)
 {
 	struct timespec pause = { 0, 10 * 1000 * 1000 };
 	double start = now_s();
-	int fd = open_lock_file(target, err, errlen), said = 0;
+	int said = 0;
 
-	if (stopped)
-		*stopped = 0;
-	if (fd < 0) {
-		return -1;
-	}
 	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno == EINTR)
 			continue;
 		if (errno != EWOULDBLOCK) {
 			snprintf(err, errlen, "cannot lock %s: %s", target, strerror(errno));
-			goto fail;
+			return -1;
 		}
 		if (stop && stop()) {
 			snprintf(err, errlen, "interrupted while waiting for another "
 				 "primcost to finish writing %s", target);
 			if (stopped)
 				*stopped = 1;
-			goto fail;
+			return -1;
 		}
 		if (!said && now_s() - start > PC_LOCK_NOTICE_S) {
 			pc_error(cmd, "waiting for another primcost to finish writing %s",
@@ -305,10 +319,39 @@ int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
 		}
 		nanosleep(&pause, NULL);
 	}
-	return fd;
-fail:
-	close(fd);
-	return -1;
+	return 0;
+}
+
+int pc_doc_lock(const char *target, const char *cmd, int (*stop)(void),
+		int *stopped, char *err, size_t errlen)
+{
+	char lock[PATH_MAX];
+	int fd;
+
+	if (stopped)
+		*stopped = 0;
+	if (lock_path(target, lock, sizeof(lock), err, errlen) < 0)
+		return -1;
+	for (;;) {
+		fd = open_lock_file(target, lock, err, errlen);
+		if (fd < 0)
+			return -1;
+		if (wait_lock(fd, target, cmd, stop, stopped, err, errlen) < 0) {
+			close(fd);
+			return -1;
+		}
+		if (still_named(fd, lock))
+			return fd;
+		close(fd);	/* removed under us: lock the file now named */
+	}
+}
+
+bool pc_doc_lock_held(int fd, const char *target)
+{
+	char lock[PATH_MAX], err[PC_ERRLEN];
+
+	return lock_path(target, lock, sizeof(lock), err, sizeof(err)) == 0 &&
+	       still_named(fd, lock);
 }
 
 void pc_doc_unlock(int fd)
@@ -355,7 +398,8 @@ int pc_check_writable(const char *path, char *err, size_t errlen)
  * fsync, then rename over the old file, so that a reader (or a crash) sees
  * either the old file whole or the new one whole.
  */
-static int doc_write_file(json_t *doc, const char *path, char *err, size_t errlen);
+static int doc_write_file(json_t *doc, const char *path, int *lock_fd,
+			  const struct stat *read_st, char *err, size_t errlen);
 
 /*
  * A signal that would end the program (SIGINT, SIGTERM, SIGHUP, ...) waits
@@ -365,6 +409,12 @@ static int doc_write_file(json_t *doc, const char *path, char *err, size_t errle
  * leave a "FILE.tmp.XXXXXX", never a damaged FILE.
  */
 int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	return pc_doc_write_locked(doc, path, NULL, NULL, err, errlen);
+}
+
+int pc_doc_write_locked(json_t *doc, const char *path, int *lock_fd,
+			const struct stat *read_st, char *err, size_t errlen)
 {
 	sigset_t all, old;
 	char why[PC_ERRLEN], target[PATH_MAX];
@@ -378,7 +428,7 @@ int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (strcmp(path, "-") == 0)
-		return doc_write_file(doc, path, err, errlen);
+		return doc_write_file(doc, path, NULL, NULL, err, errlen);
 	/* Through a symbolic link, the file it points to is replaced. */
 	if (pc_write_target(path, target, sizeof(target), err, errlen) < 0)
 		return -1;
@@ -392,18 +442,22 @@ int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen)
 	sigdelset(&all, SIGTRAP);
 	sigdelset(&all, SIGSYS);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	rc = doc_write_file(doc, path, err, errlen);
+	rc = doc_write_file(doc, path, lock_fd, read_st, err, errlen);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
 
-static int doc_write_file(json_t *doc, const char *path, char *err, size_t errlen)
+static int doc_write_file(json_t *doc, const char *path, int *lock_fd,
+			  const struct stat *read_st, char *err, size_t errlen)
 {
 	struct pc_out o;
 	long long bytes;
 
 	if (pc_out_open(&o, path, NULL, 0, err, errlen) < 0)
 		return -1;
+	o.lock_fd = lock_fd;
+	o.read_st = read_st;
+	o.read_existed = read_st != NULL;
 	if (pc_doc_dump(doc, o.f) < 0 || fflush(o.f) != 0) {
 		snprintf(err, errlen, "cannot write %s: %s", o.f == stdout ?
 			 "standard output" : path, strerror(errno ? errno : EIO));
