@@ -135,6 +135,40 @@ kept=$("$PYTHON3" -c 'import json, sys; print(sum(k.split("-")[-1].startswith("w
 ok $(test $failed -eq 0 && test "$kept" -eq 8; echo $?) \
 	"8 writers while the lock file is removed: all exit 0, all 8 kept ($kept kept, $failed failed)"
 
+# 8. A signal that comes while the result is written takes effect after
+# the rename: the run is saved and run exits 128 + 15.
+"$PYTHON3" - "$fix" sig.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+(key, entry), = list(d["cpus"].items())[:1]
+big = {"schema": d["schema"], "cpus": {}}
+for i in range(4000):	# about 30 MB: the write takes a while
+    big["cpus"]["%s-base%d" % (key, i)] = entry
+json.dump(big, open(sys.argv[2], "w"))
+PY
+before=$(wc -c <sig.json)
+$PRIMCOST run -q -p baseline -n 9 --ring0 none -o sig.json >sig.out 2>sig.err &
+runner=$!
+seen=no
+while kill -0 $runner 2>/dev/null; do	# the sign: its temporary file
+	if ls sig.json.tmp.* >/dev/null 2>&1; then
+		kill -s TERM $runner
+		seen=yes
+		break
+	fi
+done
+wait $runner
+st=$?
+if [ $seen = yes ]; then
+	ok $(test $st -eq 143 && test "$(wc -c <sig.json)" -gt "$before" &&
+		grep -q 'interrupted by SIGTERM after the run was saved' sig.err &&
+		test -z "$(ls | grep 'sig.json.tmp')"; echo $?) \
+		"SIGTERM while run writes: the run saved, then exit 143 ($st)"
+else
+	skip "the write ended before its temporary file was seen" \
+		"SIGTERM while run writes: the run saved, then exit 143"
+fi
+
 # 9. What can fail at writing is refused before measuring.
 long=$(printf 'x%.0s' $(seq 1 246)).json
 pc run -p baseline -o "$long"

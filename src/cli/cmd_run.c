@@ -968,6 +968,12 @@ int cmd_run(int argc, char **argv)
 		rc = PC_EXIT_USAGE;
 	} else {
 		rc = file_result(&r, run_doc);
+		if (rc < 0 && !r.sig && pc_interrupted()) {
+			/* after the measuring: it takes effect after the rename */
+			r.sig = pc_interrupted();
+			pc_error("run", "interrupted by %s after the run was saved in %s",
+				 pc_signal_name(r.sig), r.o.output);
+		}
 		if (rc < 0)
 			rc = r.sig ? PC_EXIT_SIGNAL + r.sig : any_failed(&r.prof) ?
 			     PC_EXIT_FAILURE : PC_EXIT_OK;
