@@ -30,7 +30,7 @@ static json_t *entry(int unreliable, const char *const *names, const double *v, 
 			json_pack("{s:s, s:s}", "status", "unsupported", "reason",
 				  "needs ring 0, and no way in works here"));
 	e = json_pack("{s:{s:s}, s:[{s:s, s:s, s:b}], s:o}", "cpu", "brand", "test CPU",
-		      "runs", "date", "2026-12-01", "cycles_source", "calibrated",
+		      "runs", "date", "2026-12-01T00:00:00Z", "cycles_source", "calibrated",
 		      "unreliable", unreliable, "probes", probes);
 	return e;
 }

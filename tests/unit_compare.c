@@ -78,7 +78,7 @@ static json_t *entry(const struct spec *specs, int n, const char *kernel)
 	return json_pack("{s:{s:s, s:s, s:b, s:{s:s, s:f}}, s:[{s:s, s:s, s:s, s:s}], s:o}",
 			 "cpu", "arch", "x86_64", "brand", "Test CPU", "virtualized", 0,
 			 "timer", "name", "tsc", "hz", 2.5e9,
-			 "runs", "date", "2026-01-01", "kernel", kernel, "cycles_source",
+			 "runs", "date", "2026-01-01T00:00:00Z", "kernel", kernel, "cycles_source",
 			 "calibrated", "primcost_version", "0.1.0", "probes", probes);
 }
 
@@ -357,7 +357,7 @@ static void spread_threshold(struct pc_compare_config *cfg)
 	da = doc1("x86_64.test.1-2-3.cpu-a", sa, 1, "Linux 6.1");
 	e = json_object_get(json_object_get(da, "cpus"), "x86_64.test.1-2-3.cpu-a");
 	json_array_append_new(json_object_get(e, "runs"), json_pack("{s:s, s:s, s:s, s:o}",
-		"date", "2025-12-01", "kernel", "Linux 6.1", "primcost_version", "0.1.0",
+		"date", "2025-12-01T00:00:00Z", "kernel", "Linux 6.1", "primcost_version", "0.1.0",
 		"probes", json_pack("{s:o}", "sigprocmask",
 				    json_deep_copy(probe_of(da, "sigprocmask")))));
 	json_object_set_new(json_object_get(json_object_get(json_object_get(json_array_get(

@@ -42,8 +42,11 @@ static void shared_functions(void)
 	ok(strcmp(csv("a,\"b\""), "\"a,\"\"b\"\"\"") == 0,
 	   "a CSV field with a comma and a quote is quoted, its quote doubled: %s",
 	   csv("a,\"b\""));
-	ok(strcmp(csv("x\ny"), "\"x\ny\"") == 0 && strcmp(csv(" x"), "\" x\"") == 0,
-	   "a line break or an outer space is quoted");
+	ok(strcmp(csv("x\ny"), "x\\ny") == 0 && strcmp(csv(" x"), "\" x\"") == 0,
+	   "a line break is escaped (\\n), an outer space quoted");
+	ok(strcmp(csv("a\033[2J\xc2\x9b\xe2\x80\xae"), "a\\x1b[2J\\u009b\\u202e") == 0,
+	   "C0, C1 and bidirectional controls in a CSV field are escaped: %s",
+	   csv("a\033[2J\xc2\x9b\xe2\x80\xae"));
 	strcpy(s, "a\nb\tc\x1b");
 	pc_escape_controls(s, sizeof(s));
 	ok(strcmp(s, "a\\nb\\tc\\x1b") == 0, "control characters become C escapes: %s", s);
