@@ -108,8 +108,12 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
 	}
 	pc_packed_store_free(&st);
 	if (!doc) {
+		char text[4 * JSON_ERROR_TEXT_LENGTH];
+
+		/* jansson quotes the input near the error: it may hold controls */
+		pc_escape_text(jerr.text, text, sizeof(text));
 		snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", name,
-			 jerr.text, jerr.line);
+			 text, jerr.line);
 		return NULL;
 	}
 	if (pc_doc_validate(doc, why, sizeof(why)) < 0) {
