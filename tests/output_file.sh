@@ -33,6 +33,9 @@ pc report -o fifo a.json
 wait $reader
 ok $(test $pc_rc -eq 0 && test -p fifo && grep -q '<html' fifo.out; echo $?) \
 	"report -o FIFO writes into the FIFO, which stays a FIFO"
+$PRIMCOST report -o /dev/stdout a.json 2>err | cat >piped.html
+ok $(grep -q '</html>' piped.html && test ! -s err; echo $?) \
+	"report -o /dev/stdout into a pipe writes the page into the pipe"
 pc merge -o fifo a.json
 ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'not a regular file' err &&
 	test -p fifo; echo $?) "merge -o FIFO is refused with its reason"

@@ -111,7 +111,11 @@ int pc_out_open(struct pc_out *o, const char *path, const char *const *inputs,
 		o->f = stdout;
 		return 0;
 	}
-	if (pc_write_target(path, o->target, sizeof(o->target), err, errlen) < 0)
+	/* A device or a FIFO is opened by the name given: /dev/stdout leads,
+	 * through /proc, to a pipe that has no name to follow. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		snprintf(o->target, sizeof(o->target), "%s", path);
+	else if (pc_write_target(path, o->target, sizeof(o->target), err, errlen) < 0)
 		return -1;
 	existed = stat(o->target, &st) == 0;
 	if (!existed && errno != ENOENT) {
