@@ -177,6 +177,11 @@ long=$(printf 'x%.0s' $(seq 1 246)).json
 pc run -p baseline -o "$long"
 ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'file name too long' err &&
 	! grep -q 'cycles' out; echo $?) "run -o NAME of 251 bytes is refused before measuring"
+big=$(printf 'baseline,%.0s' $(seq 1 600))baseline
+pc run -n 9 -p "$big" -o big.json
+ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'a list of 5408 bytes' err &&
+	! grep -q 'cycles' out && test ! -e big.json; echo $?) \
+	"run -p LIST of 5 KB (more than a result holds) is refused before measuring"
 pc run -p baseline -o fifo
 ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'not a regular file' err &&
 	! grep -q 'cycles' out; echo $?) "run -o FIFO is refused before measuring"

@@ -204,6 +204,17 @@ static void run_defaults(struct pc_run_options *o)
 	o->status_fd = -1;
 }
 
+/* An option the result records as given: refused now if the file could
+ * not hold it, not after measuring. */
+static int recordable(const char *opt, const char *arg, char *err, size_t errlen)
+{
+	if (strlen(arg) <= PC_LIMIT_STRING)
+		return 0;
+	snprintf(err, errlen, "%s: a list of %zu bytes (the result records at most %d)",
+		 opt, strlen(arg), PC_LIMIT_STRING);
+	return -1;
+}
+
 /* The options with a value, but for ring 0 and the probe runner: -p, -c,
  * -n, --sample-us, -e, -o, -f, --status-fd, --probe-timeout. */
 static int opt_value(struct run_parse *p, int c, const char *arg)
@@ -213,6 +224,8 @@ static int opt_value(struct run_parse *p, int c, const char *arg)
 
 	switch (c) {
 	case 'p':
+		if (recordable("--probes", arg, p->err, p->errlen) < 0)
+			return -1;
 		o->probes = arg;
 		return 0;
 	case 'c':
@@ -233,6 +246,8 @@ static int opt_value(struct run_parse *p, int c, const char *arg)
 			snprintf(p->err, p->errlen, "--events: give one list, comma-separated");
 			return -1;
 		}
+		if (recordable("--events", arg, p->err, p->errlen) < 0)
+			return -1;
 		o->events_list = arg;
 		return 0;
 	case 'o':
