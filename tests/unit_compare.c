@@ -35,7 +35,7 @@ static double sample(const struct spec *s, int i)
 static json_t *probe(const struct spec *s)
 {
 	json_t *p;
-	double c = s->median, h = s->spread / 2;
+	double c = s->median, h = s->spread / 2, lo = c - h, hi = c + h;
 	int i;
 
 	if (s->status)
@@ -46,12 +46,17 @@ static json_t *probe(const struct spec *s)
 				 "cycles_source", "published", "samples", 1, "cycles",
 				 summary(c, c, c, c, c, 0), "ticks",
 				 summary(c / 4, c / 4, c / 4, c / 4, c / 4, 0));
+	/* the extremes of the raw samples, where there are some */
+	for (i = 0; i < s->nraw; i++) {
+		lo = i ? fmin(lo, sample(s, i)) : sample(s, i);
+		hi = i ? fmax(hi, sample(s, i)) : sample(s, i);
+	}
 	p = json_pack("{s:s, s:i, s:s, s:i, s:i, s:o, s:o, s:o}", "status", "ok", "ring", 3,
 		      "cycles_source", "calibrated", "run", 0, "samples",
 		      s->nraw ? s->nraw : 501,
-		      "cycles", summary(c - h, c - h / 2, c, c + h / 2, c + h, h / 2),
-		      "ticks", summary((c - h) / 1.25, (c - h / 2) / 1.25, c / 1.25,
-				       (c + h / 2) / 1.25, (c + h) / 1.25, h / 2.5),
+		      "cycles", summary(lo, c - h / 2, c, c + h / 2, hi, h / 2),
+		      "ticks", summary(lo / 1.25, (c - h / 2) / 1.25, c / 1.25,
+				       (c + h / 2) / 1.25, hi / 1.25, h / 2.5),
 		      "ns", summary((c - h) / 2.5, (c - h / 2) / 2.5, c / 2.5,
 				    (c + h / 2) / 2.5, (c + h) / 2.5, h / 5));
 	if (s->nraw) {

@@ -108,10 +108,11 @@ int main(void)
 			 " \"runs\": [{\"date\": \"2026-01-01T00:00:00Z\", \"host\": \"a\\\"b\"}],"
 			 " \"probes\": {\"cmpxchg\": {\"status\": \"ok\", \"cycles_source\": "
 			 "\"calibrated\", \"samples\": 100, \"run\": 0,"
-			 " \"ticks\": {\"min\":1,\"q1\":1,\"median\":1,\"q3\":1,\"max\":1,\"mad\":0},"
-			 " \"cycles\": {\"min\":1,\"q1\":1,\"median\":1,\"q3\":1,\"max\":1,\"mad\":0},"
+			 " \"ticks\": {\"min\":10,\"q1\":10,\"median\":10,\"q3\":10,\"max\":%.17g,\"mad\":0},"
+			 " \"cycles\": {\"min\":10,\"q1\":10,\"median\":10,\"q3\":10,\"max\":%.17g,\"mad\":0},"
 			 " \"ns\": {\"min\":1,\"q1\":1,\"median\":1,\"q3\":1,\"max\":1,\"mad\":0},"
-			 " \"raw\": {\"ticks\": \"%s\", \"cycles\": \"%s\"}}}}}}", a, a);
+			 " \"raw\": {\"ticks\": \"%s\", \"cycles\": \"%s\"}}}}}}", v[99], v[99],
+			 a, a);
 		direct = json_loads(text, 0, &je);
 		fast = pc_doc_parse(text, strlen(text), "t", err, sizeof(err));
 		ok(direct && fast && json_equal(direct, fast),

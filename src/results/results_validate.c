@@ -180,7 +180,57 @@ static int check_summary(json_t *s, const char *where, char *err, size_t errlen)
 	return 0;
 }
 
-static int check_raw(json_t *raw, const char *where, char *err, size_t errlen)
+/* Two figures equal to the 7 significant digits a file carries. */
+static bool same_figure(double a, double b)
+{
+	return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
+}
+
+/*
+ * The raw samples a (checked sane) against what they are the samples of:
+ * as many as the figure's samples, and their least and greatest the
+ * summary's min and max (summary NULL: no summary of that name).
+ */
+static int raw_matches(json_t *a, long samples, json_t *summary, const char *where,
+		       const char *k, char *err, size_t errlen)
+{
+	double *v, lo, hi;
+	size_t i, n;
+
+	v = pc_samples_values(a, &n);
+	if (!v && n)
+		FAIL("%s.%s: out of memory", where, k);
+	if ((long)n != samples) {
+		free(v);
+		FAIL("%s.%s: %zu raw samples where the figure has %ld", where, k, n,
+		     samples);
+	}
+	if (!summary || !n) {
+		free(v);
+		return 0;
+	}
+	lo = hi = v[0];
+	for (i = 1; i < n; i++) {
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+	}
+	free(v);
+	if (!same_figure(lo, json_number_value(json_object_get(summary, "min"))) ||
+	    !same_figure(hi, json_number_value(json_object_get(summary, "max"))))
+		FAIL("%s.%s: raw samples from %g to %g, not the figure's min %g and "
+		     "max %g", where, k, lo, hi,
+		     json_number_value(json_object_get(summary, "min")),
+		     json_number_value(json_object_get(summary, "max")));
+	return 0;
+}
+
+/*
+ * raw.NAME (or events.EVENT.raw): arrays of numbers or packed strings,
+ * each of samples values whose extremes are those of the summary of the
+ * same name in figs (figs NULL: the one summary, the event's).
+ */
+static int check_raw(json_t *raw, long samples, json_t *figs, json_t *summary,
+		     const char *where, char *err, size_t errlen)
 {
 	const char *k;
 	json_t *a;
@@ -197,28 +247,32 @@ static int check_raw(json_t *raw, const char *where, char *err, size_t errlen)
 					      PC_LIMIT_SAMPLES, PC_LIMIT_ABS_VALUE, NULL, &n,
 					      why, sizeof(why)) < 0)
 				FAIL("%s.%s: %s", where, k, why);
-			continue;
-		}
-		if (!json_is_array(a))
-			FAIL("%s.%s: not an array or packed samples", where, k);
-		n = json_array_size(a);
-		if (n > PC_LIMIT_SAMPLES)
-			FAIL("%s.%s: %zu samples (limit %d)", where, k, n,
-			     PC_LIMIT_SAMPLES);
-		for (i = 0; i < n; i++) {
-			json_t *v = json_array_get(a, i);
+		} else {
+			if (!json_is_array(a))
+				FAIL("%s.%s: not an array or packed samples", where, k);
+			n = json_array_size(a);
+			if (n > PC_LIMIT_SAMPLES)
+				FAIL("%s.%s: %zu samples (limit %d)", where, k, n,
+				     PC_LIMIT_SAMPLES);
+			for (i = 0; i < n; i++) {
+				json_t *v = json_array_get(a, i);
 
-			if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
-			    fabs(json_number_value(v)) > PC_LIMIT_ABS_VALUE)
-				FAIL("%s.%s[%zu]: not a sane number", where, k, i);
+				if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+				    fabs(json_number_value(v)) > PC_LIMIT_ABS_VALUE)
+					FAIL("%s.%s[%zu]: not a sane number", where, k, i);
+			}
 		}
+		if (raw_matches(a, samples, figs ? json_object_get(figs, k) : summary,
+				where, k, err, errlen) < 0)
+			return -1;
 	}
 	return 0;
 }
 
 /* events.NAME is a summary or {status: unsupported, reason}; discarded
  * holds counts. */
-static int check_probe_events(json_t *p, const char *where, char *err, size_t errlen)
+static int check_probe_events(json_t *p, long samples, const char *where, char *err,
+			      size_t errlen)
 {
 	json_t *evs = json_object_get(p, "events"), *v, *d;
 	const char *k;
@@ -244,7 +298,7 @@ static int check_probe_events(json_t *p, const char *where, char *err, size_t er
 			if (json_object_get(v, "raw")) {
 				json_t *raw = json_pack("{s:O}", "raw",
 							json_object_get(v, "raw"));
-				int rc = check_raw(raw, sub, err, errlen);
+				int rc = check_raw(raw, samples, NULL, v, sub, err, errlen);
 
 				json_decref(raw);
 				if (rc < 0)
@@ -356,6 +410,7 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	char sub[PC_ERRLEN];
 	size_t i;
 	int published, nmetrics = 0;
+	long samples;
 
 	if (!json_is_object(p))
 		FAIL("%s: not an object", where);
@@ -412,6 +467,7 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
 	    json_integer_value(v) > PC_LIMIT_SAMPLES)
 		FAIL("%s.samples: missing or not 1..%d", where, PC_LIMIT_SAMPLES);
+	samples = (long)json_integer_value(v);
 	for (i = 0; i < 2; i++) {
 		static const char *const counts[] = { "iters", "ops_per_sample" };
 
@@ -429,10 +485,10 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	v = json_object_get(p, "raw");
 	if (v) {
 		snprintf(sub, sizeof(sub), "%s.raw", where);
-		if (check_raw(v, sub, err, errlen) < 0)
+		if (check_raw(v, samples, p, NULL, sub, err, errlen) < 0)
 			return -1;
 	}
-	if (check_probe_events(p, where, err, errlen) < 0)
+	if (check_probe_events(p, samples, where, err, errlen) < 0)
 		return -1;
 	return 0;
 }

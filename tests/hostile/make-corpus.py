@@ -6,6 +6,7 @@ files are committed, so this script only documents and regenerates them
 (`--good FILE` writes the valid document they are made from).
 Larger cases (megabyte strings, 100000-deep nesting, files over the size
 limit, FIFOs) are made at test time by tests/hostile.sh."""
+import base64
 import copy
 import json
 import sys
@@ -94,6 +95,28 @@ mutate("cycles-source-bogus.json", lambda d: probe(d).update(cycles_source="gues
 mutate("raw-with-string.json", lambda d: probe(d)["raw"]["cycles"].__setitem__(3, "9"))
 mutate("raw-with-null.json", lambda d: probe(d)["raw"]["ticks"].__setitem__(0, None))
 mutate("raw-not-array.json", lambda d: probe(d)["raw"].update(cycles={"0": 9}))
+
+
+def packed(k, ints):
+    """dz1:K:N:BASE64, as primcost packs raw samples (value = n / 10^K)."""
+    out, prev = bytearray(), 0
+    for n in ints:
+        d = n - prev
+        z = (d << 1) ^ (d >> 63)
+        z &= (1 << 64) - 1
+        while z >= 0x80:
+            out.append((z & 0x7f) | 0x80)
+            z >>= 7
+        out.append(z)
+        prev = n
+    return "dz1:%d:%d:%s" % (k, len(ints), base64.b64encode(bytes(out)).decode())
+
+
+mutate("raw-count-mismatch.json", lambda d: probe(d)["raw"].update(cycles=[9] * 10))
+mutate("raw-out-of-summary.json", lambda d: probe(d)["raw"].update(ticks=[7] * 8 + [70]))
+mutate("packed-count-mismatch.json", lambda d: probe(d)["raw"].update(cycles=packed(0, [9] * 1000)))
+mutate("packed-zeros.json", lambda d: probe(d)["raw"].update(cycles=packed(0, [0] * 9)))
+mutate("packed-k-negative.json", lambda d: probe(d)["raw"].update(cycles=packed(-5, [9] * 9)))
 mutate("probe-not-object.json", lambda d: d["cpus"][KEY]["probes"].update(cmpxchg=[9]))
 mutate("probe-name-escape.json", lambda d: d["cpus"][KEY]["probes"].update({"\u001b[2J\u001b[31mcmpxchg": probe(d)}))
 mutate("probe-name-path.json", lambda d: d["cpus"][KEY]["probes"].update({"../../etc/passwd": probe(d)}))
