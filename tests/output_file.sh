@@ -172,6 +172,31 @@ else
 		"SIGTERM while run writes: the run saved, then exit 143"
 fi
 
+# A signal that ends report while its temporary file exists removes it:
+# the old page kept whole, no temporary file left, the signal's exit.
+cp page.html keep.html
+cp page.html sigpage.html
+$PRIMCOST report -o sigpage.html sig.json sig.json >/dev/null 2>&1 &
+reporter=$!
+seen=no
+while kill -0 $reporter 2>/dev/null; do	# the sign: its temporary file
+	if ls sigpage.html.tmp.* >/dev/null 2>&1; then
+		kill -s TERM $reporter
+		seen=yes
+		break
+	fi
+done
+wait $reporter
+st=$?
+if [ $seen = yes ]; then
+	ok $(test $st -eq 143 && cmp -s sigpage.html keep.html &&
+		test -z "$(ls | grep 'sigpage.html.tmp')"; echo $?) \
+		"SIGTERM while report works: the old page kept, no temporary file left, exit 143 ($st)"
+else
+	skip "the report ended before its temporary file was seen" \
+		"SIGTERM while report works: the old page kept, no temporary file left"
+fi
+
 # 9. What can fail at writing is refused before measuring.
 long=$(printf 'x%.0s' $(seq 1 246)).json
 pc run -p baseline -o "$long"

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,55 @@
 #include "results.h"
 
 #define TMP_SUFFIX ".tmp.XXXXXX"
+
+/*
+ * A signal that ends the program while a temporary file exists removes it
+ * first. Commands that must finish their write (run, merge) block these
+ * signals around it, and get their own handlers back after it.
+ */
+static const int ending_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define N_ENDING (sizeof(ending_signals) / sizeof(ending_signals[0]))
+static char *volatile guarded_tmp;
+static struct sigaction saved_actions[N_ENDING];
+
+static void remove_tmp_and_end(int sig)
+{
+	char *tmp = guarded_tmp;
+
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);		/* delivered when this handler returns */
+}
+
+static void guard_tmp(const char *tmp)
+{
+	struct sigaction act;
+	size_t i;
+
+	if (guarded_tmp)
+		return;
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = remove_tmp_and_end;
+	sigemptyset(&act.sa_mask);
+	guarded_tmp = (char *)tmp;
+	for (i = 0; i < N_ENDING; i++) {
+		sigaction(ending_signals[i], &act, &saved_actions[i]);
+		if (saved_actions[i].sa_handler == SIG_IGN)	/* nohup: still ignored */
+			sigaction(ending_signals[i], &saved_actions[i], NULL);
+	}
+}
+
+static void unguard_tmp(const char *tmp)
+{
+	size_t i;
+
+	if (!tmp || guarded_tmp != tmp)
+		return;
+	for (i = 0; i < N_ENDING; i++)
+		sigaction(ending_signals[i], &saved_actions[i], NULL);
+	guarded_tmp = NULL;
+}
 
 /* The mode a new file gets: 0666 less the umask, as open(2) gives it. */
 static mode_t new_file_mode(void)
@@ -103,8 +153,10 @@ int pc_out_open(struct pc_out *o, const char *path, const char *const *inputs,
 		size_t ninputs, char *err, size_t errlen)
 {
 	struct stat st;
+	sigset_t block, old;
 	const char *in;
 	int existed, fd;
+	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	if (strcmp(path, "-") == 0) {
@@ -144,7 +196,15 @@ int pc_out_open(struct pc_out *o, const char *path, const char *const *inputs,
 	}
 	if (pc_out_name_fits(o->target, err, errlen) < 0)
 		return -1;
+	/* no signal between the file's creation and its guard */
+	sigemptyset(&block);
+	for (i = 0; i < N_ENDING; i++)
+		sigaddset(&block, ending_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	fd = open_tmp(o, &st, existed, err, errlen);
+	if (fd >= 0)
+		guard_tmp(o->tmp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		pc_out_abort(o);
 		return -1;
@@ -252,6 +312,7 @@ int pc_out_commit(struct pc_out *o, char *err, size_t errlen)
 	}
 	if (o->tmp)
 		sync_dir(o->target);
+	unguard_tmp(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
 	return 0;
@@ -264,6 +325,7 @@ void pc_out_abort(struct pc_out *o)
 	o->f = NULL;
 	if (o->tmp) {
 		unlink(o->tmp);
+		unguard_tmp(o->tmp);
 		free(o->tmp);
 		o->tmp = NULL;
 	}
