@@ -137,6 +137,25 @@ wait $deleter
 kept=$("$PYTHON3" -c 'import json, sys; print(sum(k.split("-")[-1].startswith("w") for k in json.load(open(sys.argv[1]))["cpus"]))' lk-out.json)
 ok $(test $failed -eq 0 && test "$kept" -eq 8; echo $?) \
 	"8 writers while the lock file is removed: all exit 0, all 8 kept ($kept kept, $failed failed)"
+# The same into a file that does not exist yet: the first ones race to
+# make it.
+rm -f lk-stop
+(while [ ! -e lk-stop ]; do rm -f .lk-new.json.lock; done) &
+deleter=$!
+pids=
+for i in 0 1 2 3 4 5 6 7; do
+	$PRIMCOST merge -q -o lk-new.json "lk-$i.json" 2>"lk-$i.err" &
+	pids="$pids $!"
+done
+failed=0
+for p in $pids; do
+	wait "$p" || failed=$((failed + 1))
+done
+touch lk-stop
+wait $deleter
+kept=$("$PYTHON3" -c 'import json, sys; print(sum(k.split("-")[-1].startswith("w") for k in json.load(open(sys.argv[1]))["cpus"]))' lk-new.json)
+ok $(test $failed -eq 0 && test "$kept" -eq 8; echo $?) \
+	"8 writers make a new file while its lock file is removed: all 8 kept ($kept kept, $failed failed)"
 
 # 8. A signal that comes while the result is written takes effect after
 # the rename: the run is saved and run exits 128 + 15.

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* cli_common.c - what the subcommands share: option values, the end of
  * option parsing, the result file written under its lock. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -162,9 +165,9 @@ json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
 	char why[PC_ERRLEN];
 	struct stat st;
 	json_t *doc;
-	int missing = 0;
 
 	out->lock_fd = -1;
+	out->read_fd = -1;
 	if (pc_write_target(output, out->target, sizeof(out->target), err, errlen) < 0)
 		return NULL;
 	/* a result is read, changed and replaced: a device or a FIFO cannot be */
@@ -177,15 +180,31 @@ json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
 	out->lock_fd = pc_doc_lock(out->target, cmd, stop, stopped, err, errlen);
 	if (out->lock_fd < 0)
 		return NULL;
-	out->read_existed = stat(out->target, &out->read_st) == 0;
-	doc = pc_doc_load(out->target, &missing, why, sizeof(why));
-	if (!doc && missing)
+	/* The file read is the one checked before the rename: its identity
+	 * taken from the descriptor it is read through. */
+	out->read_fd = open(out->target, O_RDONLY | O_CLOEXEC);
+	out->read_existed = out->read_fd >= 0 && fstat(out->read_fd, &out->read_st) == 0;
+	if (out->read_existed)
+		doc = pc_doc_load_fd(out->read_fd, out->target, why, sizeof(why));
+	else if (out->read_fd < 0 && errno == ENOENT)
 		doc = pc_doc_new();
+	else {
+		snprintf(why, sizeof(why), "%.400s: %s", out->target, strerror(errno));
+		doc = NULL;
+	}
 	if (!doc) {
 		snprintf(err, errlen, "%.400s (refusing to replace it; move it away or "
 			 "choose another -o)", why);
-		pc_doc_unlock(out->lock_fd);
-		out->lock_fd = -1;
+		pc_output_close(out);
 	}
 	return doc;
+}
+
+void pc_output_close(struct pc_output *out)
+{
+	pc_doc_unlock(out->lock_fd);
+	out->lock_fd = -1;
+	if (out->read_fd >= 0)
+		close(out->read_fd);
+	out->read_fd = -1;
 }

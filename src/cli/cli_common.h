@@ -22,6 +22,8 @@ struct pc_output {
 	int lock_fd;		/* held while >= 0: pc_doc_unlock */
 	struct stat read_st;	/* the file read, when read_existed */
 	bool read_existed;
+	int read_fd;		/* that file, open until the write: its inode
+				 * number cannot name another file meanwhile */
 };
 
 /* Takes the lock of output (as cmd; stop and stopped as pc_doc_lock) and
@@ -30,5 +32,7 @@ struct pc_output {
  * be locked or is not a result (that would be lost by a rewrite). */
 json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
 		       int *stopped, struct pc_output *out, char *err, size_t errlen);
+/* After the write (or instead of it): the lock released, the file read closed. */
+void pc_output_close(struct pc_output *out);
 
 #endif

@@ -131,6 +131,7 @@ static json_t *open_output(const char *output, struct pc_output *out)
 	json_t *doc;
 
 	out->lock_fd = -1;
+	out->read_fd = -1;
 	if (strcmp(output, "-") == 0)
 		return pc_doc_new();
 	if (pc_check_writable(output, err, sizeof(err)) < 0 ||
@@ -168,7 +169,7 @@ again:
 		pc_doc_write_locked(out, dest.target, &dest.lock_fd,
 				    dest.read_existed ? &dest.read_st : NULL, err, sizeof(err));
 	if (rc == PC_OUT_LOCK_LOST) {	/* its lock file removed: merge again */
-		pc_doc_unlock(dest.lock_fd);
+		pc_output_close(&dest);
 		json_decref(out);
 		goto again;
 	}
@@ -185,7 +186,7 @@ again:
 			json_object_size(json_object_get(out, "cpus")), st.cpus_added,
 			st.runs_added, st.runs_duplicate);
 out:
-	pc_doc_unlock(dest.lock_fd);
+	pc_output_close(&dest);
 	json_decref(out);
 	return rc;
 }

@@ -698,7 +698,7 @@ static int save_run(const char *output, const char *key, json_t *entry, json_t *
 						 err, errlen);
 		}
 		json_decref(doc);
-		pc_doc_unlock(dest.lock_fd);
+		pc_output_close(&dest);
 	}
 	json_decref(keep);
 	return rc < 0 ? -1 : 0;

@@ -235,15 +235,37 @@ static void sync_dir(const char *target)
 	free(copy);
 }
 
-/* Is the file at o->target (fd, or none when fd < 0) the one read? */
+/* Is the file at o->target (fd, or none when fd < 0) the one read? The
+ * lock on fd was waited for: the name must still lead to it, since the
+ * writer that held it may have renamed another file over it meanwhile. */
 static bool same_as_read(const struct pc_out *o, int fd)
 {
-	struct stat now;
+	struct stat now, named;
 
 	if (fd < 0)
 		return !o->read_existed && access(o->target, F_OK) != 0;
 	return o->read_existed && fstat(fd, &now) == 0 &&
-	       now.st_dev == o->read_st->st_dev && now.st_ino == o->read_st->st_ino;
+	       now.st_dev == o->read_st->st_dev && now.st_ino == o->read_st->st_ino &&
+	       stat(o->target, &named) == 0 && named.st_dev == now.st_dev &&
+	       named.st_ino == now.st_ino;
+}
+
+/* Puts the temporary file in place. Where the file read did not exist, a
+ * hard link makes it only if no other writer made one meanwhile (EEXIST:
+ * PC_OUT_LOCK_LOST); a file system without links gets the rename. */
+static int put_in_place(const struct pc_out *o)
+{
+	if (o->lock_fd && !o->read_existed) {
+		if (link(o->tmp, o->target) == 0) {
+			unlink(o->tmp);
+			return 0;
+		}
+		if (errno == EEXIST)
+			return PC_OUT_LOCK_LOST;
+		if (errno != EPERM && errno != EOPNOTSUPP && errno != EMLINK)
+			return -1;
+	}
+	return rename(o->tmp, o->target);
 }
 
 /*
@@ -281,7 +303,7 @@ static int relock(struct pc_out *o, int *held, char *err, size_t errlen)
 int pc_out_commit(struct pc_out *o, char *err, size_t errlen)
 {
 	const char *name = o->f == stdout ? "standard output" : o->target;
-	int failed, e = 0, held = -1;
+	int failed, e = 0, held = -1, lost;
 
 	failed = fflush(o->f) != 0 || ferror(o->f);
 	if (failed)
@@ -299,7 +321,15 @@ int pc_out_commit(struct pc_out *o, char *err, size_t errlen)
 		pc_out_abort(o);
 		return e;
 	}
-	if (!failed && o->tmp && rename(o->tmp, o->target) != 0) {
+	if (!failed && o->tmp && (lost = put_in_place(o)) != 0) {
+		if (lost == PC_OUT_LOCK_LOST) {
+			if (held >= 0)
+				close(held);
+			snprintf(err, errlen, "%s: made by another writer while its lock "
+				 "file was removed", o->target);
+			pc_out_abort(o);
+			return PC_OUT_LOCK_LOST;
+		}
 		failed = 1;
 		e = errno;
 	}

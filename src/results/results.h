@@ -77,6 +77,8 @@ json_t *pc_doc_parse(const char *buf, size_t len, const char *name, char *err,
  * "-" reads standard input (errors call it PC_STDIN_NAME). */
 #define PC_STDIN_NAME "standard input"
 json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen);
+/* Reads and validates the result file open on fd (path names it in errors). */
+json_t *pc_doc_load_fd(int fd, const char *path, char *err, size_t errlen);
 
 /* ---- results_build.c: history ---- */
 /* Is p a measured figure (status ok, or noisy: the last sampling's figure of

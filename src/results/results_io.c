@@ -155,27 +155,15 @@ static char *file_bytes(int fd, const char *path, size_t *len, int *mapped,
 	return read_all(fd, path, len, err, errlen);
 }
 
-json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
+json_t *pc_doc_load_fd(int fd, const char *path, char *err, size_t errlen)
 {
 	struct stat sb;
 	json_t *doc;
 	char *buf;
 	size_t got = 0;
-	int fd, mapped;
+	int mapped;
 
-	if (missing)
-		*missing = 0;
-	if (strcmp(path, "-") == 0) {
-		buf = read_all(STDIN_FILENO, PC_STDIN_NAME, &got, err, errlen);
-		if (!buf)
-			return NULL;
-		doc = pc_doc_parse(buf, got, PC_STDIN_NAME, err, errlen);
-		free(buf);
-		return doc;
-	}
-	if (stat(path, &sb) != 0) {
-		if (errno == ENOENT && missing)
-			*missing = 1;
+	if (fstat(fd, &sb) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
@@ -188,21 +176,49 @@ json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
 			 (long long)sb.st_size, PC_LIMIT_FILE_BYTES >> 20);
 		return NULL;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
 	buf = file_bytes(fd, path, &got, &mapped, err, errlen);
-	close(fd);
-	if (!buf) {
+	if (!buf)
 		return NULL;
-	}
 	doc = pc_doc_parse(buf, got, path, err, errlen);
 	if (mapped)
 		munmap(buf, got);
 	else
 		free(buf);
+	return doc;
+}
+
+json_t *pc_doc_load(const char *path, int *missing, char *err, size_t errlen)
+{
+	struct stat sb;
+	json_t *doc;
+	char *buf;
+	size_t got = 0;
+	int fd;
+
+	if (missing)
+		*missing = 0;
+	if (strcmp(path, "-") == 0) {
+		buf = read_all(STDIN_FILENO, PC_STDIN_NAME, &got, err, errlen);
+		if (!buf)
+			return NULL;
+		doc = pc_doc_parse(buf, got, PC_STDIN_NAME, err, errlen);
+		free(buf);
+		return doc;
+	}
+	/* a FIFO is refused before it is opened (an open would wait for a writer) */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT && missing)
+			*missing = 1;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	doc = pc_doc_load_fd(fd, path, err, errlen);
+	close(fd);
 	return doc;
 }
 
