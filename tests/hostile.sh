@@ -63,10 +63,12 @@ for f in "$corpus"/* "$big"/*; do
 	name=$(basename "$f")
 	for cmd in compare merge; do
 		rm -f "$pc_tmp/merged.json"
+		# the limit catches a hang, not slowness: a refusal of the largest
+		# files took over 20 s on a loaded 2-CPU machine at low priority
 		if [ $cmd = compare ]; then
-			timeout 20 $PRIMCOST compare "$good" "$f" >"$pc_tmp/out" 2>"$pc_tmp/err"
+			timeout 120 $PRIMCOST compare "$good" "$f" >"$pc_tmp/out" 2>"$pc_tmp/err"
 		else
-			timeout 20 $PRIMCOST merge -o "$pc_tmp/merged.json" "$good" "$f" \
+			timeout 120 $PRIMCOST merge -o "$pc_tmp/merged.json" "$good" "$f" \
 				>"$pc_tmp/out" 2>"$pc_tmp/err"
 		fi
 		pc_rc=$?
