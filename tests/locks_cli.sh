@@ -231,7 +231,7 @@ for pt in e["probes"]["lock.ticket"]["points"]:
        cells[cols.index("B ticket")] != seed[str(pt["threads"])]:
         bad.append((pt["threads"], pt["placement"], cells))
 ok(n >= 2 and not bad, "compare --by lock: a row per threads, nodes and placement (%d), "
-   "the seed's ticket beside each%s" % (n, bad and ": %s" % bad[:2] or ""))
+   "the 2014 ticket figure beside each%s" % (n, bad and ": %s" % bad[:2] or ""))
 PY
 import_checks "$pc_tmp/checks" "the compare --by lock placement checks"
 
@@ -253,7 +253,7 @@ pc compare --by lock "$pc_tmp/r.json" amd-opteron-interlagos intel-xeon-westmere
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
 ok $(test $pc_rc -eq 0 && test "$w" -le 80 && grep -q '^  B = AMD Opteron (Interlagos)' "$pc_tmp/out" &&
 	grep -qE '^ +2 1 .* 17141 +620 ' "$pc_tmp/out" && grep -q '^method differences:' "$pc_tmp/out";
-	echo $?) "compare --by lock: the run next to the seed's Interlagos and Westmere tables, $w columns"
+	echo $?) "compare --by lock: the run next to the 2014 Interlagos and Westmere tables, $w columns"
 pc compare --by lock "$PC_SRCDIR/tests/fixtures/result.json"
 ok $(test $pc_rc -eq 2 && grep -q "no lock rows" "$pc_tmp/err"; echo $?) \
 	"compare --by lock without lock rows: $(cat "$pc_tmp/err")"

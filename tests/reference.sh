@@ -12,7 +12,7 @@ for f in "$ref"/*.json; do
 	ok $(test $pc_rc -eq 0 && grep -q '"slower": 0' "$pc_tmp/out" && grep -q '"faster": 0' "$pc_tmp/out"; echo $?) \
 		"$(basename "$f") is read, validated and compares cleanly with itself"
 done
-ok $(test $n -ge 6; echo $?) "a table for every seed CPU ($n)"
+ok $(test $n -ge 6; echo $?) "a table for every CPU of the published measurements ($n)"
 
 PRIMCOST_REFERENCE_DIR="$ref" $PRIMCOST list --reference --format csv >"$pc_tmp/out" 2>"$pc_tmp/err"
 ok $(test $? -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | wc -l)" -eq $n; echo $?) \

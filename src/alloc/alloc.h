@@ -133,7 +133,7 @@ json_t *pc_alloc_json_probes(const struct pc_alloc_run *ar, const struct pc_prof
 json_t *pc_alloc_json_allocators(const struct pc_alloc_run *ar, bool touch);
 /* Is p a probe with points[] (the allocator group, or a table like it)? */
 bool pc_alloc_has_points(json_t *p);
-/* The seed's shape: rows = sizes, columns = malloc / free / pair per
+/* The published table's shape: rows = sizes, columns = malloc / free / pair per
  * allocator, cycles per call (median). Every CPU of doc. */
 int pc_alloc_report(FILE *f, json_t *doc);
 /* The same as CSV (one line per point) or a markdown table. */

@@ -2,7 +2,7 @@
 /*
  * alloc_json.c - the allocator group's results (alloc.h): three probes,
  * alloc.malloc, alloc.free and alloc.malloc_free, each with points[] by
- * size and allocator; the seed's table (rows = sizes, columns = malloc,
+ * size and allocator; the published table's shape (rows = sizes, columns = malloc,
  * free and pair per allocator); and allocators side by side for compare.
  */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* answers.c - the seeds' questions answered (answers.h). */
+/* answers.c - the published tables' questions answered (answers.h). */
 #include <math.h>
 #include <string.h>
 
@@ -100,7 +100,7 @@ void pc_answers_print(FILE *f, json_t *entry, const char *prefix)
 
 	if (!n)
 		return;
-	fprintf(f, "\n%sanswers (the seeds' questions, from the figures above):\n",
+	fprintf(f, "\n%sanswers (the questions of the published tables, from the figures above):\n",
 		prefix);
 	for (i = 0; i < n; i++) {
 		pc_answer_line(&ans[i], line, sizeof(line));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * answers.h - the seeds' questions answered from a result: for each pair of
+ * answers.h - the published tables' questions answered from a result: for each pair of
  * probes/answers.def, how many times one probe is cheaper than the other,
  * and the ring-3 analog of a ring-0 row (probes/answers.def).
  */

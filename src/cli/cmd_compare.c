@@ -38,8 +38,8 @@ static const char usage_text[] =
 	"      --by allocator    the allocator group's points: each allocator of the\n"
 	"                        files against the first, size by size\n"
 	"      --base NAME       with --by allocator: the allocator compared against\n"
-	"      --by lock         the contended group's lock points and the seed's\n"
-	"                        spin_lock_unlock tables, by threads and nodes\n"
+	"      --by lock         the contended group's lock points and Zijlstra's\n"
+	"                        2014 spin_lock_unlock tables, by threads and nodes\n"
 	"  -h, --help            this help\n";
 
 enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_MATRIX, OPT_BY, OPT_BASE };

@@ -19,7 +19,7 @@ static const char usage_text[] =
 	"\n"
 	"Write the CPUs of result files as one self-contained HTML page: a bar\n"
 	"chart per probe group (median, interquartile range), each CPU's\n"
-	"identity and run context, the answers to the seeds' questions, a\n"
+	"identity and run context, the answers to the published tables' questions, a\n"
 	"footnote per reason and, with two files or --baseline, the comparison\n"
 	"against the first. FILE may be - (standard input) or a reference\n"
 	"table's name, and may end in @N, @latest or @YYYY-MM-DD.\n"

@@ -211,7 +211,7 @@ static void answers(FILE *f, const struct pc_compare *m)
 	size_t c, i, k, n, shown = 0;
 
 	fputs("<section id=\"answers\">\n<h2>Answers</h2>\n"
-	      "<p>The questions the seed measurements asked, where both probes were "
+	      "<p>The questions the published measurements asked (Desnoyers and Brunelle, 2007; Rostedt, 2010), where both probes were "
 	      "measured and the run is not marked unreliable.</p>\n", f);
 	for (c = 0; c < m->ntables; c++) {
 		const struct pc_cmp_table *t = &m->table[c];

@@ -7,7 +7,7 @@
  * and all run the row's loop until it passes (probes/locks.c): every thread
  * runs for the same time, nobody finishes early. Each thread times its own
  * part; the window's figure is the threads' time over their operations
- * (cycles per operation per thread, as the seed's "cycles one thread spends
+ * (cycles per operation per thread, as the 2014 tables' "cycles one thread spends
  * in one lock + unlock"), or for c2c a thread's time over the transfers. At
  * the next barrier the last to arrive checks what the window left: the
  * counter every acquisition incremented, the words every atomic added to.

@@ -183,19 +183,19 @@ json_t *pc_contend_json_probes(const struct pc_contend_run *cr,
 			       const struct pc_profile *prof);
 /* The run's "contend": window, placement source. */
 json_t *pc_contend_json_run(const struct pc_contend_run *cr);
-/* The seed's shape: rows = threads, columns = lock kinds (cycles per
+/* The published tables' shape: rows = threads, columns = lock kinds (cycles per
  * lock+unlock per thread), then the atomics, then c2c (a heat map when
  * there are pairs enough). Every CPU of doc. */
 int pc_contend_report(FILE *f, json_t *doc);
-/* compare --by lock: the lock rows of the files (and the seed's
+/* compare --by lock: the lock rows of the files (and the published
  * spin_lock_unlock tables) side by side, paired by threads, nodes and
- * placement (the seed's, which have none, by threads and nodes). */
+ * placement (the published ones, which have none, by threads and nodes). */
 int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, char *err, size_t errlen);
 /* The group's rows as list shows them (hidden ones left out); *n set. */
 struct pc_point_row;
 const struct pc_point_row *pc_contend_point_rows(size_t *n);
-/* One line per point (csv) or the seed's shape as markdown tables. */
+/* One line per point (csv) or the published tables' shape as markdown tables. */
 int pc_contend_report_as(FILE *f, json_t *doc, bool csv);
 
 #endif

@@ -2,9 +2,9 @@
 /*
  * contend_json.c - the contended group's results (contend.h): a probe per
  * row with points[] (threads, placement, cpus, class, nodes, the figures,
- * fairness); the seed's table (rows = threads, columns = lock kinds), the
+ * fairness); the published tables' shape (rows = threads, columns = lock kinds), the
  * c2c pairs and their heat map; and compare --by lock, which pairs points
- * by threads, nodes and placement, the seed's spin_lock_unlock tables (no
+ * by threads, nodes and placement, the published spin_lock_unlock tables (no
  * placement) beside every placement of their threads and nodes.
  */
 #include <math.h>
@@ -418,12 +418,12 @@ int pc_contend_report(FILE *f, json_t *doc)
 
 /* ---- compare --by lock --------------------------------------------------------------- */
 
-/* What compare_add takes of an entry: our points, the seed's rows, both. */
-enum { ADD_OURS = 1, ADD_SEED = 2, ADD_BOTH = 3 };
+/* What compare_add takes of an entry: our points, the published rows, both. */
+enum { ADD_OURS = 1, ADD_PUBLISHED = 2, ADD_BOTH = 3 };
 
-/* A seed's figure (no placement) beside every placement of its threads
+/* A published figure (no placement) beside every placement of its threads
  * and nodes that our points hold; a row of its own ("N -") when none. */
-static void put_seed(struct grid *g, int threads, int nodes, const char *col, json_t *p)
+static void put_published(struct grid *g, int threads, int nodes, const char *col, json_t *p)
 {
 	char key[24];
 	size_t len = (size_t)snprintf(key, sizeof(key), "%d ", nodes);
@@ -443,8 +443,8 @@ static void put_seed(struct grid *g, int threads, int nodes, const char *col, js
 }
 
 /* Our lock and atomic rows' points (rows by threads, nodes and placement)
- * and the seed's flat rows spin_lock_unlock.<lock>.nodes<N>.threads<T>
- * (put_seed) of one CPU entry (tag: its letter) into g. */
+ * and the published flat rows spin_lock_unlock.<lock>.nodes<N>.threads<T>
+ * (put_published) of one CPU entry (tag: its letter) into g. */
 static void compare_add(struct grid *g, json_t *entry, char tag, int what)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p, *pt;
@@ -458,8 +458,8 @@ static void compare_add(struct grid *g, json_t *entry, char tag, int what)
 		if (sscanf(name, "spin_lock_unlock.%31[^.].nodes%d.threads%d%n", lock, &n,
 			   &t, &end) == 3 && !name[end]) {
 			snprintf(col, sizeof(col), "%c %s", tag, lock);
-			if (what & ADD_SEED)
-				put_seed(g, t, n, col, p);
+			if (what & ADD_PUBLISHED)
+				put_published(g, t, n, col, p);
 			continue;
 		}
 		if (!(what & ADD_OURS) || (strncmp(name, "lock.", 5) != 0 &&
@@ -504,7 +504,7 @@ static void wrapped(FILE *f, int indent, const char *text)
 	fputc('\n', f);
 }
 
-/* How the seed's figures were taken, next to how primcost takes them. */
+/* How the published figures were taken, next to how primcost takes them. */
 static void method_notes(FILE *f, json_t *entry, char tag)
 {
 	json_t *run = json_array_get(json_object_get(entry, "runs"), 0);
@@ -525,9 +525,9 @@ static void method_notes(FILE *f, json_t *entry, char tag)
 
 static const char method_primcost[] =
 	"primcost: the C11 locks of probes/locks.c, not the kernel's code (its "
-	"lock.qspinlock is today's design, the seed's qspinlock the 2014 patch "
-	"with the pending bit and the 2-task optimization; the seed's ticket is "
-	"the kernel's of 2014, primcost's a portable one); every thread runs for "
+	"lock.qspinlock is today's design, the qspinlock of Zijlstra's 2014 "
+	"tables the patch with the pending bit and the 2-task optimization, their "
+	"ticket the kernel's of 2014, primcost's a portable one); every thread runs for "
 	"the same time-bounded window after a start barrier, pinned to its CPU, "
 	"and the figure is the threads' time over their acquisitions, the median "
 	"of the clean windows; cycles are ticks scaled by the add-chain "
@@ -541,9 +541,9 @@ static char next_tag(char tag)
 }
 
 /* What a pass over the entries does with each (compare_pass). */
-enum { PASS_NAME = 0, PASS_METHODS = 4 };	/* besides ADD_OURS, ADD_SEED */
+enum { PASS_NAME = 0, PASS_METHODS = 4 };	/* besides ADD_OURS, ADD_PUBLISHED */
 
-/* How a seed's table was measured, against primcost's method (the latter
+/* How a published table was measured, against primcost's method (the latter
  * once, before the first). */
 static void pass_methods(FILE *f, json_t *entry, char tag, bool *seen)
 {
@@ -559,8 +559,8 @@ static void pass_methods(FILE *f, json_t *entry, char tag, bool *seen)
 
 /* The entries of the documents that hold lock rows, lettered from A: each
  * named and its columns registered in g in that order (PASS_NAME), its
- * points or the seed's rows put into g (ADD_OURS, ADD_SEED), or its
- * method told when it is a seed's (PASS_METHODS). Returns how many. */
+ * points or the published rows put into g (ADD_OURS, ADD_PUBLISHED), or its
+ * method told when it is a published one (PASS_METHODS). Returns how many. */
 static unsigned compare_pass(FILE *f, struct grid *g, json_t *const *docs,
 			     const char *const *names, unsigned ndocs, int what)
 {
@@ -607,18 +607,18 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 	grid_init(g);
 	fprintf(f, "locks and atomics under contention: cycles per lock+unlock pair "
 		"(or operation)\nper thread, medians; rows: threads, the NUMA nodes they "
-		"span and the placement\n(the seed's tables have none: beside every "
-		"placement, else -)\n");
-	/* Our points make the rows; the seed's figures go beside them. */
+		"span and the placement\n(Zijlstra's 2014 tables have none: beside "
+		"every placement, else -)\n");
+	/* Our points make the rows; the published figures go beside them. */
 	if (!compare_pass(f, g, docs, names, ndocs, PASS_NAME)) {
 		snprintf(err, errlen, "--by lock: no lock rows (points of lock.* or "
-			 "contended.*, or the seed's spin_lock_unlock tables) in %s%s", names[0],
+			 "contended.*, or the published spin_lock_unlock tables) in %s%s", names[0],
 			 ndocs > 1 ? " and the rest" : "");
 		free(g);
 		return -1;
 	}
 	compare_pass(f, g, docs, names, ndocs, ADD_OURS);
-	compare_pass(f, g, docs, names, ndocs, ADD_SEED);
+	compare_pass(f, g, docs, names, ndocs, ADD_PUBLISHED);
 	fputc('\n', f);
 	grid_render(f, g, "nodes pl.");
 	compare_pass(f, NULL, docs, names, ndocs, PASS_METHODS);
@@ -771,7 +771,7 @@ static void md_c2c(FILE *f, json_t *probe)
 	}
 }
 
-/* The seed's shape in markdown: the locks, the atomics, c2c, per CPU. */
+/* The published tables' shape in markdown: the locks, the atomics, c2c, per CPU. */
 static void md_entry(FILE *f, struct grid *g, const char *key, json_t *entry)
 {
 	fprintf(f, "%s\n", brand_of(entry, key));
