@@ -229,4 +229,19 @@ ok $(test $pc_rc -eq 0 && ! grep -qE ',,|,$|^,' "$pc_tmp/out" && grep -q ',-,' "
 pc compare --format markdown "$ref/intel-pentium4.json" "$ref/amd-athlon64-x2-3800.json"
 ok $(test $pc_rc -eq 0 && grep -q '| - |' "$pc_tmp/out"; echo $?) \
 	"compare --format markdown: the same '-' for no value"
+
+# Text that fits an 80-column terminal ($COLUMNS, else the terminal's
+# width, else 80). A run's result (list --runs) is made by one quick run.
+pc run -p baseline -n 21 -o "$pc_tmp/w.json"
+for cols in 80; do
+	for c in "info" "help" "help run" "help compare" "help list" "list" "list -v" \
+		"list --events" "list -v --events" "list --reference" "list -v --reference" \
+		"list --runs $pc_tmp/w.json"; do
+		# shellcheck disable=SC2086
+		COLUMNS=$cols $PRIMCOST $c >"$pc_tmp/out" 2>"$pc_tmp/err"
+		longest=$(awk '{ n = length($0); if (n > m) m = n } END { print m + 0 }' "$pc_tmp/out")
+		ok $(test $? -eq 0 && test -s "$pc_tmp/out" && test "$longest" -le $cols; echo $?) \
+			"COLUMNS=$cols $c: fits (longest line $longest)"
+	done
+done
 done_testing

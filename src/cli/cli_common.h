@@ -32,6 +32,13 @@ struct pc_output {
  * be locked or is not a result (that would be lost by a rewrite). */
 json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
 		       int *stopped, struct pc_output *out, char *err, size_t errlen);
+/* The width text output must fit: $COLUMNS, else the terminal's, else 80. */
+int pc_term_width(void);
+/* Prints text, each line longer than width wrapped at spaces: its first
+ * indent columns (a label) kept, the rest under column indent, or under a
+ * shallower one (from the next line) where a word would not fit there. */
+void pc_wrap_lines(FILE *f, const char *text, int indent, int width);
+
 /* After the write (or instead of it): the lock released, the file read closed. */
 void pc_output_close(struct pc_output *out);
 

@@ -117,29 +117,33 @@ static double real(json_t *o, const char *key)
 	return json_number_value(json_object_get(o, key));
 }
 
+/* The text being made: lines of a 15-column label and its value, wrapped
+ * to the terminal when done. */
+static FILE *txt;
+
 static void render_identity(json_t *o)
 {
 	json_t *v;
 
-	printf("model key      %s\n", str(o, "model_key"));
-	printf("cpu            %s (%s), family %lld model %lld stepping %lld\n",
+	fprintf(txt, "model key      %s\n", str(o, "model_key"));
+	fprintf(txt, "cpu            %s (%s), family %lld model %lld stepping %lld\n",
 	       str(o, "brand"), *str(o, "vendor") ? str(o, "vendor") : "vendor unknown",
 	       num(o, "family"), num(o, "model"), num(o, "stepping"));
 	if (*str(o, "uarch"))
-		printf("uarch          %s (%s)\n", str(o, "uarch"), str(o, "uarch_source"));
+		fprintf(txt, "uarch          %s (%s)\n", str(o, "uarch"), str(o, "uarch_source"));
 	else
-		printf("uarch          unknown (not in data/uarch.tsv)\n");
+		fprintf(txt, "uarch          unknown (not in data/uarch.tsv)\n");
 	if (*str(o, "codename"))
-		printf("codename       %s (libcpuid)\n", str(o, "codename"));
+		fprintf(txt, "codename       %s (libcpuid)\n", str(o, "codename"));
 	if (*str(o, "codename_note"))
-		printf("codename       %s\n", str(o, "codename_note"));
+		fprintf(txt, "codename       %s\n", str(o, "codename_note"));
 	if (*str(o, "pmu"))
-		printf("pmu model      %s\n", str(o, "pmu"));
+		fprintf(txt, "pmu model      %s\n", str(o, "pmu"));
 	else
-		printf("pmu model      none: %s\n", *str(o, "pmu_note") ? str(o, "pmu_note") :
+		fprintf(txt, "pmu model      none: %s\n", *str(o, "pmu_note") ? str(o, "pmu_note") :
 		       "libpfm4 detected no core PMU");
 	if ((v = json_object_get(o, "midr")))
-		printf("midr_el1       %s (part 0x%03llx, r%lldp%lld)\n", json_string_value(v),
+		fprintf(txt, "midr_el1       %s (part 0x%03llx, r%lldp%lld)\n", json_string_value(v),
 		       num(o, "family"), num(o, "model"), num(o, "stepping"));
 }
 
@@ -149,23 +153,23 @@ static void render_topology(json_t *o)
 	size_t i;
 
 	if (t && json_object_get(t, "cores"))
-		printf("topology       %lld package%s, %lld NUMA node%s, %lld cores, %lld "
+		fprintf(txt, "topology       %lld package%s, %lld NUMA node%s, %lld cores, %lld "
 		       "thread%s per core: %lld CPUs online (%s)\n", num(t, "packages"),
 		       num(t, "packages") == 1 ? "" : "s", num(t, "numa_nodes"),
 		       num(t, "numa_nodes") == 1 ? "" : "s", num(t, "cores"),
 		       num(t, "threads_per_core"), num(t, "threads_per_core") == 1 ? "" : "s",
 		       num(t, "threads"), str(t, "source"));
 	else
-		printf("topology       %lld CPUs online (%s)\n", num(o, "threads"),
+		fprintf(txt, "topology       %lld CPUs online (%s)\n", num(o, "threads"),
 		       t ? str(t, "source") : "sysconf");
 	if (t && *str(t, "allowed_cpus"))
-		printf("may run on     CPUs %s\n", str(t, "allowed_cpus"));
-	printf("caches         L1d %lld KiB, L1i %lld KiB, L2 %lld KiB, L3 %lld KiB (CPUID)\n",
+		fprintf(txt, "may run on     CPUs %s\n", str(t, "allowed_cpus"));
+	fprintf(txt, "caches         L1d %lld KiB, L1i %lld KiB, L2 %lld KiB, L3 %lld KiB (CPUID)\n",
 	       num(caches, "l1d"), num(caches, "l1i"), num(caches, "l2"), num(caches, "l3"));
 	if (*str(o, "caches_note"))
-		printf("               %s\n", str(o, "caches_note"));
+		fprintf(txt, "               %s\n", str(o, "caches_note"));
 	json_array_foreach(t ? json_object_get(t, "caches") : NULL, i, c)
-		printf("%-15sL%lld%s %lld KiB, %lld of them, %lld CPU%s each: %s\n",
+		fprintf(txt, "%-15sL%lld%s %lld KiB, %lld of them, %lld CPU%s each: %s\n",
 		       i ? "" : "cache sharing", num(c, "level"),
 		       strcmp(str(c, "type"), "data") == 0 ? "d" :
 		       strcmp(str(c, "type"), "instruction") == 0 ? "i" : "",
@@ -178,20 +182,20 @@ static void render_virtualization(json_t *o)
 	json_t *v = json_object_get(o, "virtualization");
 
 	if (!json_is_true(json_object_get(o, "virtualized"))) {
-		printf("virtualized    no\n");
+		fprintf(txt, "virtualized    no\n");
 		return;
 	}
-	printf("virtualized    yes");
+	fprintf(txt, "virtualized    yes");
 	if (v && *str(v, "cpuid"))
-		printf(": %s by CPUID (signature \"%s\")", str(v, "cpuid"),
+		fprintf(txt, ": %s by CPUID (signature \"%s\")", str(v, "cpuid"),
 		       str(v, "cpuid_signature"));
 	if (v && *str(v, "kernel"))
-		printf("%s%s by the kernel (%s)", *str(v, "cpuid") ? ", " : ": ",
+		fprintf(txt, "%s%s by the kernel (%s)", *str(v, "cpuid") ? ", " : ": ",
 		       str(v, "kernel"), str(v, "kernel_source"));
 	if (!v || (!*str(v, "cpuid") && !*str(v, "kernel")))
-		printf(", hypervisor %s", *str(o, "hypervisor") ? str(o, "hypervisor") :
+		fprintf(txt, ", hypervisor %s", *str(o, "hypervisor") ? str(o, "hypervisor") :
 		       "not named by CPUID or the kernel");
-	putchar('\n');
+	fputc('\n', txt);
 }
 
 static void render_clock(json_t *o)
@@ -199,36 +203,56 @@ static void render_clock(json_t *o)
 	json_t *timer = json_object_get(o, "timer"), *d;
 	double hz = real(timer, "hz"), step = (double)num(timer, "resolution_ticks");
 
-	printf("timer          %s at %.3f MHz (%s)\n", str(timer, "name"), hz / 1e6,
+	fprintf(txt, "timer          %s at %.3f MHz (%s)\n", str(timer, "name"), hz / 1e6,
 	       json_is_true(json_object_get(timer, "measured")) ?
 	       "measured against CLOCK_MONOTONIC_RAW" : "stated by the hardware");
-	printf("timer step     %.0f tick%s (%.1f ns); a sample lasts at least %.1f us\n",
+	fprintf(txt, "timer step     %.0f tick%s (%.1f ns); a sample lasts at least %.1f us\n",
 	       step, step == 1 ? "" : "s", step * 1e9 / hz, real(o, "sample_min_us"));
-	printf("core clock     about %.0f MHz (%.4f cycles per tick, CPU %lld)\n",
+	fprintf(txt, "core clock     about %.0f MHz (%.4f cycles per tick, CPU %lld)\n",
 	       hz * real(o, "cycles_per_tick") / 1e6, real(o, "cycles_per_tick"),
 	       num(o, "pinned_cpu"));
 	if (strcmp(str(o, "cycles_source"), "pmu") == 0) {
-		printf("cycles source  pmu\n");
-		printf("cycles read    %s%s\n", str(o, "pmu_read"),
+		fprintf(txt, "cycles source  pmu\n");
+		fprintf(txt, "cycles read    %s%s\n", str(o, "pmu_read"),
 		       json_is_true(json_object_get(o, "pmu_user_only")) ? "; user mode "
 		       "only (kernel-mode counting not permitted)" : "");
 	} else {
-		printf("cycles source  %s: %s\n", str(o, "cycles_source"), str(o, "pmu_reason"));
+		fprintf(txt, "cycles source  %s: %s\n", str(o, "cycles_source"), str(o, "pmu_reason"));
 	}
 	d = json_object_get(o, "hardware_events");
-	printf("hw events      %s%s\n", json_is_true(json_object_get(d, "available")) ?
+	fprintf(txt, "hw events      %s%s\n", json_is_true(json_object_get(d, "available")) ?
 	       "can be counted (run -e)" : "not here: ", str(d, "reason"));
 	d = json_object_get(o, "disturbance");
 	if (json_is_true(json_object_get(d, "checked")))
-		printf("disturbance    detected with %s and %s: samples that saw either "
+		fprintf(txt, "disturbance    detected with %s and %s: samples that saw either "
 		       "are discarded\n",
 		       json_string_value(json_array_get(json_object_get(d, "counters"), 0)),
 		       json_string_value(json_array_get(json_object_get(d, "counters"), 1)));
 	else
-		printf("disturbance    not detected: %s\n", str(d, "reason"));
+		fprintf(txt, "disturbance    not detected: %s\n", str(d, "reason"));
 }
 
+static void render_lines(json_t *o);
+
+/* The report as text, each line wrapped to the terminal under its value. */
 static void render_text(json_t *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+
+	txt = open_memstream(&buf, &len);
+	if (!txt) {
+		txt = stdout;
+		render_lines(o);
+		return;
+	}
+	render_lines(o);
+	fclose(txt);
+	pc_wrap_lines(stdout, buf, 15, pc_term_width());
+	free(buf);
+}
+
+static void render_lines(json_t *o)
 {
 	json_t *r0 = json_object_get(o, "ring0"), *kvm = json_object_get(o, "kvm");
 
@@ -236,14 +260,14 @@ static void render_text(json_t *o)
 	render_topology(o);
 	render_virtualization(o);
 	if (*str(o, "emulated"))
-		printf("emulated       yes: %s (timings mean nothing)\n", str(o, "emulated"));
-	printf("kernel         %s\n", str(o, "kernel"));
+		fprintf(txt, "emulated       yes: %s (timings mean nothing)\n", str(o, "emulated"));
+	fprintf(txt, "kernel         %s\n", str(o, "kernel"));
 	render_clock(o);
-	printf("kvm            %s (%s)\n", str(kvm, "kind"), str(kvm, "detail"));
+	fprintf(txt, "kvm            %s (%s)\n", str(kvm, "kind"), str(kvm, "detail"));
 	if (!json_is_string(json_object_get(r0, "backend")))
-		printf("ring 0         unavailable: %s\n", str(r0, "why_unavailable"));
+		fprintf(txt, "ring 0         unavailable: %s\n", str(r0, "why_unavailable"));
 	else
-		printf("ring 0         %s via %s: %s\n",
+		fprintf(txt, "ring 0         %s via %s: %s\n",
 		       json_is_true(json_object_get(r0, "trusted")) ? "trustworthy" :
 		       "NOT trustworthy", str(r0, "backend"), str(r0, "verdict"));
 }

@@ -3,12 +3,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_common.h"
 #include "alloc.h"
 #include "commands.h"
 #include "compare.h"
@@ -270,21 +272,40 @@ static void add_event(const struct pc_event_info *info, void *ctx)
 	json_array_append_new(rows->arr, o);
 }
 
-/* One line of a description: newlines folded, cut at max (0: whole). */
-static void print_desc(const char *d, size_t max)
+/* Prints a line (or lines) of a text table, each wrapped to the terminal
+ * under column indent, where its last field begins. */
+static void fit(int indent, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fit(int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	pc_wrap_lines(stdout, line, indent, pc_term_width());
+	free(line);
+}
+
+/* A description on one line: newlines and tabs as spaces, cut at max
+ * bytes with "..." (0: whole). */
+static const char *one_line(const char *d, size_t max, char *out, size_t len)
 {
 	size_t i;
 
-	for (i = 0; d[i] && (!max || i < max); i++)
-		putchar(d[i] == '\n' || d[i] == '\t' ? ' ' : d[i]);
-	if (d[i])
-		fputs("...", stdout);
+	for (i = 0; d[i] && (!max || i < max) && i + 4 < len; i++)
+		out[i] = d[i] == '\n' || d[i] == '\t' ? ' ' : d[i];
+	snprintf(out + i, len - i, "%s", d[i] ? "..." : "");
+	return out;
 }
 
 static int list_events(const char *pattern, int verbose, int fmt)
 {
 	struct event_rows rows = { json_array(), verbose };
-	char err[PC_ERRLEN];
+	char err[PC_ERRLEN], d[4096];
 	json_t *o, *reasons = json_object();
 	const char *why;
 	size_t i, j;
@@ -317,20 +338,15 @@ static int list_events(const char *pattern, int verbose, int fmt)
 			const char *eq = json_string_value(json_object_get(o, "same_as"));
 			json_t *attrs = json_object_get(o, "attributes"), *at;
 
-			printf("%-44s %-4s  ", json_string_value(json_object_get(o, "name")),
-			       json_is_true(json_object_get(o, "counts_here")) ? "yes" : "no");
-			if (eq)
-				printf("same as %s", eq);
-			else
-				print_desc(json_string_value(json_object_get(o, "description")),
-					   verbose ? 0 : 72);
-			putchar('\n');
-			json_array_foreach(attrs, j, at) {
-				printf("%46s:%s%s  ", "", json_string_value(json_object_get(at, "name")),
-				       json_is_true(json_object_get(at, "default")) ? " (default)" : "");
-				print_desc(json_string_value(json_object_get(at, "description")), 0);
-				putchar('\n');
-			}
+			fit(51, "%-44s %-4s  %s%s", json_string_value(json_object_get(o, "name")),
+			    json_is_true(json_object_get(o, "counts_here")) ? "yes" : "no",
+			    eq ? "same as " : "", eq ? eq : one_line(json_string_value(
+				json_object_get(o, "description")), verbose ? 0 : 72, d, sizeof(d)));
+			json_array_foreach(attrs, j, at)
+				fit(51, "%46s:%s%s  %s", "", json_string_value(json_object_get(at, "name")),
+				    json_is_true(json_object_get(at, "default")) ? " (default)" : "",
+				    one_line(json_string_value(json_object_get(at, "description")), 0,
+					     d, sizeof(d)));
 			why = json_string_value(json_object_get(o, "reason"));
 			if (why)
 				json_object_set_new(reasons, why, json_integer(1 +
@@ -338,9 +354,11 @@ static int list_events(const char *pattern, int verbose, int fmt)
 		}
 		if (json_object_size(reasons))
 			printf("\n");
-		json_object_foreach(reasons, why, o)
-			printf("%" JSON_INTEGER_FORMAT " not here: %s\n",
-			       json_integer_value(o), why);
+		json_object_foreach(reasons, why, o) {
+			n = snprintf(d, sizeof(d), "%" JSON_INTEGER_FORMAT " not here: ",
+				     json_integer_value(o));
+			fit(n, "%s%s", d, why);
+		}
 	}
 	json_decref(rows.arr);
 	json_decref(reasons);
@@ -373,10 +391,10 @@ static void reference_row(const char *name, const char *path, const char *key,
 
 	date = date ? date : "";
 	if (fmt == 0) {
-		printf("%-32s %-12s %6zu  %s\n", pc_shown(name), pc_shown(date), np,
-		       pc_shown(brand ? brand : key));
+		fit(55, "%-32s %-12s %6zu  %s", pc_shown(name), pc_shown(date), np,
+		    pc_shown(brand ? brand : key));
 		for (k = 0; verbose && k < json_array_size(runs); k++)
-			printf("%32s %s\n", "", json_string_value(json_object_get(
+			fit(33, "%32s %s", "", json_string_value(json_object_get(
 				json_object_get(json_array_get(runs, k), "provenance"),
 				"summary")));
 		return;
@@ -480,6 +498,9 @@ static json_t *run_row(const char *key, json_t *entry, size_t k)
 			 "noisy", (json_int_t)c.noisy, "nonlinear", (json_int_t)c.nonlinear);
 }
 
+/* The width of a row of --runs with every column on it. */
+#define RUNS_WIDE 111
+
 static void print_run_row(json_t *r, int fmt)
 {
 	static const char *const keys[] = { "cpu", "run", "date", "host", "kernel",
@@ -488,32 +509,51 @@ static void print_run_row(json_t *r, int fmt)
 					    "nonlinear", NULL };
 	json_int_t noisy = json_integer_value(json_object_get(r, "noisy"));
 	json_int_t nonlinear = json_integer_value(json_object_get(r, "nonlinear"));
+	json_int_t run = json_integer_value(json_object_get(r, "run"));
+	json_int_t measured = json_integer_value(json_object_get(r, "measured"));
+	json_int_t not_measured = json_integer_value(json_object_get(r, "not_measured"));
+	json_int_t current = json_integer_value(json_object_get(r, "current"));
+	const char *date = pc_shown(json_string_value(json_object_get(r, "date")));
+	const char *host = pc_shown(json_string_value(json_object_get(r, "host")));
+	const char *kernel = pc_shown(json_string_value(json_object_get(r, "kernel")));
+	const char *version = pc_shown(json_string_value(json_object_get(r, "primcost_version")));
+	int wide = pc_term_width() >= RUNS_WIDE;
+	char flags[256], when[32], where[3 * 4 * PATH_MAX];
 
 	if (fmt == 1) {
 		csv_line(r, keys);
 		return;
 	}
 	/* The table shows the date to the second (the run number orders runs
-	 * of one second); -f csv and json give it whole. */
-	printf("  %4" JSON_INTEGER_FORMAT "  %-19.19sZ  %-16.16s  %-24.24s  %-8.8s  %8"
-	       JSON_INTEGER_FORMAT "  %8" JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s%s%s",
-	       json_integer_value(json_object_get(r, "run")),
-	       pc_shown(json_string_value(json_object_get(r, "date"))),
-	       pc_shown(json_string_value(json_object_get(r, "host"))),
-	       pc_shown(json_string_value(json_object_get(r, "kernel"))),
-	       pc_shown(json_string_value(json_object_get(r, "primcost_version"))),
-	       json_integer_value(json_object_get(r, "measured")),
-	       json_integer_value(json_object_get(r, "not_measured")),
-	       json_integer_value(json_object_get(r, "current")),
-	       json_is_true(json_object_get(r, "partial")) ? "  partial " : "",
-	       json_string_value(json_object_get(r, "interrupted_by")),
-	       json_is_true(json_object_get(r, "unreliable")) ? "  unreliable" : "");
+	 * of one second); -f csv and json give it whole. Where the terminal
+	 * is narrower than a row of every column, host, kernel and version go
+	 * on a line of their own under the row. */
+	snprintf(flags, sizeof(flags), "%s%s%s", json_is_true(json_object_get(r, "partial")) ?
+		 "  partial " : "", json_string_value(json_object_get(r, "interrupted_by")),
+		 json_is_true(json_object_get(r, "unreliable")) ? "  unreliable" : "");
 	/* figures of the run that are measured but not trustworthy as they are */
 	if (noisy)
-		printf("  %" JSON_INTEGER_FORMAT " noisy", noisy);
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
+			 "  %" JSON_INTEGER_FORMAT " noisy", noisy);
 	if (nonlinear)
-		printf("  %" JSON_INTEGER_FORMAT " nonlinear", nonlinear);
-	putchar('\n');
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
+			 "  %" JSON_INTEGER_FORMAT " nonlinear", nonlinear);
+	/* a date to the second ends in Z; a published table's may be a year */
+	snprintf(when, sizeof(when), strlen(date) > 19 ? "%.19sZ" : "%s", date);
+	if (wide) {
+		fit(RUNS_WIDE - 2, "  %4" JSON_INTEGER_FORMAT "  %-20s  %-16.16s  %-24.24s  "
+		    "%-8.8s  %8" JSON_INTEGER_FORMAT "  %8" JSON_INTEGER_FORMAT "  %7"
+		    JSON_INTEGER_FORMAT "%s", run, when, host, kernel, version, measured,
+		    not_measured, current, flags);
+		return;
+	}
+	fit(8, "  %4" JSON_INTEGER_FORMAT "  %-20s  %8" JSON_INTEGER_FORMAT "  %8"
+	    JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s", run, when, measured,
+	    not_measured, current, flags);
+	snprintf(where, sizeof(where), "%s%s%s%s%s%s", *host ? "  host " : "", host,
+		 *kernel ? "  kernel " : "", kernel, *version ? "  primcost " : "", version);
+	if (*where)
+		fit(8, "      %s", where);
 }
 
 static int list_runs(const char *file, int fmt)
@@ -537,11 +577,17 @@ static int list_runs(const char *file, int fmt)
 			json_object_get(entry, "cpu"), "brand"));
 
 		if (fmt == 0) {
-			printf("%s%s%s%s\n", json_array_size(arr) ? "\n" : "", pc_shown(key),
-			       brand ? ": " : "", brand ? pc_shown(brand) : "");
-			printf("  %4s  %-20s  %-16s  %-24s  %-8s  %8s  %8s  %7s\n", "run",
-			       "date", "host", "kernel", "version", "measured",
-			       "not-meas", "current");
+			if (json_array_size(arr))
+				putchar('\n');
+			fit((int)strlen(pc_shown(key)) + 2, "%s%s%s", pc_shown(key),
+			    brand ? ": " : "", brand ? pc_shown(brand) : "");
+			if (pc_term_width() >= RUNS_WIDE)
+				printf("  %4s  %-20s  %-16s  %-24s  %-8s  %8s  %8s  %7s\n", "run",
+				       "date", "host", "kernel", "version", "measured",
+				       "not-meas", "current");
+			else
+				printf("  %4s  %-20s  %8s  %8s  %7s\n", "run", "date",
+				       "measured", "not-meas", "current");
 		}
 		for (k = 0; k < json_array_size(json_object_get(entry, "runs")); k++) {
 			r = run_row(key, entry, k);
@@ -661,15 +707,15 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 		if (pattern && !matches(pattern, r->name))
 			continue;
 		if (fmt == 0) {
-			printf("%-*s %-12s %4d %-12s %s\n", w, r->name, r->group, 3,
-			       r->availability, r->what);
+			fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name, r->group, 3,
+			    r->availability, r->what);
 			if (verbose) {
 				char lead[96];
 
 				snprintf(lead, sizeof(lead), "%*s method:    ", w, "");
-				pc_text_wrap(stdout, lead, r->method, w + 13, 80);
+				pc_text_wrap(stdout, lead, r->method, w + 13, pc_term_width());
 				snprintf(lead, sizeof(lead), "%*s measured:  ", w, "");
-				pc_text_wrap(stdout, lead, r->selected_by, w + 13, 80);
+				pc_text_wrap(stdout, lead, r->selected_by, w + 13, pc_term_width());
 			}
 			continue;
 		}
@@ -704,15 +750,14 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 		if (pattern && !matches(pattern, r->name))
 			continue;
 		if (fmt == 0) {
-			printf("%-*s %-12s %4d %-12s %s\n", w, r->name,
-			       pc_group_name(r->group), r->ring, availability(id),
-			       r->description);
+			fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name,
+			    pc_group_name(r->group), r->ring, availability(id), r->description);
 			if (verbose)
-				printf("%*s kernel API: %s\n%*s sequence:   %s\n", w, "",
-				       r->kernel_api, w, "", sequence(id));
+				fit(w + 13, "%*s kernel API: %s\n%*s sequence:   %s", w, "",
+				    r->kernel_api, w, "", sequence(id));
 			if (verbose && pc_probe_note((enum pc_probe_id)id))
-				printf("%*s note:       %s\n", w, "",
-				       pc_probe_note((enum pc_probe_id)id));
+				fit(w + 13, "%*s note:       %s", w, "",
+				    pc_probe_note((enum pc_probe_id)id));
 		} else {
 			json_t *row = probe_row(id);
 
