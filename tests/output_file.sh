@@ -121,39 +121,32 @@ for i in range(8):
     json.dump({"schema": d["schema"], "cpus": {"%s-w%d" % (key, i): entry}},
               open("%s-%d.json" % (sys.argv[2], i), "w"))
 PY
-(while [ ! -e lk-stop ]; do rm -f .lk-out.json.lock; done) &
-deleter=$!
-pids=
-for i in 0 1 2 3 4 5 6 7; do
-	$PRIMCOST merge -q -o lk-out.json "lk-$i.json" 2>"lk-$i.err" &
-	pids="$pids $!"
-done
-failed=0
-for p in $pids; do
-	wait "$p" || failed=$((failed + 1))
-done
-touch lk-stop
-wait $deleter
-kept=$("$PYTHON3" -c 'import json, sys; print(sum(k.split("-")[-1].startswith("w") for k in json.load(open(sys.argv[1]))["cpus"]))' lk-out.json)
+# eight_writers OUT: 8 merges into OUT at once while a loop deletes OUT's
+# lock file; sets failed (how many exited non-zero) and kept (how many of
+# the 8 CPUs OUT holds).
+eight_writers() {
+	rm -f lk-stop
+	(while [ ! -e lk-stop ]; do rm -f ".$1.lock"; done) &
+	deleter=$!
+	pids=
+	for i in 0 1 2 3 4 5 6 7; do
+		$PRIMCOST merge -q -o "$1" "lk-$i.json" 2>"lk-$i.err" &
+		pids="$pids $!"
+	done
+	failed=0
+	for p in $pids; do
+		wait "$p" || failed=$((failed + 1))
+	done
+	touch lk-stop
+	wait $deleter
+	kept=$("$PYTHON3" -c 'import json, sys; print(sum(k.split("-")[-1].startswith("w") for k in json.load(open(sys.argv[1]))["cpus"]))' "$1")
+}
+eight_writers lk-out.json
 ok $(test $failed -eq 0 && test "$kept" -eq 8; echo $?) \
 	"8 writers while the lock file is removed: all exit 0, all 8 kept ($kept kept, $failed failed)"
 # The same into a file that does not exist yet: the first ones race to
 # make it.
-rm -f lk-stop
-(while [ ! -e lk-stop ]; do rm -f .lk-new.json.lock; done) &
-deleter=$!
-pids=
-for i in 0 1 2 3 4 5 6 7; do
-	$PRIMCOST merge -q -o lk-new.json "lk-$i.json" 2>"lk-$i.err" &
-	pids="$pids $!"
-done
-failed=0
-for p in $pids; do
-	wait "$p" || failed=$((failed + 1))
-done
-touch lk-stop
-wait $deleter
-kept=$("$PYTHON3" -c 'import json, sys; print(sum(k.split("-")[-1].startswith("w") for k in json.load(open(sys.argv[1]))["cpus"]))' lk-new.json)
+eight_writers lk-new.json
 ok $(test $failed -eq 0 && test "$kept" -eq 8; echo $?) \
 	"8 writers make a new file while its lock file is removed: all 8 kept ($kept kept, $failed failed)"
 
