@@ -27,32 +27,6 @@ int pc_opt_refused(char **argv, int c, char *err, size_t errlen)
 	return -1;
 }
 
-int pc_opt_long(const char *opt, const char *arg, long lo, long hi,
-		const char *want, long *out, char *err, size_t errlen)
-{
-	long v = pc_parse_long(arg, lo, hi);
-
-	if (v < 0) {
-		snprintf(err, errlen, "%s: want %s, got '%s'", opt, want, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int pc_opt_double(const char *opt, const char *arg, double lo, double hi,
-		  const char *want, double *out, char *err, size_t errlen)
-{
-	double v = pc_parse_double(arg, lo, hi);
-
-	if (isnan(v)) {
-		snprintf(err, errlen, "%s: want %s, got '%s'", opt, want, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 int pc_opt_cpu(const char *arg, int *cpu, char *err, size_t errlen)
 {
 	long v;
@@ -82,34 +56,6 @@ int pc_opt_ring0(const char *arg, enum pc_ring0_mode *mode, char *err, size_t er
 		return -1;
 	}
 	return 0;
-}
-
-int pc_opt_nonempty(const char *opt, const char *arg, const char **out,
-		    char *err, size_t errlen)
-{
-	if (!*arg) {
-		snprintf(err, errlen, "%s: empty value", opt);
-		return -1;
-	}
-	*out = arg;
-	return 0;
-}
-
-int pc_opt_word(const char *opt, const char *arg, const char *const *words,
-		char *err, size_t errlen)
-{
-	size_t i, n, at;
-
-	for (n = 0; words[n]; n++)
-		if (strcmp(arg, words[n]) == 0)
-			return (int)n;
-	at = (size_t)snprintf(err, errlen, "%s: want ", opt);
-	for (i = 0; i < n && at < errlen; i++)
-		at += (size_t)snprintf(err + at, errlen - at, "%s%s",
-				       i == 0 ? "" : i + 1 == n ? " or " : ", ", words[i]);
-	if (at < errlen)
-		snprintf(err + at, errlen - at, ", got '%s'", arg);
-	return -1;
 }
 
 int pc_options_parse(int argc, char **argv, const char *shortopts,
@@ -159,56 +105,6 @@ int pc_options_exit(const char *cmd, int rc, const char *usage, const char *err)
 		return PC_EXIT_USAGE;
 	}
 	return -1;
-}
-
-json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
-		       int *stopped, struct pc_output *out, char *err, size_t errlen)
-{
-	char why[PC_ERRLEN];
-	struct stat st;
-	json_t *doc;
-
-	out->lock_fd = -1;
-	out->read_fd = -1;
-	if (pc_write_target(output, out->target, sizeof(out->target), err, errlen) < 0)
-		return NULL;
-	/* a result is read, changed and replaced: a device or a FIFO cannot be */
-	if (stat(out->target, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file (a result is read and "
-			 "replaced; give a file, or -o - for standard output)", output);
-		return NULL;
-	}
-	/* Writers of one file take turns: read, change and write under the lock. */
-	out->lock_fd = pc_doc_lock(out->target, cmd, stop, stopped, err, errlen);
-	if (out->lock_fd < 0)
-		return NULL;
-	/* The file read is the one checked before the rename: its identity
-	 * taken from the descriptor it is read through. */
-	out->read_fd = open(out->target, O_RDONLY | O_CLOEXEC);
-	out->read_existed = out->read_fd >= 0 && fstat(out->read_fd, &out->read_st) == 0;
-	if (out->read_existed)
-		doc = pc_doc_load_fd(out->read_fd, out->target, why, sizeof(why));
-	else if (out->read_fd < 0 && errno == ENOENT)
-		doc = pc_doc_new();
-	else {
-		snprintf(why, sizeof(why), "%.400s: %s", out->target, strerror(errno));
-		doc = NULL;
-	}
-	if (!doc) {
-		snprintf(err, errlen, "%.400s (refusing to replace it; move it away or "
-			 "choose another -o)", why);
-		pc_output_close(out);
-	}
-	return doc;
-}
-
-void pc_output_close(struct pc_output *out)
-{
-	pc_doc_unlock(out->lock_fd);
-	out->lock_fd = -1;
-	if (out->read_fd >= 0)
-		close(out->read_fd);
-	out->read_fd = -1;
 }
 
 int pc_term_width(void)

@@ -3,6 +3,7 @@
 #ifndef PC_COMMANDS_H
 #define PC_COMMANDS_H
 
+#include "options.h"
 #include "primcost.h"
 
 struct pc_command {
@@ -20,10 +21,6 @@ int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
-/* The one line on stderr of a user-facing error: "primcost: CMD: what",
- * control characters replaced (cmd NULL: "primcost: what"). */
-void pc_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 /* The places the published reference tables may be, in order:
  * $PRIMCOST_REFERENCE_DIR alone when it is set; else data/reference next to
  * the program (a build tree), then the installed data directory. */
@@ -58,10 +55,6 @@ int pc_stdin_twice(const char *const *files, size_t n, const char *arg, char *er
 int pc_add_files(int argc, char **argv, const char **files, size_t *n, size_t max,
 		 char *err, size_t errlen);
 
-/* Parses a non-negative integer option value in [lo, hi]; -1 if bad. */
-long pc_parse_long(const char *s, long lo, long hi);
-/* A finite number in [lo, hi] (decimal point allowed); NAN if bad. */
-double pc_parse_double(const char *s, double lo, double hi);
 /* Replaces control characters (a newline in a file name, a key, an option
  * value) so that an error message stays on one line. */
 void pc_one_line(char *s);
@@ -76,36 +69,19 @@ const char *pc_bad_option(char **argv, int c, char *buf, size_t len);
 /* The number of elements of array a. */
 #define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ---- cli_common.c: options the subcommands share ---------------------------
- * Each pc_opt_ function takes the value of option opt ("--samples") as
- * typed; it stores it and returns 0, or fills err with one line naming the
- * option and the value and returns -1. */
+/* ---- cli_common.c: options the subcommands share (as options.h) -----------*/
 
 /* getopt_long returned c (':' or '?'): "option '-Z' needs a value" or
  * "unknown option '--bogus'" into err; always -1. */
 int pc_opt_refused(char **argv, int c, char *err, size_t errlen);
-/* An integer in [lo, hi]; want says so in the error ("9..1000000"). */
-int pc_opt_long(const char *opt, const char *arg, long lo, long hi,
-		const char *want, long *out, char *err, size_t errlen);
-/* A finite number in [lo, hi] (pc_parse_double). */
-int pc_opt_double(const char *opt, const char *arg, double lo, double hi,
-		  const char *want, double *out, char *err, size_t errlen);
 /* --cpu N: a CPU number. */
 int pc_opt_cpu(const char *arg, int *cpu, char *err, size_t errlen);
-/* A value that must not be empty (a file name, a path). */
-int pc_opt_nonempty(const char *opt, const char *arg, const char **out,
-		    char *err, size_t errlen);
-/* One of words (NULL-terminated): its index, or -1 with err listing them
- * ("--format: want table, csv or json, got 'xml'"). */
-int pc_opt_word(const char *opt, const char *arg, const char *const *words,
-		char *err, size_t errlen);
 /* The option loop of every subcommand: resets getopt, then gives take each
  * option getopt_long (shortopts starting with ':') returns, with its value,
  * ctx, err and errlen. take returns 0, -1 after filling err, or
  * PC_OPT_NOT_MINE for an option it does not know. -h is --help (1); an
  * option nobody takes or getopt refuses is named in err (-1). 0 when all
  * were taken, optind then being the first operand. */
-#define PC_OPT_NOT_MINE 1
 struct option;
 typedef int (*pc_opt_take)(int c, const char *arg, void *ctx, char *err,
 			   size_t errlen);

@@ -325,6 +325,10 @@ int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
 
 /* ---- util.c ---------------------------------------------------------------- */
 
+/* The one line on stderr of a user-facing error: "primcost: CMD: what",
+ * control characters replaced (cmd NULL: "primcost: what"). */
+void pc_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Writes s into out[outlen] with every character a terminal would obey
  * escaped: C0 and DEL as \n, \t, \r, \x1b; C1 and the bidirectional
  * controls as \u009b, \u202e; a byte that is not UTF-8 as \xff. The one

@@ -15,34 +15,6 @@
 
 #include "commands.h"
 
-long pc_parse_long(const char *s, long lo, long hi)
-{
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	return v;
-}
-
-double pc_parse_double(const char *s, double lo, double hi)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v) || v < lo || v > hi)
-		return NAN;
-	return v;
-}
-
 void pc_one_line(char *s)
 {
 	for (; s && *s; s++)

@@ -360,3 +360,53 @@ void pc_out_abort(struct pc_out *o)
 		o->tmp = NULL;
 	}
 }
+
+json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
+		       int *stopped, struct pc_output *out, char *err, size_t errlen)
+{
+	char why[PC_ERRLEN];
+	struct stat st;
+	json_t *doc;
+
+	out->lock_fd = -1;
+	out->read_fd = -1;
+	if (pc_write_target(output, out->target, sizeof(out->target), err, errlen) < 0)
+		return NULL;
+	/* a result is read, changed and replaced: a device or a FIFO cannot be */
+	if (stat(out->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (a result is read and "
+			 "replaced; give a file, or -o - for standard output)", output);
+		return NULL;
+	}
+	/* Writers of one file take turns: read, change and write under the lock. */
+	out->lock_fd = pc_doc_lock(out->target, cmd, stop, stopped, err, errlen);
+	if (out->lock_fd < 0)
+		return NULL;
+	/* The file read is the one checked before the rename: its identity
+	 * taken from the descriptor it is read through. */
+	out->read_fd = open(out->target, O_RDONLY | O_CLOEXEC);
+	out->read_existed = out->read_fd >= 0 && fstat(out->read_fd, &out->read_st) == 0;
+	if (out->read_existed)
+		doc = pc_doc_load_fd(out->read_fd, out->target, why, sizeof(why));
+	else if (out->read_fd < 0 && errno == ENOENT)
+		doc = pc_doc_new();
+	else {
+		snprintf(why, sizeof(why), "%.400s: %s", out->target, strerror(errno));
+		doc = NULL;
+	}
+	if (!doc) {
+		snprintf(err, errlen, "%.400s (refusing to replace it; move it away or "
+			 "choose another -o)", why);
+		pc_output_close(out);
+	}
+	return doc;
+}
+
+void pc_output_close(struct pc_output *out)
+{
+	pc_doc_unlock(out->lock_fd);
+	out->lock_fd = -1;
+	if (out->read_fd >= 0)
+		close(out->read_fd);
+	out->read_fd = -1;
+}

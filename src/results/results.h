@@ -182,4 +182,23 @@ int pc_doc_write(json_t *doc, const char *path, char *err, size_t errlen);
 int pc_doc_write_locked(json_t *doc, const char *path, int *lock_fd,
 			const struct stat *read_st, char *err, size_t errlen);
 
+/* ---- output_file.c: a result file read, changed and written under its lock ---- */
+struct pc_output {
+	char target[PATH_MAX];	/* -o with its symbolic links followed */
+	int lock_fd;		/* held while >= 0: pc_doc_unlock */
+	struct stat read_st;	/* the file read, when read_existed */
+	bool read_existed;
+	int read_fd;		/* that file, open until the write: its inode
+				 * number cannot name another file meanwhile */
+};
+
+/* Takes the lock of output (as cmd; stop and stopped as pc_doc_lock) and
+ * reads it under the lock: the document, a new one when there is no file,
+ * with out->lock_fd held. NULL with err, and no lock held, when it cannot
+ * be locked or is not a result (that would be lost by a rewrite). */
+json_t *pc_output_open(const char *output, const char *cmd, int (*stop)(void),
+		       int *stopped, struct pc_output *out, char *err, size_t errlen);
+/* After the write (or instead of it): the lock released, the file read closed. */
+void pc_output_close(struct pc_output *out);
+
 #endif

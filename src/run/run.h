@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.h - a run from its options to its result (run.c), through the
+ * measurement group chosen (group.h; groups.c registers them).
+ */
+#ifndef PC_RUN_H
+#define PC_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "alloc.h"
+#include "contend.h"
+#include "events.h"
+#include "group.h"
+#include "primcost.h"
+#include "report.h"
+#include "results.h"
+#include "ring0.h"
+
+/* What `primcost run` was asked, as parsed; not changed once parsed. */
+struct pc_run_options {
+	const char *probes;
+	bool selected[PC_PROBE_COUNT];
+	int cpu;			/* -1: the CPU we start on */
+	unsigned samples;
+	unsigned sample_us;
+	bool keep_samples;
+	const char *output;		/* "-" = stdout */
+	enum pc_format format;
+	bool pmu;
+	bool quiet;
+	int status_fd;			/* --status-fd: progress lines; -1: none */
+	struct pc_ring0_options ring0;	/* --ring0, --ring0-timeout, --ring0-module */
+	/* ---- events (events.c) ---- */
+	const char *events_list;	/* -e LIST as given, or NULL */
+	struct pc_events events;	/* parsed from it (the run opens a copy) */
+	bool reject_disturbed;		/* discard disturbed samples (default) */
+	bool keep_contended;		/* keep samples the contention canary flags */
+	bool verbose;
+	double probe_timeout_s;		/* < 0: the default for these settings */
+	bool save_partial;		/* on SIGINT/SIGTERM/SIGHUP, save what was measured */
+	/* Another architecture, through its probe runner (runner_host.c). */
+	const char *arch;		/* NULL: this machine, natively */
+	const char *emulator;		/* NULL: run the runner natively */
+	const char *runner;		/* NULL: the one bootstrap built */
+	const char *system_runner;	/* NULL: next to the runner */
+	const char *runner_output;	/* a saved runner output to read instead */
+	const char *system_runner_output;	/* the same, of the system image */
+	/* The groups' own options, each taken by its group. */
+	struct pc_alloc_options alloc;
+	struct pc_contend_options contend;
+	bool samples_given;		/* -n given (a group's default is lower) */
+	char **argv;			/* the run command's, to run it again */
+	const struct pc_measurement_group *group;	/* the group measured */
+};
+
+/* The defaults: every probe, 501 samples of 20 us, primcost.json, ... */
+void pc_run_defaults(struct pc_run_options *o);
+/* An option the result records as given (-p, -e): refused (-1, err) now
+ * if the file could not hold it, not after measuring. */
+int pc_run_recordable(const char *opt, const char *arg, char *err, size_t errlen);
+/* The time limit of one probe: the option, else 10 s plus 40 times what the
+ * --samples and --sample-us settings ask for (plus 500 samples' worth for
+ * sizing, warm-up and the linearity check). 0: no limit. */
+double pc_run_probe_timeout(const struct pc_run_options *o, double sample_floor_s);
+
+/* A run in progress: what it opened, what it measured. */
+struct pc_run {
+	const struct pc_run_options *o;
+	struct pc_cpu_info ci;
+	struct pc_clock clk;
+	bool clk_open;			/* pc_clock_init done: to close */
+	struct pc_events events;	/* o->events, opened */
+	struct pc_profile prof;
+	struct pc_ring0 *r0;
+	void *group_state;		/* the group's own (its open and close) */
+	json_t *extra;			/* what a probe runner adds to the run */
+	int cpu_no;
+	int sig;			/* the signal that interrupted it; 0: none */
+};
+
+/* ---- groups.c: the registry ---------------------------------------------------- */
+
+/* A group and where its options are in struct pc_run_options. */
+struct pc_group_entry {
+	const struct pc_measurement_group *group;
+	size_t options;			/* offsetof(struct pc_run_options, ...) */
+};
+/* The groups, ended by a NULL group; the last is the probe table, measured
+ * when no other is chosen. */
+extern const struct pc_group_entry pc_groups[];
+/* The options of group g in o. */
+void *pc_group_options(const struct pc_run_options *o, const struct pc_measurement_group *g);
+/* After the options: each group's finish, in order; one group chosen at
+ * most (else -1, err saying which runs alone), then its rows selected;
+ * o->group set. */
+int pc_groups_finish(struct pc_run_options *o, char *err, size_t errlen);
+
+/* ---- remote.c: another architecture's probe runner -------------------------- */
+
+/* Its section of run's help, and its options (each a path). */
+extern const char pc_remote_help[];
+extern const struct pc_group_option pc_remote_options[];
+/* Takes option index of pc_remote_options; -1 with err. */
+int pc_remote_option(struct pc_run_options *o, int index, const char *arg, char *err,
+		     size_t errlen);
+/* After the options: the runner's options that go together (--arch of
+ * this machine's own architecture, alone, is the native run: o->arch
+ * cleared); -1 with err. */
+int pc_remote_check(struct pc_run_options *o, char *err, size_t errlen);
+/* Measures r->o->arch through its probe runner: fills what a native run
+ * would; -1 with err. */
+int pc_remote_measure(struct pc_run *r, char *err, size_t errlen);
+
+/* ---- run.c: the run's life ------------------------------------------------------ */
+
+/* Refuses before measuring: a bad --status-fd, an unwritable destination,
+ * an existing file that is not a valid result (a merge would lose it). The
+ * file is read again when the run is filed: others may write it meanwhile.
+ * -1 with err. */
+int pc_run_preflight(const struct pc_run_options *o, char *err, size_t errlen);
+/* Measures (natively, or through the probe runner of o->arch): -1 with err,
+ * and what was opened closed again. */
+int pc_run_measure(struct pc_run *r, const struct pc_run_options *o, char *err,
+		   size_t errlen);
+/* The one-run document of the run; NULL with err. */
+json_t *pc_run_document(struct pc_run *r, char *err, size_t errlen);
+/* Saves the run of run_doc: to standard output for -o -, else filed into
+ * o->output under its lock (an interrupted run: only what it measured);
+ * unless interrupted, an interruption while waiting for the lock gives up
+ * (*stopped set). -1 with err. */
+int pc_run_save(struct pc_run *r, json_t *run_doc, int *stopped, char *err,
+		size_t errlen);
+/* Probes an interrupted run measured, at least partly; and whether any
+ * failed. */
+size_t pc_run_measured(const struct pc_run *r);
+bool pc_run_failed(const struct pc_run *r);
+/* Closes what the run opened. */
+void pc_run_close(struct pc_run *r);
+
+#endif
