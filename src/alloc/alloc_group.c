@@ -2,7 +2,6 @@
 /* alloc_group.c - the allocator group as run sees it (group.h): its options
  * (--alloc, --allocator, --touch), its allocators opened before the run,
  * its points measured, filed and shown. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -77,16 +76,9 @@ static int alloc_select(void *opts, const char *probes, char *err, size_t errlen
 			       err, errlen);
 }
 
-static int alloc_open(const void *opts, void **state, char *err, size_t errlen)
+static int alloc_open(const void *opts, void *state, char *err, size_t errlen)
 {
-	struct pc_alloc_run *ar = calloc(1, sizeof(*ar));
-
-	*state = ar;
-	if (!ar) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	return pc_alloc_open(opts, ar, err, errlen);
+	return pc_alloc_open(opts, state, err, errlen);
 }
 
 static int alloc_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
@@ -117,9 +109,7 @@ static int alloc_show(FILE *f, json_t *doc, enum pc_format fmt)
 
 static void alloc_close(void *state)
 {
-	if (state)
-		pc_alloc_close(state);
-	free(state);
+	pc_alloc_close(state);
 }
 
 const struct pc_measurement_group pc_group_alloc = {
@@ -136,6 +126,7 @@ const struct pc_measurement_group pc_group_alloc = {
 	.finish = alloc_finish,
 	.chosen = alloc_chosen,
 	.select = alloc_select,
+	.state_size = sizeof(struct pc_alloc_run),
 	.open = alloc_open,
 	.measure = alloc_measure,
 	.describe = alloc_describe,

@@ -2,7 +2,6 @@
 /* contend_group.c - the contended group as run sees it (group.h): its
  * options (--locks, --threads, --placement, --cpus, --matrix, --window-us),
  * its points planned before the run, measured in windows, filed and shown. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "contend.h"
@@ -94,16 +93,9 @@ static int contend_select(void *opts, const char *probes, char *err, size_t errl
 }
 
 /* The CPUs allowed are read before run pins its thread. */
-static int contend_open(const void *opts, void **state, char *err, size_t errlen)
+static int contend_open(const void *opts, void *state, char *err, size_t errlen)
 {
-	struct pc_contend_run *cr = calloc(1, sizeof(*cr));
-
-	*state = cr;
-	if (!cr) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	return pc_contend_plan(opts, cr, err, errlen);
+	return pc_contend_plan(opts, state, err, errlen);
 }
 
 static int contend_measure(const void *opts, void *state,
@@ -135,9 +127,7 @@ static int contend_show(FILE *f, json_t *doc, enum pc_format fmt)
 
 static void contend_close(void *state)
 {
-	if (state)
-		pc_contend_close(state);
-	free(state);
+	pc_contend_close(state);
 }
 
 const struct pc_measurement_group pc_group_contend = {
@@ -159,6 +149,7 @@ const struct pc_measurement_group pc_group_contend = {
 	.finish = contend_finish,
 	.chosen = contend_chosen,
 	.select = contend_select,
+	.state_size = sizeof(struct pc_contend_run),
 	.open = contend_open,
 	.measure = contend_measure,
 	.describe = contend_describe,

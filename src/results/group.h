@@ -54,9 +54,11 @@ struct pc_measurement_group {
 	bool (*chosen)(const void *opts);
 	int (*select)(void *opts, const char *probes, char *err, size_t errlen);
 	/* Before the thread is pinned: what the group needs opened or
-	 * planned (allocators loaded, CPUs chosen) into *state; -1 with err
+	 * planned (allocators loaded, CPUs chosen) into state, state_size
+	 * bytes that run allocates zeroed and frees after close; -1 with err
 	 * (close is called either way). NULL: no state. */
-	int (*open)(const void *opts, void **state, char *err, size_t errlen);
+	size_t state_size;
+	int (*open)(const void *opts, void *state, char *err, size_t errlen);
 	/* Measures every row or point into prof; -1 with err. */
 	int (*measure)(const void *opts, void *state, const struct pc_measure_config *cfg,
 		       const struct pc_clock *clk, struct pc_profile *prof, char *err,

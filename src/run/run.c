@@ -132,7 +132,14 @@ static int run_native(struct pc_run *r, char *err, size_t errlen)
 	struct pc_measure_config cfg;
 	char why[256];
 
-	if (g->open && g->open(opts, &r->group_state, err, errlen) < 0)
+	if (g->state_size) {
+		r->group_state = calloc(1, g->state_size);
+		if (!r->group_state) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	if (g->open && g->open(opts, r->group_state, err, errlen) < 0)
 		return -1;
 	if (pc_cpu_detect(&r->ci, err, errlen) < 0)
 		return -1;
@@ -335,8 +342,9 @@ void pc_run_close(struct pc_run *r)
 
 	if (!r->o)	/* never measured: nothing opened */
 		return;
-	if (g && g->close)
+	if (r->group_state && g->close)
 		g->close(r->group_state);
+	free(r->group_state);
 	r->group_state = NULL;
 	pc_ring0_close(r->r0);
 	r->r0 = NULL;
