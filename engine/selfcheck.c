@@ -3,7 +3,7 @@
  * selfcheck.c - the functional self-check of a probe body, the one
  * sequence every executor runs before timing it: in this process
  * (src/core/measure.c), in the freestanding runner, and in ring 0
- * (arch/x86_64/ring0/exec.c, entered once with interrupts off and once on).
+ * (runner/ring0/exec.c, entered once with interrupts off and once on).
  * Freestanding, and free of floating point: the kernel module links it.
  */
 #include "engine/engine.h"

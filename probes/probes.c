@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* probes.c - the rows of probes.def as data, and the portable bodies' table. */
+/* probes.c - the rows of probes.def as data, and the groups' names. */
 #include "probes.h"
-#include "portable.h"
 
 const struct pc_probe_row pc_probe_rows[PC_PROBE_COUNT] = {
 #define PC_PROBE(id, name, group, ring, api, desc) \
@@ -26,10 +25,3 @@ const char *pc_group_name(enum pc_group g)
 {
 	return (unsigned)g < PC_GROUP_COUNT ? group_names[g] : "?";
 }
-
-/* Rows whose body needs libc are the same on every architecture. */
-const struct pc_arch_probe pc_portable_probes[PC_PROBE_COUNT] = {
-	[PC_PROBE_sigprocmask] = PC_ROW(pc_run_sigprocmask, pc_init_sigprocmask,
-		pc_check_sigprocmask, 0,
-		"sigprocmask(SIG_BLOCK, all, &old); sigprocmask(SIG_SETMASK, &old, &seen)"),
-};

@@ -31,4 +31,8 @@ struct pc_probe_row {
 	const char *description;
 };
 
+/* probes.c */
+extern const struct pc_probe_row pc_probe_rows[PC_PROBE_COUNT];
+const char *pc_group_name(enum pc_group g);
+
 #endif

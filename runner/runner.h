@@ -4,7 +4,7 @@
  * (arch/<arch>/) plus a driver that runs its probes and self-checks and
  * writes raw timings as text, for emulators and machines where the full
  * primcost cannot be built (ia64 under the Ski simulator). primcost
- * (src/runner/runner_parse.c) reads that text and src/core/samples.c does the statistics.
+ * (src/remote/runner_parse.c) reads that text and src/core/samples.c does the statistics.
  *
  * The driver (runner.c) is plain C without libc. A platform (runner/<arch>/)
  * provides the entry point and the few services below.

@@ -21,7 +21,7 @@ log=$4
 "$src/scripts/kmod-tree.sh" "$src" "$dest" || exit 1
 kbuild() {	# A make of its own, not a sub-make of a caller's make.
 	flock "${TMPDIR:-/tmp}/primcost-kbuild.lock" \
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$dest/arch/x86_64/kmod" \
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$dest/runner/kmod" \
 		KDIR="$kdir" "$@" >"$log" 2>&1
 }
 kbuild

@@ -1,17 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # kmod-tree.sh SRCDIR DEST - copies what the kernel module's kbuild needs
-# (arch/x86_64/kmod and everything it includes) into DEST, writable:
+# (runner/kmod and everything it includes) into DEST, writable:
 # kbuild writes next to its sources. The module then builds with
-#   make -C DEST/arch/x86_64/kmod KDIR=/path/to/kernel/build
+#   make -C DEST/runner/kmod KDIR=/path/to/kernel/build
 # Keep in step with nobase_dist_kmodsrc_DATA in Makefile.am (the DKMS tree).
 set -eu
 src=$1
 dest=$2
-mkdir -p "$dest/arch/x86_64" "$dest/probes" "$dest/engine"
+mkdir -p "$dest/arch/x86_64" "$dest/probes" "$dest/engine" "$dest/runner"
 cp -R "$src/arch/x86" "$dest/arch/"
 cp "$src/arch/arch.h" "$src/arch/checks.h" "$src/arch/loop.h" "$dest/arch/"
-cp -R "$src/arch/x86_64/ring0" "$src/arch/x86_64/kmod" "$dest/arch/x86_64/"
+cp -R "$src/runner/ring0" "$src/runner/kmod" "$dest/runner/"
 cp "$src/arch/x86_64/timer.h" "$dest/arch/x86_64/"
 mkdir -p "$dest/arch/i386"
 cp "$src/arch/i386/cmpxchg64.h" "$dest/arch/i386/"

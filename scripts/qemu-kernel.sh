@@ -106,7 +106,7 @@ ksrc=$work/src
 ird=$work/initramfs
 mkdir -p "$ird/bin" "$ird/proc" "$ird/sys" "$ird/dev" "$ird/tmp" "$ird/kvm"
 cp /bin/busybox "$ird/bin/busybox"
-cp "$ksrc/arch/x86_64/kmod/primcost_ring0.ko" "$ird/"
+cp "$ksrc/runner/kmod/primcost_ring0.ko" "$ird/"
 bins="$builddir/primcost $builddir/tests/ring0_kmod $builddir/tests/ring0_guest"
 # shellcheck disable=SC2086
 cp $bins "$ird/bin/"

@@ -31,16 +31,16 @@ pc list --format xml
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list --format xml: one-line error, exit 2"
 
 # list derives from the probe table: every row, once; then the rows of the
-# groups measured at points (probes/locks.c, the allocator's three).
+# groups measured at points (src/contend/locks.c, the allocator's three).
 pc list --format csv
 ok $(test $pc_rc -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | grep -cv ',contended,\|,alloc,')" -eq \
 	"$(grep -c '^PC_PROBE(' "$PC_SRCDIR/probes/probes.def")"; echo $?) \
 	"list shows every row of probes.def"
 want=$(sed -n 's/^\tLOCK(\([a-z_]*\),.*/lock.\1/p; s/^\t{ "\(contended\.[a-z_]*\|c2c\.[a-z]*\)",.*/\1/p' \
-	"$PC_SRCDIR/probes/locks.c" | tr '\n' ' ')
+	"$PC_SRCDIR/src/contend/locks.c" | tr '\n' ' ')
 got=$(grep ',contended,3,' "$pc_tmp/out" | cut -d, -f1 | tr '\n' ' ')
 ok $(test -n "$want" && test "$want" = "$got"; echo $?) \
-	"list shows the contended rows of probes/locks.c, lock.broken left out ($got)"
+	"list shows the contended rows of src/contend/locks.c, lock.broken left out ($got)"
 ok $(test "$(grep ',alloc,3,' "$pc_tmp/out" | cut -d, -f1 | tr '\n' ' ')" = \
 	"alloc.malloc alloc.free alloc.malloc_free "; echo $?) \
 	"list shows the allocator group's three rows"

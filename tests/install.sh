@@ -36,7 +36,7 @@ if [ "$PC_ARCH" != x86_64 ]; then
 	exit 0
 fi
 has "the module's source and dkms.conf" '/src/primcost-[0-9.]+/dkms\.conf$' \
-	'/src/primcost-[0-9.]+/arch/x86_64/kmod/pc_main\.c$'
+	'/src/primcost-[0-9.]+/runner/kmod/pc_main\.c$'
 # (found through the installed dkms.conf: the prefix itself may contain a
 # primcost-VERSION directory, as make distcheck's does)
 conf=$(grep -E '/src/primcost-[0-9.]+/dkms\.conf$' "$pc_tmp/files" | head -1)
@@ -47,7 +47,7 @@ ok $(grep -q '^BUILT_MODULE_NAME\[0\]="primcost_ring0"$' "$src/dkms.conf" &&
 # Every file the module's sources include (quoted, or found in the -I
 # directories of its Kbuild) is in the installed tree.
 if command -v cc >/dev/null 2>&1; then
-	k="$src/arch/x86_64/kmod"
+	k="$src/runner/kmod"
 	bad=
 	ls "$k"/*.c >/dev/null 2>&1 || bad=" $k/*.c"
 	for c in "$k"/*.c; do

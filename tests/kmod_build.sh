@@ -27,7 +27,7 @@ src=$pc_tmp/src
 	2>"$pc_tmp/again"
 rc=$?
 [ -s "$pc_tmp/again" ] && diag "$(cat "$pc_tmp/again")"
-ko=$src/arch/x86_64/kmod/primcost_ring0.ko
+ko=$src/runner/kmod/primcost_ring0.ko
 ok $(test $rc -eq 0 && test -s "$ko"; echo $?) "the kernel module builds against $kdir"
 [ $rc -eq 0 ] || sed 's/^/# /' "$pc_tmp/build.log" | tail -30
 warnings=$(grep -c 'warning:' "$pc_tmp/build.log")

@@ -27,11 +27,11 @@ done <"$pc_tmp/files"
 ok $(test -z "$missing"; echo $?) "all $n source files carry an SPDX line${missing:+ (missing:$missing)}"
 
 bad=
-for f in arch/x86_64/kmod/*.c arch/x86_64/kmod/*.h arch/x86_64/kmod/include/*.h \
-	arch/x86_64/kmod/Kbuild arch/x86_64/kmod/Makefile; do
+for f in runner/kmod/*.c runner/kmod/*.h runner/kmod/include/*.h \
+	runner/kmod/Kbuild runner/kmod/Makefile; do
 	head -1 "$f" | grep -q 'SPDX-License-Identifier: MIT OR GPL-2.0-only' || bad="$bad $f"
 done
 ok $(test -z "$bad"; echo $?) "the kernel module's files are MIT OR GPL-2.0-only${bad:+ (not:$bad)}"
-grep -q '^MODULE_LICENSE("Dual MIT/GPL");' arch/x86_64/kmod/pc_main.c
+grep -q '^MODULE_LICENSE("Dual MIT/GPL");' runner/kmod/pc_main.c
 ok $? "the module declares MODULE_LICENSE(\"Dual MIT/GPL\")"
 done_testing

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "ring0.h"
+#include "ring0/ring0.h"
 
 #define X86_FLAGS_IF 0x200UL
 

@@ -11,9 +11,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "ring0.h"
+#include "ring0/ring0.h"
 #include "tap.h"
 #include "ring0_checks.h"
+#include "core/primcost.h"
 
 static double now_s(void)
 {

@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ring0.h"
+#include "ring0/ring0.h"
 #include "tap.h"
 #include "ring0_checks.h"
+#include "core/primcost.h"
 
 #define TEST_ENTRIES "/sys/module/primcost_ring0/parameters/test_entries"
 

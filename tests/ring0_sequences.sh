@@ -16,8 +16,8 @@ x86_64|i386) ;;
 esac
 objdump=${OBJDUMP:-objdump}
 objs="$PC_BUILDDIR/libpcarch.a"
-[ -f "$PC_BUILDDIR/arch/x86_64/guest/g-probes.o" ] &&
-	objs="$objs $PC_BUILDDIR/arch/x86_64/guest/g-probes.o"
+[ -f "$PC_BUILDDIR/runner/guest/g-probes.o" ] &&
+	objs="$objs $PC_BUILDDIR/runner/guest/g-probes.o"
 
 # mnemonics OBJ FN: FN's instructions, mnemonics only, one line, spaced.
 mnemonics() {

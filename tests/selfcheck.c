@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "primcost.h"
+#include "core/measure.h"
 #include "tap.h"
 
 int main(void)

@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define HAVE_TEST_BODIES 1

@@ -15,6 +15,7 @@
 #include "src/core/samples.h"
 #include "src/results/results.h"
 #include "tap.h"
+#include "core/primcost.h"
 
 static void test_names(void)
 {

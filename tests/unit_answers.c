@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answers.h"
-#include "compare.h"
+#include "results/answers.h"
+#include "results/compare.h"
 #include "tap.h"
 
 static json_t *fig(double median)

@@ -2,7 +2,9 @@
 /* Sample sizing against the timer's resolution (slow arm64 timers). */
 #include <string.h>
 
-#include "primcost.h"
+#include "core/primcost.h"
+#include "core/clock.h"
+#include "core/measure.h"
 #include "tap.h"
 
 static struct pc_clock fake(double hz, uint64_t step)

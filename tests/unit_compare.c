@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "results/compare.h"
 #include "tap.h"
+#include "core/primcost.h"
 
 /* How a probe of a test document looks. */
 struct spec {

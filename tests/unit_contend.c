@@ -13,10 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "contend.h"
-#include "results.h"
+#include "contend/contend.h"
+#include "results/results.h"
 #include "tap.h"
 #include "timer.h"
+#include "core/primcost.h"
 
 /* The transfer gauge's judgment: steady windows, and windows at two
  * distances (the figures seen when a host moved the vCPUs: 230 and 820). */

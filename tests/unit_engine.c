@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "samples.h"
+#include "core/samples.h"
 #include "tap.h"
 
 /* A loop costing `overhead` + ops * `per_op` ticks; `stuck`: 0 ticks. */

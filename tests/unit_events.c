@@ -12,14 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "report.h"
-#include "results.h"
+#include "core/events.h"
+#include "results/report.h"
+#include "results/results.h"
 #include "tap.h"
 
 #include <perfmon/pfmlib_perf_event.h>
 #if __has_include("pmc.h")
 #include "pmc.h"
+#include "core/primcost.h"
 #define HAVE_PMC_PAGE 1
 #endif
 

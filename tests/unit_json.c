@@ -5,10 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "packed.h"
-#include "report.h"
-#include "results.h"
+#include "results/packed.h"
+#include "results/report.h"
+#include "results/results.h"
 #include "tap.h"
+#include "core/primcost.h"
 
 static void fake_probe(struct pc_probe_result *r, enum pc_probe_id id, double med,
 		       double *raw, size_t n)

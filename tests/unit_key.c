@@ -2,7 +2,8 @@
 /* The model key: same CPU model on two hosts gives the same key. */
 #include <string.h>
 
-#include "primcost.h"
+#include "core/primcost.h"
+#include "core/cpu.h"
 #include "tap.h"
 
 static void fill(struct pc_cpu_info *c, const char *vendor, const char *brand,

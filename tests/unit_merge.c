@@ -3,8 +3,9 @@
  * the history of its run, duplicates recognised, conflicts refused. */
 #include <string.h>
 
-#include "merge.h"
+#include "results/merge.h"
 #include "tap.h"
+#include "core/primcost.h"
 
 #define K "x86_64.test.1-2-3.cpu-a"
 

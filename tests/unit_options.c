@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_run.h"
-#include "commands.h"
+#include "cli/cmd_run.h"
+#include "cli/commands.h"
 #include "tap.h"
 
 #define ARGV(...) ((char *[]){ "run", __VA_ARGS__, NULL })

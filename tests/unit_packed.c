@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "packed.h"
-#include "primcost.h"
-#include "results.h"
+#include "results/packed.h"
+#include "core/primcost.h"
+#include "core/stats.h"
+#include "results/results.h"
 #include "tap.h"
 
 /* v rounded to 7 significant digits, as the figures are. */

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "packed.h"
-#include "samples.h"
+#include "results/packed.h"
+#include "core/samples.h"
 #include "tap.h"
 
 static json_t *probes_of(const char *dir, const char *name)

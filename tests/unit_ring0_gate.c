@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ring0.h"
+#include "ring0/ring0.h"
 #include "tap.h"
 
 /* A 3.2 GHz core under a 2.445 GHz TSC: 0.757 ticks per cycle. */

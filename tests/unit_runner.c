@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The freestanding probe runner's driver (runner/runner.c) and primcost's
- * reading of it (src/runner/runner_parse.c), on the host: the driver runs here with
+ * reading of it (src/remote/runner_parse.c), on the host: the driver runs here with
  * this machine's backend and a fake platform that captures its output, so
  * the text format is proven end to end without the cross toolchain or an
  * emulator. Also: a self-check that fails is reported as the probe's
@@ -12,8 +12,9 @@
 #include <time.h>
 
 #include "runner/runner.h"
-#include "runner_host.h"
+#include "remote/runner_host.h"
 #include "tap.h"
+#include "core/primcost.h"
 
 /* ---- the fake platform ------------------------------------------------------------ */
 

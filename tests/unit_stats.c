@@ -2,7 +2,8 @@
 /* Statistics on data whose answers are known. */
 #include <stdlib.h>
 
-#include "primcost.h"
+#include "core/stats.h"
+#include "core/measure.h"
 #include "tap.h"
 
 /*

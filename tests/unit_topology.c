@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "primcost.h"
+#include "core/primcost.h"
+#include "core/topology.h"
+#include "core/cpu.h"
 #include "tap.h"
 
 static const struct pc_topo_cache *cache(const struct pc_topology *t, int level,

@@ -6,9 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "primcost.h"
+#include "core/primcost.h"
+#include "core/cpu.h"
 #include "tap.h"
-#include "uarch.h"
+#include "core/uarch.h"
 
 /* Identities as these machines report them (/proc/cpuinfo, MIDR_EL1). */
 static const struct fixture {

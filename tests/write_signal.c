@@ -13,8 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "tap.h"
+#include "core/primcost.h"
 
 static char dir[] = "/tmp/pc-write-signal-XXXXXX";
 static char path[256];

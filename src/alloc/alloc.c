@@ -18,8 +18,9 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "executor.h"
-#include "samples.h"
+#include "core/executor.h"
+#include "core/samples.h"
+#include "core/primcost.h"
 
 /* One series: a row at one size on one allocator. */
 struct alloc_loop {

@@ -11,8 +11,9 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "events.h"
-#include "primcost.h"
+#include "core/events.h"
+#include "core/clock.h"
+#include "core/measure.h"
 
 /* The three rows: N calls timed, then their N frees; or the reverse; or a
  * malloc immediately freed. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "group.h"
+#include "results/group.h"
 
 enum { OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH };
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "report.h"
-#include "results.h"
+#include "results/report.h"
+#include "results/results.h"
 
 static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 			  const struct pc_probe_result *r)

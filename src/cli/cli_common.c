@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "cli_common.h"
-#include "compare.h"
+#include "results/compare.h"
 #include "commands.h"
-#include "report.h"
-#include "results.h"
-#include "ring0.h"
+#include "results/report.h"
+#include "results/results.h"
+#include "ring0/ring0.h"
 
 int pc_opt_refused(char **argv, int c, char *err, size_t errlen)
 {

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "report.h"
-#include "results.h"
-#include "ring0.h"
+#include "results/report.h"
+#include "results/results.h"
+#include "ring0/ring0.h"
 
 /* --format FMT: table, json, csv or markdown (report.h). */
 int pc_opt_format(const char *arg, enum pc_format *format, char *err, size_t errlen);

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "contend.h"
+#include "alloc/alloc.h"
+#include "contend/contend.h"
 #include "cli_common.h"
 #include "cmd_compare.h"
 #include "commands.h"

@@ -3,7 +3,7 @@
 #ifndef PC_CMD_COMPARE_H
 #define PC_CMD_COMPARE_H
 
-#include "compare.h"
+#include "results/compare.h"
 
 #define PC_COMPARE_MAX_FILES 64
 #define PC_COMPARE_MAX_GLOBS 64

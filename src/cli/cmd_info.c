@@ -7,9 +7,9 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "events.h"
-#include "results.h"
-#include "ring0.h"
+#include "core/events.h"
+#include "results/results.h"
+#include "ring0/ring0.h"
 
 static const char usage_text[] =
 	"usage: primcost info [OPTIONS]\n"

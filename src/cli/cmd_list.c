@@ -11,13 +11,13 @@
 #include <string.h>
 
 #include "cli_common.h"
-#include "alloc.h"
+#include "alloc/alloc.h"
 #include "commands.h"
-#include "compare.h"
-#include "contend.h"
-#include "events.h"
-#include "report.h"
-#include "results.h"
+#include "results/compare.h"
+#include "contend/contend.h"
+#include "core/events.h"
+#include "results/report.h"
+#include "results/results.h"
 
 static const char usage_text[] =
 	"usage: primcost list [OPTIONS] [PATTERN]\n"

@@ -7,8 +7,8 @@
 #include "cli_common.h"
 #include "cmd_merge.h"
 #include "commands.h"
-#include "merge.h"
-#include "packed.h"
+#include "results/merge.h"
+#include "results/packed.h"
 
 static const char usage_text[] =
 	"usage: primcost merge [OPTIONS] -o OUT FILE...\n"

@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "config.h"
 #include "report_html.h"
-#include "results.h"
+#include "results/results.h"
 
 static const char usage_text[] =
 	"usage: primcost report [OPTIONS] -o OUT FILE [FILE...]\n"

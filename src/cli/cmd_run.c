@@ -10,7 +10,7 @@
 #include "cli_common.h"
 #include "cmd_run.h"
 #include "commands.h"
-#include "contain.h"
+#include "core/contain.h"
 
 /* The help: run's own options, each group's (group.h), the probe runner's. */
 static const char usage_head[] =

@@ -4,7 +4,7 @@
 #ifndef PC_CMD_RUN_H
 #define PC_CMD_RUN_H
 
-#include "run.h"
+#include "run/run.h"
 
 /* 0: run; 1: --help asked; -1: error in err. */
 int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "results/compare.h"
 
 #define MATRIX_MIN_PROBE 16	/* narrowest probe column */
 #define MATRIX_MAX_COLS 4	/* CPUs per block, at most */

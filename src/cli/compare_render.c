@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
+#include "results/compare.h"
+#include "core/util.h"
 
 #define DASH PC_NO_VALUE	/* nothing to show */
 

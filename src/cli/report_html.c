@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answers.h"
+#include "results/answers.h"
 #include "report_html.h"
 
 /* Okabe-Ito: told apart with the common colour-vision deficiencies. */

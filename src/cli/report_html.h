@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "compare.h"
+#include "results/compare.h"
 
 struct pc_report_html_opts {
 	bool comparison;	/* show ratios and verdicts against side A */

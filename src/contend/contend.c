@@ -4,7 +4,7 @@
  *
  * A window: the point's threads, each pinned to its CPU, meet at a barrier;
  * the last to arrive puts the row's initial state and sets the deadline,
- * and all run the row's loop until it passes (probes/locks.c): every thread
+ * and all run the row's loop until it passes (locks.c): every thread
  * runs for the same time, nobody finishes early. Each thread times its own
  * part; the window's figure is the threads' time over their operations
  * (cycles per operation per thread, as the 2014 tables' "cycles one thread spends
@@ -23,10 +23,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "contain.h"
+#include "core/contain.h"
 #include "contend.h"
 #include "relax.h"
-#include "samples.h"
+#include "core/samples.h"
 #include "timer.h"
 
 const char *const pc_placement_names[] = { "compact", "spread", "list", "pair" };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * contend.h - the contended group: lock kinds, contended atomics and the
- * transfer of a cache line between CPUs (the rows: probes/locks.h), each
+ * transfer of a cache line between CPUs (the rows: locks.h), each
  * measured at points (a thread count and the CPUs they run on) in
  * time-bounded windows (contend.c); where the threads go (placement.c);
  * the results as points[] and their views (contend_json.c).
@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "primcost.h"
-#include "probes/locks.h"
+#include "core/clock.h"
+#include "core/measure.h"
+#include "locks.h"
 
 /* ---- placement.c: where the threads run ---------------------------------------- */
 

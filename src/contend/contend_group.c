@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "contend.h"
-#include "group.h"
-#include "options.h"
+#include "results/group.h"
+#include "core/options.h"
 
 enum { OPT_LOCKS, OPT_THREADS, OPT_PLACEMENT, OPT_CPUS, OPT_MATRIX, OPT_WINDOW_US };
 

@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "contend.h"
-#include "report.h"
-#include "results.h"
+#include "results/report.h"
+#include "results/results.h"
+#include "core/util.h"
 
 static const char *const units[] = {
 	[PC_KIND_LOCK] = "per lock+unlock pair, per thread",
@@ -524,7 +525,7 @@ static void method_notes(FILE *f, json_t *entry, char tag)
 }
 
 static const char method_primcost[] =
-	"primcost: the C11 locks of probes/locks.c, not the kernel's code (its "
+	"primcost: the C11 locks of src/contend/locks.c, not the kernel's code (its "
 	"lock.qspinlock is today's design, the qspinlock of Zijlstra's 2014 "
 	"tables the patch with the pending bit and the 2-task optimization, their "
 	"ticket the kernel's of 2014, primcost's a portable one); every thread runs for "

@@ -14,9 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "config.h"
 #include "events.h"
-#include "primcost.h"
+#include "stats.h"
 
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>

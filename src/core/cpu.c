@@ -13,8 +13,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cpu.h"
+#include "arch/arch.h"
 #include "config.h"
 #include "primcost.h"
+#include "topology.h"
 #include "uarch.h"
 
 #ifdef HAVE_LIBCPUID

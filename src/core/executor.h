@@ -11,7 +11,8 @@
 
 #include "engine/engine.h"
 #include "events.h"
-#include "primcost.h"
+#include "clock.h"
+#include "measure.h"
 
 /* A body: what one loop runs, itself an executor and its context. */
 struct pc_body {
@@ -28,6 +29,21 @@ struct pc_host_loop {
 	/* What the last lo ([0]) and hi ([1]) loops saw. */
 	struct pc_loop_counts counts[2];
 	uint64_t cycles[2];
+};
+
+/* Where a run's ring-0 rows run: the way into ring 0 the run opened
+ * (ring0.c gives one: pc_ring0_target). measure.c asks it to admit each such
+ * row, times the row through its body, then has it judge the loops. */
+struct pc_ring0_target {
+	void *ctx;
+	/* True when res is to be timed in ring 0; else res says why not. */
+	bool (*admit)(void *ctx, struct pc_probe_result *res,
+		      const struct pc_clock *clk, double sample_s);
+	/* The body that runs a probe's loops in ring 0. */
+	struct pc_body (*body)(void *ctx);
+	/* Marks res failed when its ring-0 loops (or their calibration)
+	 * failed. */
+	void (*finish)(void *ctx, struct pc_probe_result *res);
 };
 
 extern const struct pc_executor pc_host_executor;

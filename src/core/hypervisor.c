@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "primcost.h"
+#include "cpu.h"
+#include "util.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>	/* the compiler's CPUID wrapper, not inline asm of ours */

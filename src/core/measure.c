@@ -14,11 +14,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure.h"
+#include "portable.h"
 #include "contain.h"
 #include "events.h"
 #include "executor.h"
-#include "primcost.h"
-#include "ring0.h"
+#include "stats.h"
+#include "cpu.h"
+#include "clock.h"
 #include "samples.h"
 
 const char *pc_status_name(enum pc_status s)
@@ -239,7 +242,7 @@ static int job_alloc_events(struct job *j, unsigned samples)
  * a caller's body (pc_measure_items). */
 struct what {
 	const struct pc_arch_probe *impl;
-	struct pc_ring0 *r0;
+	const struct pc_ring0_target *r0;
 	const struct pc_measure_item *item;
 };
 
@@ -255,7 +258,7 @@ static int job_setup(struct job *j, const struct what *w,
 	bool pmu = clk->pmu_fd >= 0 && !w->r0 && !w->item;
 	bool canary = !w->r0 && !cfg->keep_contended && can;
 	struct pc_body body = w->item ? w->item->body :
-			      w->r0 ? pc_ring0_body(w->r0) : pc_body_direct(w->impl);
+			      w->r0 ? w->r0->body(w->r0->ctx) : pc_body_direct(w->impl);
 
 	j->impl = w->impl;
 	j->item = w->item;
@@ -269,7 +272,7 @@ static int job_setup(struct job *j, const struct what *w,
 	pc_host_loop_bind(&j->ej.probe, &j->hp, (int)j->r->id, body, clk, pmu);
 	if (!pmu)
 		pc_host_loop_bind(&j->ej.cal, &j->hc, PC_PROBE_calib_add_chain,
-				  w->r0 ? pc_ring0_body(w->r0) : pc_body_direct(add),
+				  w->r0 ? w->r0->body(w->r0->ctx) : pc_body_direct(add),
 				  clk, false);
 	if (canary)
 		pc_host_loop_bind(&j->ej.canary, &j->hk, PC_PROBE_calib_add_throughput,
@@ -477,8 +480,15 @@ static const struct pc_arch_probe *admit(struct pc_probe_result *r,
 				 "no %s implementation of this probe", pc_arch_name);
 		return NULL;
 	}
+	if (row->ring == 0 && !cfg->ring0) {
+		r->status = PC_STATUS_SKIPPED;
+		snprintf(r->reason, sizeof(r->reason), "needs ring 0 (this instruction "
+			 "faults in user mode) and no ring-0 backend was opened");
+		return NULL;
+	}
 	if (row->ring == 0)	/* self-check and validation gate in ring 0 */
-		return pc_ring0_admit(cfg->ring0, r, clk, cfg->sample_s) ? impl : NULL;
+		return cfg->ring0->admit(cfg->ring0->ctx, r, clk, cfg->sample_s) ?
+		       impl : NULL;
 	if (pc_probe_note(r->id))	/* measured through the fallback */
 		snprintf(r->reason, sizeof(r->reason), "%s", pc_probe_note(r->id));
 	return impl;
@@ -664,7 +674,7 @@ static int job_finish(struct job *j, const struct pc_measure_config *cfg,
 	if (pc_sample_set_finish(&j->set, r, clk, cfg->keep_samples) < 0)
 		return -1;
 	if (r->ring == 0)
-		pc_ring0_finish(cfg->ring0, r);
+		cfg->ring0->finish(cfg->ring0->ctx, r);
 	if (j->ej.short_by) {
 		size_t len = strlen(r->reason);
 

@@ -10,7 +10,8 @@
 #define PC_SAMPLES_H
 
 #include "engine/engine.h"
-#include "primcost.h"
+#include "clock.h"
+#include "measure.h"
 
 #define PC_SAMPLE_LOOPS 4
 

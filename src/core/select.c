@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "primcost.h"
+#include "select.h"
+#include "probes/probes.h"
 
 int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
 {

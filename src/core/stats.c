@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "primcost.h"
+#include "stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {

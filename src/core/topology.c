@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "primcost.h"
+#include "topology.h"
 
 #ifdef HAVE_HWLOC
 #include <hwloc.h>

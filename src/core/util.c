@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "util.h"
+#include "primcost.h"
 
 void pc_one_line(char *s)
 {

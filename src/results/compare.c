@@ -12,7 +12,8 @@
 
 #include "compare.h"
 #include "packed.h"
-#include "samples.h"
+#include "core/samples.h"
+#include "core/util.h"
 
 static const char *const metric_names[] = { "cycles", "ns", "ticks" };
 

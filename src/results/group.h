@@ -17,7 +17,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "primcost.h"
+#include "core/clock.h"
+#include "core/measure.h"
 #include "report.h"
 #include "results.h"
 

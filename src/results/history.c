@@ -10,8 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "results.h"
+#include "core/primcost.h"
+#include "core/util.h"
 
 /* The run a current entry belongs to: its "run", else the last run. */
 static size_t run_of(json_t *p, size_t nruns)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "results.h"
+#include "core/primcost.h"
 
 #define TMP_SUFFIX ".tmp.XXXXXX"
 

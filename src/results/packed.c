@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "packed.h"
-#include "primcost.h"
+#include "core/stats.h"
 
 #define MAX_POW 22		/* 10^22 is the largest exact power of ten */
 #define MAX_EXACT 9007199254740992.0	/* 2^53 */

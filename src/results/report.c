@@ -11,6 +11,7 @@
 
 #include "answers.h"
 #include "report.h"
+#include "core/util.h"
 
 int pc_format_parse(const char *s, enum pc_format *f)
 {

@@ -14,7 +14,10 @@
 #include <jansson.h>
 
 #include "config.h"
-#include "primcost.h"
+#include "core/stats.h"
+#include "core/cpu.h"
+#include "core/clock.h"
+#include "core/measure.h"
 
 /* Limits on what a reader accepts (documented in primcost(1)). */
 #define PC_LIMIT_FILE_BYTES (64 << 20)
@@ -91,7 +94,18 @@ int pc_probe_rank(json_t *p);
  * newest entry of a higher rank that a run's record holds. */
 void pc_entry_promote_measured(json_t *entry);
 
+/* x rounded to the 7 significant digits result files carry (a decimal
+ * reader gives back the very double): results_build.c. */
+double pc_round7(double x);
+
 /* ---- history.c ---- */
+/* Reads and validates an input argument: a file, a reference table, "-"
+ * (standard input), each optionally followed by @N, @latest or
+ * @YYYY-MM-DD to pick one run of every CPU (unless a file of the whole
+ * name exists). path gets the name to show. */
+json_t *pc_input_load(const char *arg, char *path, size_t pathlen,
+			     char *err, size_t errlen);
+
 /* Orders two run dates (UTC, "YYYY-MM-DDTHH:MM:SS[.fraction]Z"): negative,
  * zero or positive as a is older than, as old as, or newer than b. A date
  * without a fraction is at the start of its second. Two runs of one date are

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "events.h"
-#include "commands.h"
-#include "contain.h"
+#include "core/events.h"
+#include "core/contain.h"
 #include "packed.h"
 #include "results.h"
+#include "core/primcost.h"
 
 /*
  * Figures carry 7 significant digits: far beyond what a measurement can

@@ -19,9 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "packed.h"
 #include "results.h"
+#include "core/primcost.h"
+#include "core/util.h"
 
 #define DUMP_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(PC_REAL_DIGITS))
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
 #include "packed.h"
 #include "results.h"
+#include "core/primcost.h"
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 

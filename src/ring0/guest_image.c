@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * guest_image.c - the KVM micro-guest's flat image (arch/x86_64/guest/,
- * built by make as arch/x86_64/guest/guest.bin), embedded read-only.
+ * guest_image.c - the KVM micro-guest's flat image (runner/guest/,
+ * built by make as runner/guest/guest.bin), embedded read-only.
  * PC_GUEST_BIN is its path as the assembler sees it: make runs the compiler
  * from the top of the build tree.
  */
 #ifndef PC_GUEST_BIN
-#define PC_GUEST_BIN "arch/x86_64/guest/guest.bin"
+#define PC_GUEST_BIN "runner/guest/guest.bin"
 #endif
 
 __asm__(".section .rodata\n"

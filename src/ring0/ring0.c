@@ -19,6 +19,9 @@
 
 #include "ring0.h"
 #include "ring0_way.h"
+#include "core/cpu.h"
+#include "core/util.h"
+#include "results/results.h"
 
 /* Test only: accept emulated ring 0, so that the path of rows that pass the
  * gate runs end to end in an emulator (primcost-run(1), TEST-ONLY). */
@@ -206,6 +209,7 @@ struct pc_ring0 {
 	char gate_reason[320];
 	/* first failure of each entry's timed loops in this run */
 	char run_error[PC_RING0_ENTRIES][200];
+	struct pc_ring0_target target;	/* what measure.c calls (pc_ring0_target) */
 };
 
 const char *pc_ring0_backend_name(const struct pc_ring0 *r)
@@ -481,12 +485,6 @@ bool pc_ring0_admit(struct pc_ring0 *r, struct pc_probe_result *res,
 {
 	char buf[256];
 
-	if (!r) {
-		res->status = PC_STATUS_SKIPPED;
-		setf(res->reason, sizeof(res->reason), "needs ring 0 (this instruction "
-		     "faults in user mode) and no ring-0 backend was opened");
-		return false;
-	}
 	if (r->mode == PC_RING0_NONE) {
 		res->status = PC_STATUS_SKIPPED;
 		setf(res->reason, sizeof(res->reason), "needs ring 0 (this instruction "
@@ -532,6 +530,28 @@ void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res)
 	res->status = PC_STATUS_FAILED;
 	setf(res->reason, sizeof(res->reason), "in ring 0 (%s): %s",
 	     be_name(r), e);
+}
+
+static bool exec_admit(void *ctx, struct pc_probe_result *res,
+		       const struct pc_clock *clk, double sample_s)
+{
+	return pc_ring0_admit(ctx, res, clk, sample_s);
+}
+
+static struct pc_body exec_body(void *ctx)
+{
+	return pc_ring0_body(ctx);
+}
+
+static void exec_finish(void *ctx, struct pc_probe_result *res)
+{
+	pc_ring0_finish(ctx, res);
+}
+
+const struct pc_ring0_target *pc_ring0_target(struct pc_ring0 *r)
+{
+	r->target = (struct pc_ring0_target){ r, exec_admit, exec_body, exec_finish };
+	return &r->target;
 }
 
 /* ---- JSON ---------------------------------------------------------------------------- */

@@ -17,8 +17,9 @@
 
 #include <jansson.h>
 
-#include "executor.h"
-#include "primcost.h"
+#include "core/executor.h"
+#include "core/clock.h"
+#include "core/measure.h"
 
 enum pc_ring0_mode {
 	PC_RING0_AUTO,		/* a loaded module, else KVM, else load the module */
@@ -102,7 +103,7 @@ const struct pc_ring0_evidence *pc_ring0_evidence(const struct pc_ring0 *r);
 
 /* Decides a ring-0 row before timing: no backend (skipped/unsupported),
  * self-check in ring 0 (failed), the gate (unsupported with the evidence).
- * True when the row is to be measured in ring 0. r may be NULL. */
+ * True when the row is to be measured in ring 0. */
 bool pc_ring0_admit(struct pc_ring0 *r, struct pc_probe_result *res,
 		    const struct pc_clock *clk, double sample_s);
 /* The probe's initial state, made in ring 0. */
@@ -115,6 +116,8 @@ uint64_t pc_ring0_run(struct pc_ring0 *r, int id, struct pc_probe_state *st,
 struct pc_body pc_ring0_body(struct pc_ring0 *r);
 /* Marks res failed when its ring-0 loops (or their calibration) failed. */
 void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res);
+/* The three above as the interface measure.c runs ring-0 rows through. */
+const struct pc_ring0_target *pc_ring0_target(struct pc_ring0 *r);
 
 /* The run's "ring0" object: backend, hypervisor, gate verdict, evidence. */
 json_t *pc_ring0_json(const struct pc_ring0 *r);

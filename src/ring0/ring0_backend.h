@@ -4,7 +4,7 @@
 #define PC_RING0_BACKEND_H
 
 #include "ring0.h"
-#include "arch/x86_64/ring0/abi.h"
+#include "runner/ring0/abi.h"
 
 struct pc_ring0_backend {
 	const char *name;	/* "kvm", "kmod" */

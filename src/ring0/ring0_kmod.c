@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ring0_kmod.c - the kernel-module way into ring 0 (arch/x86_64/kmod/).
+ * ring0_kmod.c - the kernel-module way into ring 0 (runner/kmod/).
  *
  * Uses the module when its device exists; otherwise, when allowed and run
  * as root, loads it from a file with finit_module(2) and unloads it when
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "ring0_backend.h"
-#include "arch/x86_64/kmod/pc_kmod.h"
+#include "runner/kmod/pc_kmod.h"
 
 struct kmod {
 	int fd;
@@ -139,7 +139,7 @@ void *pc_ring0_kmod_open(const char *module_path, bool load, char *why, size_t l
 	mfd = open(path, O_RDONLY | O_CLOEXEC);
 	if (mfd < 0) {
 		snprintf(why, len, "module %s: %s (%sinstall primcost-dkms, or "
-			 "build and install it from arch/x86_64/kmod, or give "
+			 "build and install it from runner/kmod, or give "
 			 "--ring0-module)", path, strerror(errno),
 			 module_path ? "" : "modprobe " PC_KMOD_NAME " failed; ");
 		goto fail;

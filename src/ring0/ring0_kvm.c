@@ -8,7 +8,7 @@
  * image's exception stubs. No interrupt controller is created, so nothing
  * is ever injected: cli and sti change IF and nothing else.
  *
- * The image (arch/x86_64/guest/, embedded at build time) is the shared probe
+ * The image (runner/guest/, embedded at build time) is the shared probe
  * code plus a driver loop. Protocol: the host writes a command into the
  * mailbox and resumes the vCPU; the guest executes it and writes
  * PC_GUEST_DONE to the port, or an exception stub writes PC_GUEST_TRAPPED

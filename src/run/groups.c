@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "run.h"
+#include "core/select.h"
 
 static int probes_select(void *opts, const char *probes, char *err, size_t errlen)
 {

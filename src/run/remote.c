@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "core/options.h"
 #include "run.h"
-#include "runner_host.h"
+#include "remote/runner_host.h"
 
 /* How long one execution of a probe runner may take (an emulator that
  * hangs must not hang primcost). */

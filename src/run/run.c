@@ -13,9 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "contain.h"
-#include "packed.h"
+#include "core/contain.h"
+#include "results/packed.h"
 #include "run.h"
+#include "core/primcost.h"
+#include "core/util.h"
 
 double pc_run_probe_timeout(const struct pc_run_options *o, double sample_floor_s)
 {
@@ -173,7 +175,7 @@ static int run_native(struct pc_run *r, char *err, size_t errlen)
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-		cfg.ring0 = r->r0;
+		cfg.ring0 = pc_ring0_target(r->r0);
 	}
 	cfg.events = &r->events;
 	cfg.probe_timeout_s = pc_run_probe_timeout(o, sample_floor(o, &r->clk));

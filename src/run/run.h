@@ -9,14 +9,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "alloc.h"
-#include "contend.h"
-#include "events.h"
-#include "group.h"
-#include "primcost.h"
-#include "report.h"
-#include "results.h"
-#include "ring0.h"
+#include "alloc/alloc.h"
+#include "contend/contend.h"
+#include "core/events.h"
+#include "results/group.h"
+#include "core/cpu.h"
+#include "core/clock.h"
+#include "core/measure.h"
+#include "results/report.h"
+#include "results/results.h"
+#include "ring0/ring0.h"
 
 /* What `primcost run` was asked, as parsed; not changed once parsed. */
 struct pc_run_options {

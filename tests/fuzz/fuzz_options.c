@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_compare.h"
-#include "cmd_merge.h"
-#include "cmd_run.h"
+#include "cli/cmd_compare.h"
+#include "cli/cmd_merge.h"
+#include "cli/cmd_run.h"
+#include "core/primcost.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
+#include "results/results.h"
+#include "core/primcost.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

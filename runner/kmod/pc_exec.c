@@ -1,3 +1,3 @@
 // SPDX-License-Identifier: MIT OR GPL-2.0-only
 /* The ring-0 command executor shared with the KVM micro-guest. */
-#include "../ring0/exec.c"
+#include "runner/ring0/exec.c"

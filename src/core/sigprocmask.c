@@ -52,3 +52,10 @@ const char *pc_check_sigprocmask(const struct pc_probe_state *before,
 		return "the signal mask was not restored";
 	return NULL;
 }
+
+/* Rows whose body needs libc are the same on every architecture. */
+const struct pc_arch_probe pc_portable_probes[PC_PROBE_COUNT] = {
+	[PC_PROBE_sigprocmask] = PC_ROW(pc_run_sigprocmask, pc_init_sigprocmask,
+		pc_check_sigprocmask, 0,
+		"sigprocmask(SIG_BLOCK, all, &old); sigprocmask(SIG_SETMASK, &old, &seen)"),
+};

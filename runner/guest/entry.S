@@ -9,7 +9,7 @@
  * the mailbox's trap fields, then writes PC_GUEST_TRAPPED to the port and
  * halts: the host resets the vCPU before the next command.
  */
-#include "arch/x86_64/ring0/abi.h"
+#include "runner/ring0/abi.h"
 
 	.section .head, "a"
 	.long	PC_GUEST_MAGIC

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "primcost.h"
+#include "core/cpu.h"
+#include "core/clock.h"
+#include "core/measure.h"
 
 /* What is known about a runner architecture: where bootstrap builds its
  * runner and how its emulator is invoked. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pc_kmod.h - the kernel module's interface: a character device with one
- * ioctl that executes a struct pc_ring0_cmd (arch/x86_64/ring0/abi.h) on
+ * ioctl that executes a struct pc_ring0_cmd (runner/ring0/abi.h) on
  * the calling CPU, preemption off, interrupts restored afterwards.
  */
 #ifndef PC_KMOD_H

@@ -3,7 +3,7 @@
  * primcost_ring0 - primcost's probe code in kernel context.
  *
  * A misc character device, /dev/primcost_ring0, with one ioctl that
- * executes a struct pc_ring0_cmd (arch/x86_64/ring0/abi.h) through
+ * executes a struct pc_ring0_cmd (runner/ring0/abi.h) through
  * pc_ring0_exec(), the same freestanding code the KVM micro-guest runs, on
  * the calling CPU: primcost pins itself first, and preemption stays off for
  * the whole command so that it cannot migrate or be preempted mid-loop.
@@ -27,7 +27,7 @@
 #include <linux/uaccess.h>
 #include <asm/asm.h>
 
-#include "arch/x86_64/ring0/abi.h"
+#include "runner/ring0/abi.h"
 #include "pc_kmod.h"
 
 static bool test_entries;

@@ -23,7 +23,7 @@
 
 #include "runner_host.h"
 #include "runner_parts.h"
-#include "samples.h"
+#include "core/samples.h"
 
 static const struct pc_runner_arch runner_arches[] = {
 	/* Ski: without -noconsole, output goes to a console window instead

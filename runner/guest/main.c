@@ -6,7 +6,7 @@
  * Compiled freestanding for ring 0 (no red zone: exceptions push on the
  * current stack; general registers only: nothing saves vector state).
  */
-#include "arch/x86_64/ring0/abi.h"
+#include "runner/ring0/abi.h"
 
 void pc_guest_main(void);
 
