@@ -388,7 +388,7 @@ static void check_views(void)
 		ok(0, "the made-up document parses");
 		return;
 	}
-	pc_contend_report(f, doc);
+	pc_contend_show(f, doc, PC_FORMAT_TABLE);
 	fclose(f);
 	ok(strstr(out, "threads placement      ticket         mcs") &&
 	   strstr(out, "      1 compact         20.5           - \n") &&

@@ -175,9 +175,10 @@ static const struct pc_executor alloc_executor = {
 
 /* ---- the run ----------------------------------------------------------------------- */
 
-int pc_alloc_open(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
-		  char *err, size_t errlen)
+int pc_alloc_open(const void *opts, void *state, char *err, size_t errlen)
 {
+	const struct pc_alloc_options *o = opts;
+	struct pc_alloc_run *ar = state;
 	const char *p = o->allocators ? o->allocators : "glibc";
 	char name[32];
 
@@ -210,8 +211,9 @@ int pc_alloc_open(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 	}
 }
 
-void pc_alloc_close(struct pc_alloc_run *ar)
+void pc_alloc_close(void *state)
 {
+	struct pc_alloc_run *ar = state;
 	unsigned i;
 
 	for (i = 0; i < ar->nalloc; i++) {
@@ -372,10 +374,12 @@ static int measure_each(struct pc_measure_item *items, const struct pc_alloc_run
 	return 0;
 }
 
-int pc_alloc_measure(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
-		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
-		     struct pc_profile *prof, char *err, size_t errlen)
+int pc_alloc_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
+		     const struct pc_clock *clk, struct pc_profile *prof, char *err,
+		     size_t errlen)
 {
+	const struct pc_alloc_options *o = opts;
+	struct pc_alloc_run *ar = state;
 	struct pc_measure_item *items = NULL;
 	struct alloc_loop *loops = NULL;
 	size_t i;

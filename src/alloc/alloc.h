@@ -14,6 +14,7 @@
 #include "core/events.h"
 #include "core/clock.h"
 #include "core/measure.h"
+#include "results/report.h"
 
 /* The three rows: N calls timed, then their N frees; or the reverse; or a
  * malloc immediately freed. */
@@ -114,16 +115,16 @@ void *pc_alloc_reserve(const struct pc_allocator *a);
 #define PC_ALLOC_TLS_BYTES	65536
 int pc_alloc_reexec(char **argv, char *err, size_t errlen);
 
-/* Opens the allocators of o (glibc when none given); -1 with err. */
-int pc_alloc_open(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
-		  char *err, size_t errlen);
-void pc_alloc_close(struct pc_alloc_run *ar);
-
-/* Measures the selected rows of o at every size on every allocator of ar:
- * prof->probes[i] is the result of ar->points[i]. */
-int pc_alloc_measure(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
-		     const struct pc_measure_config *cfg, const struct pc_clock *clk,
-		     struct pc_profile *prof, char *err, size_t errlen);
+/* The group's open, measure and close (group.h): opts is a struct
+ * pc_alloc_options, state a struct pc_alloc_run. */
+/* Opens the allocators of opts (glibc when none given); -1 with err. */
+int pc_alloc_open(const void *opts, void *state, char *err, size_t errlen);
+void pc_alloc_close(void *state);
+/* Measures the selected rows at every size on every allocator of state:
+ * prof->probes[i] is the result of its points[i]. */
+int pc_alloc_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
+		     const struct pc_clock *clk, struct pc_profile *prof, char *err,
+		     size_t errlen);
 
 /* ---- alloc_json.c: results and views ----------------------------------------- */
 
@@ -134,11 +135,11 @@ json_t *pc_alloc_json_probes(const struct pc_alloc_run *ar, const struct pc_prof
 json_t *pc_alloc_json_allocators(const struct pc_alloc_run *ar, bool touch);
 /* Is p a probe with points[] (the allocator group, or a table like it)? */
 bool pc_alloc_has_points(json_t *p);
-/* The published table's shape: rows = sizes, columns = malloc / free / pair per
- * allocator, cycles per call (median). Every CPU of doc. */
-int pc_alloc_report(FILE *f, json_t *doc);
-/* The same as CSV (one line per point) or a markdown table. */
-int pc_alloc_report_as(FILE *f, json_t *doc, bool csv);
+/* Every CPU of doc as a table in the published table's shape (fmt
+ * PC_FORMAT_TABLE: rows = sizes, columns = malloc / free / pair per
+ * allocator, cycles per call, median), as markdown tables, or as CSV (one
+ * line per point). */
+int pc_alloc_show(FILE *f, json_t *doc, enum pc_format fmt);
 /* The group's three rows as list shows them; *n set. */
 struct pc_point_row;
 const struct pc_point_row *pc_alloc_point_rows(size_t *n);

@@ -76,18 +76,6 @@ static int alloc_select(void *opts, const char *probes, char *err, size_t errlen
 			       err, errlen);
 }
 
-static int alloc_open(const void *opts, void *state, char *err, size_t errlen)
-{
-	return pc_alloc_open(opts, state, err, errlen);
-}
-
-static int alloc_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
-			 const struct pc_clock *clk, struct pc_profile *prof, char *err,
-			 size_t errlen)
-{
-	return pc_alloc_measure(opts, state, cfg, clk, prof, err, errlen);
-}
-
 static void alloc_describe(const void *opts, const void *state, json_t *run)
 {
 	json_object_set_new(run, "alloc", pc_alloc_json_allocators(
@@ -99,17 +87,6 @@ static json_t *alloc_probes(const void *state, const struct pc_profile *prof,
 {
 	(void)clk;
 	return pc_alloc_json_probes(state, prof);
-}
-
-static int alloc_show(FILE *f, json_t *doc, enum pc_format fmt)
-{
-	return fmt == PC_FORMAT_TABLE ? pc_alloc_report(f, doc) :
-	       pc_alloc_report_as(f, doc, fmt == PC_FORMAT_CSV);
-}
-
-static void alloc_close(void *state)
-{
-	pc_alloc_close(state);
 }
 
 const struct pc_measurement_group pc_group_alloc = {
@@ -127,10 +104,10 @@ const struct pc_measurement_group pc_group_alloc = {
 	.chosen = alloc_chosen,
 	.select = alloc_select,
 	.state_size = sizeof(struct pc_alloc_run),
-	.open = alloc_open,
-	.measure = alloc_measure,
+	.open = pc_alloc_open,
+	.measure = pc_alloc_measure,
 	.describe = alloc_describe,
 	.probes = alloc_probes,
-	.show = alloc_show,
-	.close = alloc_close,
+	.show = pc_alloc_show,
+	.close = pc_alloc_close,
 };

@@ -249,7 +249,7 @@ static void versions(FILE *f, json_t *entry)
 	}
 }
 
-int pc_alloc_report(FILE *f, json_t *doc)
+static int report(FILE *f, json_t *doc)
 {
 	json_t *entry;
 	const char *key;
@@ -414,7 +414,7 @@ static void markdown_render(FILE *f, const struct grid *g)
 	}
 }
 
-int pc_alloc_report_as(FILE *f, json_t *doc, bool csv)
+static int report_as(FILE *f, json_t *doc, bool csv)
 {
 	struct grid *g = malloc(sizeof(*g));
 	json_t *entry;
@@ -465,4 +465,10 @@ const struct pc_point_row *pc_alloc_point_rows(size_t *n)
 
 	*n = PC_ALLOC_PATTERNS;
 	return rows;
+}
+
+int pc_alloc_show(FILE *f, json_t *doc, enum pc_format fmt)
+{
+	return fmt == PC_FORMAT_TABLE ? report(f, doc) :
+	       report_as(f, doc, fmt == PC_FORMAT_CSV);
 }

@@ -316,9 +316,10 @@ static int row_plan(struct pc_contend_run *cr, size_t *cap, const struct pc_cont
 	return 0;
 }
 
-int pc_contend_plan(const struct pc_contend_options *o, struct pc_contend_run *cr,
-		    char *err, size_t errlen)
+int pc_contend_plan(const void *opts, void *state, char *err, size_t errlen)
 {
+	const struct pc_contend_options *o = opts;
+	struct pc_contend_run *cr = state;
 	int list[PC_CONTEND_THREADS_MAX], c[64];
 	enum pc_placement how[2];
 	unsigned nlist, nhow, nc, k;
@@ -351,8 +352,9 @@ fail:
 	return -1;
 }
 
-void pc_contend_close(struct pc_contend_run *cr)
+void pc_contend_close(void *state)
 {
+	struct pc_contend_run *cr = state;
 	size_t i;
 
 	for (i = 0; i < cr->npoints; i++) {

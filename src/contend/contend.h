@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/measure.h"
+#include "results/report.h"
 #include "locks.h"
 
 /* ---- placement.c: where the threads run ---------------------------------------- */
@@ -167,10 +168,11 @@ bool pc_contend_list_only(const char *list);
 int pc_contend_list(const char *what, const char *list, int *out, unsigned max,
 		    unsigned *n, char *err, size_t errlen);
 
-/* Plans the points of o (the topology read, the CPUs chosen); -1 with err. */
-int pc_contend_plan(const struct pc_contend_options *o, struct pc_contend_run *cr,
-		    char *err, size_t errlen);
-void pc_contend_close(struct pc_contend_run *cr);
+/* The group's open and close (group.h): opts is a struct
+ * pc_contend_options, state a struct pc_contend_run. Plans the points of
+ * opts (the topology read, the CPUs chosen); -1 with err. */
+int pc_contend_plan(const void *opts, void *state, char *err, size_t errlen);
+void pc_contend_close(void *state);
 /* Measures every point: prof->probes[i] is the result of cr->points[i];
  * cfg->samples windows a point. -1 with err. */
 int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config *cfg,
@@ -184,10 +186,11 @@ json_t *pc_contend_json_probes(const struct pc_contend_run *cr,
 			       const struct pc_profile *prof);
 /* The run's "contend": window, placement source. */
 json_t *pc_contend_json_run(const struct pc_contend_run *cr);
-/* The published tables' shape: rows = threads, columns = lock kinds (cycles per
- * lock+unlock per thread), then the atomics, then c2c (a heat map when
- * there are pairs enough). Every CPU of doc. */
-int pc_contend_report(FILE *f, json_t *doc);
+/* Every CPU of doc in the published tables' shape (fmt PC_FORMAT_TABLE:
+ * rows = threads, columns = lock kinds, cycles per lock+unlock per thread,
+ * then the atomics, then c2c, a heat map when there are pairs enough), as
+ * those tables in markdown, or as CSV (one line per point). */
+int pc_contend_show(FILE *f, json_t *doc, enum pc_format fmt);
 /* compare --by lock: the lock rows of the files (and the published
  * spin_lock_unlock tables) side by side, paired by threads, nodes and
  * placement (the published ones, which have none, by threads and nodes). */
@@ -196,7 +199,5 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 /* The group's rows as list shows them (hidden ones left out); *n set. */
 struct pc_point_row;
 const struct pc_point_row *pc_contend_point_rows(size_t *n);
-/* One line per point (csv) or the published tables' shape as markdown tables. */
-int pc_contend_report_as(FILE *f, json_t *doc, bool csv);
 
 #endif

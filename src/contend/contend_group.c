@@ -92,12 +92,6 @@ static int contend_select(void *opts, const char *probes, char *err, size_t errl
 				 "lock.*,contended.*,c2c.*", k->kinds, err, errlen);
 }
 
-/* The CPUs allowed are read before run pins its thread. */
-static int contend_open(const void *opts, void *state, char *err, size_t errlen)
-{
-	return pc_contend_plan(opts, state, err, errlen);
-}
-
 static int contend_measure(const void *opts, void *state,
 			   const struct pc_measure_config *cfg, const struct pc_clock *clk,
 			   struct pc_profile *prof, char *err, size_t errlen)
@@ -117,17 +111,6 @@ static json_t *contend_probes(const void *state, const struct pc_profile *prof,
 {
 	(void)clk;
 	return pc_contend_json_probes(state, prof);
-}
-
-static int contend_show(FILE *f, json_t *doc, enum pc_format fmt)
-{
-	return fmt == PC_FORMAT_TABLE ? pc_contend_report(f, doc) :
-	       pc_contend_report_as(f, doc, fmt == PC_FORMAT_CSV);
-}
-
-static void contend_close(void *state)
-{
-	pc_contend_close(state);
 }
 
 const struct pc_measurement_group pc_group_contend = {
@@ -150,10 +133,11 @@ const struct pc_measurement_group pc_group_contend = {
 	.chosen = contend_chosen,
 	.select = contend_select,
 	.state_size = sizeof(struct pc_contend_run),
-	.open = contend_open,
+	/* the CPUs allowed are read before run pins its thread */
+	.open = pc_contend_plan,
 	.measure = contend_measure,
 	.describe = contend_describe,
 	.probes = contend_probes,
-	.show = contend_show,
-	.close = contend_close,
+	.show = pc_contend_show,
+	.close = pc_contend_close,
 };

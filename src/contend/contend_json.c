@@ -385,7 +385,7 @@ static void gauge_and_reasons(FILE *f, json_t *entry)
 	free(x);
 }
 
-int pc_contend_report(FILE *f, json_t *doc)
+static int report(FILE *f, json_t *doc)
 {
 	struct grid *g = malloc(sizeof(*g));
 	json_t *entry;
@@ -792,7 +792,7 @@ static void md_entry(FILE *f, struct grid *g, const char *key, json_t *entry)
 	md_c2c(f, json_object_get(json_object_get(entry, "probes"), "c2c.latency"));
 }
 
-int pc_contend_report_as(FILE *f, json_t *doc, bool csv)
+static int report_as(FILE *f, json_t *doc, bool csv)
 {
 	struct grid *g = csv ? NULL : malloc(sizeof(*g));
 	json_t *entry;
@@ -812,4 +812,10 @@ int pc_contend_report_as(FILE *f, json_t *doc, bool csv)
 	}
 	free(g);
 	return 0;
+}
+
+int pc_contend_show(FILE *f, json_t *doc, enum pc_format fmt)
+{
+	return fmt == PC_FORMAT_TABLE ? report(f, doc) :
+	       report_as(f, doc, fmt == PC_FORMAT_CSV);
 }

@@ -241,21 +241,28 @@ static double history_spread(json_t *entry, const char *name, enum pc_metric met
 	return fabs(mid) >= PC_COMPARE_FLOOR ? (hi - lo) / fabs(mid) : NAN;
 }
 
+bool pc_cmp_cell_start(struct pc_cmp_cell *c, json_t *p)
+{
+	memset(c, 0, sizeof(*c));
+	c->ratio = c->delta_pct = c->p = c->spread = c->threshold_pct = NAN;
+	c->history_spread = NAN;
+	if (!p) {
+		c->state = PC_CELL_ABSENT;
+		return false;
+	}
+	c->status = str(p, "status");
+	c->reason = str(p, "reason");
+	return true;
+}
+
 static void cell_fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric,
 		      const struct pc_cmp_side *s, const char *name)
 {
 	json_t *m, *raw;
 	double scale;
 
-	memset(c, 0, sizeof(*c));
-	c->ratio = c->delta_pct = c->p = c->spread = c->threshold_pct = NAN;
-	c->history_spread = NAN;
-	if (!p) {
-		c->state = PC_CELL_ABSENT;
+	if (!pc_cmp_cell_start(c, p))
 		return;
-	}
-	c->status = str(p, "status");
-	c->reason = str(p, "reason");
 	/* ok and noisy carry figures; noisy ones are shown, never judged */
 	if (!pc_probe_measured(p)) {
 		c->state = PC_CELL_STATUS;

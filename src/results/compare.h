@@ -198,6 +198,9 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 		     size_t errlen);
 void pc_compare_free(struct pc_compare *m);
 
+/* Empties c (its figures NaN) and takes p's status and reason; false, with
+ * c absent, when there is no p. */
+bool pc_cmp_cell_start(struct pc_cmp_cell *c, json_t *p);
 /* A measured cell: state PC_CELL_OK and the figures of probe p's metric
  * object m (median, quartiles, MAD, samples), and what p says of them
  * (noisy, nonlinear, published, round_spread). */

@@ -30,15 +30,8 @@ static void fill(struct pc_cmp_cell *c, json_t *p, enum pc_metric metric)
 {
 	json_t *m = json_object_get(p, pc_metric_name(metric));
 
-	memset(c, 0, sizeof(*c));
-	c->ratio = c->delta_pct = c->p = c->spread = c->history_spread = NAN;
-	c->threshold_pct = NAN;
-	if (!p) {
-		c->state = PC_CELL_ABSENT;
+	if (!pc_cmp_cell_start(c, p))
 		return;
-	}
-	c->status = json_string_value(json_object_get(p, "status"));
-	c->reason = json_string_value(json_object_get(p, "reason"));
 	if (!measured(p)) {
 		c->state = PC_CELL_STATUS;
 		return;
