@@ -79,9 +79,9 @@ ok $(test $pc_rc -eq 0 && python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))
 names = [r["name"] for r in rows]
-assert names == ["c2c.latency", "alloc.malloc", "alloc.free", "alloc.malloc_free"], names
+assert names == ["alloc.malloc", "alloc.free", "alloc.malloc_free", "c2c.latency"], names
 assert all(r["ring"] == 3 and r["method"] and r["selected_by"] for r in rows)
-assert rows[1]["method"].startswith("batch") and rows[3]["method"].startswith("pair")
+assert rows[0]["method"].startswith("batch") and rows[2]["method"].startswith("pair")
 ' "$pc_tmp/out"; echo $?) "list --format json PATTERN: the allocator rows and c2c, with their method"
 pc list 'lock.nosuch'
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list: a pattern matching no row: one-line error, exit 2"

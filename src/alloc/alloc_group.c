@@ -110,4 +110,8 @@ const struct pc_measurement_group pc_group_alloc = {
 	.probes = alloc_probes,
 	.show = pc_alloc_show,
 	.close = pc_alloc_close,
+	.rows = pc_alloc_point_rows,
+	.by = "allocator",
+	.by_base = true,
+	.compare = pc_alloc_compare,
 };

@@ -8,11 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc/alloc.h"
-#include "contend/contend.h"
 #include "cli_common.h"
 #include "cmd_compare.h"
 #include "commands.h"
+#include "run/run.h"
 
 static const char usage_text[] =
 	"usage: primcost compare [OPTIONS] FILE [FILE...]\n"
@@ -62,6 +61,29 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* --by WORD: the registered group with that view; else every word named. */
+static int by_group(const char *arg, const struct pc_measurement_group **by, char *err,
+		    size_t errlen)
+{
+	const struct pc_group_entry *e;
+	size_t len;
+
+	for (e = pc_groups; e->group; e++)
+		if (e->group->by && strcmp(arg, e->group->by) == 0) {
+			*by = e->group;
+			return 0;
+		}
+	len = (size_t)snprintf(err, errlen, "--by: want");
+	for (e = pc_groups; e->group && len < errlen; e++)
+		if (e->group->by)
+			len += (size_t)snprintf(err + len, errlen - len, "%s %s",
+						len > strlen("--by: want") ? " or" : "",
+						e->group->by);
+	if (len < errlen)
+		snprintf(err + len, errlen - len, ", got '%s'", arg);
+	return -1;
+}
+
 static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
 {
 	struct pc_compare_options *o = ctx;
@@ -102,13 +124,7 @@ static int take_option(int c, const char *arg, void *ctx, char *err, size_t errl
 		o->matrix = true;
 		return 0;
 	case OPT_BY:
-		if (strcmp(arg, "allocator") != 0 && strcmp(arg, "lock") != 0) {
-			snprintf(err, errlen, "--by: want allocator or lock, got '%s'", arg);
-			return -1;
-		}
-		o->by_allocator = strcmp(arg, "allocator") == 0;
-		o->by_lock = !o->by_allocator;
-		return 0;
+		return by_group(arg, &o->by, err, errlen);
 	case OPT_BASE:
 		return pc_opt_nonempty("--base", arg, &o->base, err, errlen);
 	}
@@ -137,8 +153,12 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		snprintf(err, errlen, "no file to compare (see primcost compare --help)");
 		return -1;
 	}
-	if (o->base && !o->by_allocator) {
-		snprintf(err, errlen, "--base goes with --by allocator");
+	if (o->base && !(o->by && o->by->by_base)) {
+		const struct pc_group_entry *e;
+
+		for (e = pc_groups; e->group && !e->group->by_base; e++)
+			;
+		snprintf(err, errlen, "--base goes with --by %s", e->group->by);
 		return -1;
 	}
 	return 0;
@@ -161,10 +181,9 @@ static bool want_color(enum pc_color c)
 	       strcmp(term, "dumb") != 0;
 }
 
-/* compare --by allocator or --by lock: the group's view (alloc_json.c,
- * contend_json.c). */
-static int by_allocator(const struct pc_compare_options *o,
-			const struct pc_compare_input *in, size_t n)
+/* compare --by BY: the group's own view (its compare). */
+static int by_view(const struct pc_compare_options *o, const struct pc_compare_input *in,
+		   size_t n)
 {
 	json_t *docs[PC_COMPARE_MAX_FILES];
 	char err[PC_ERRLEN];
@@ -172,10 +191,8 @@ static int by_allocator(const struct pc_compare_options *o,
 
 	for (i = 0; i < n; i++)
 		docs[i] = in[i].doc;
-	if ((o->by_lock ? pc_contend_compare(stdout, docs, o->files, (unsigned)n, err,
-					     sizeof(err)) :
-	     pc_alloc_compare(stdout, docs, o->files, (unsigned)n, o->base, err,
-			      sizeof(err))) < 0) {
+	if (o->by->compare(stdout, docs, o->files, (unsigned)n, o->base, err,
+			   sizeof(err)) < 0) {
 		pc_error("compare", "%s", err);
 		return PC_EXIT_USAGE;
 	}
@@ -233,8 +250,8 @@ int cmd_compare(int argc, char **argv)
 	rc = PC_EXIT_USAGE;
 	if (pc_compare_load_inputs("compare", o.files, o.nfiles, in, paths, &n) < 0)
 		goto out;
-	if (o.by_allocator || o.by_lock) {
-		rc = by_allocator(&o, in, n);
+	if (o.by) {
+		rc = by_view(&o, in, n);
 		goto out;
 	}
 	memset(&cfg, 0, sizeof(cfg));

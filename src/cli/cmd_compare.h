@@ -4,6 +4,7 @@
 #define PC_CMD_COMPARE_H
 
 #include "results/compare.h"
+#include "results/group.h"
 
 #define PC_COMPARE_MAX_FILES 64
 #define PC_COMPARE_MAX_GLOBS 64
@@ -22,9 +23,9 @@ struct pc_compare_options {
 	double alpha;
 	bool fail_on_regression;
 	bool matrix;		/* --matrix: pc_compare_matrix() */
-	bool by_allocator;		/* --by allocator (alloc.h) */
-	bool by_lock;			/* --by lock (contend.h) */
-	const char *base;		/* --base NAME: the allocator compared against */
+	/* --by BY: the measurement group whose view that is (group.h) */
+	const struct pc_measurement_group *by;
+	const char *base;		/* --base NAME: what the others are compared to */
 };
 
 #define PC_MATRIX_WIDTH 80

@@ -11,10 +11,9 @@
 #include <string.h>
 
 #include "cli_common.h"
-#include "alloc/alloc.h"
 #include "commands.h"
+#include "run/run.h"
 #include "results/compare.h"
-#include "contend/contend.h"
 #include "core/events.h"
 #include "results/report.h"
 #include "results/results.h"
@@ -29,8 +28,8 @@ static const char usage_text[] =
 	"List the probes (all, or those matching the shell glob PATTERN) with\n"
 	"their group, ring, kernel API and whether this build can run them; then\n"
 	"the rows measured at points, by run's options for their group (the\n"
-	"contended group: lock.*, contended.*, c2c.latency; the allocator group:\n"
-	"alloc.*), with their method (-v).\n"
+	"allocator group: alloc.*; the contended group: lock.*, contended.*,\n"
+	"c2c.latency), with their method (-v).\n"
 	"\n"
 	"      --events          list the events libpfm4 offers on this machine\n"
 	"                        instead (for run -e), and whether they count here\n"
@@ -103,19 +102,23 @@ static void csv_line(json_t *row, const char *const *keys)
 
 #define MAX_POINT_ROWS 40
 
-/* The contended group's rows, then the allocator group's. */
+/* The rows of every measurement group measured at points, in the order
+ * of run's registry. */
 static const struct pc_point_row *point_rows(size_t *n)
 {
 	static struct pc_point_row rows[MAX_POINT_ROWS];
-	const struct pc_point_row *g[2];
-	size_t ng[2], i, k;
+	const struct pc_group_entry *e;
+	const struct pc_point_row *g;
+	size_t ng, k;
 
-	g[0] = pc_contend_point_rows(&ng[0]);
-	g[1] = pc_alloc_point_rows(&ng[1]);
 	*n = 0;
-	for (i = 0; i < 2; i++)
-		for (k = 0; k < ng[i] && *n < MAX_POINT_ROWS; k++)
-			rows[(*n)++] = g[i][k];
+	for (e = pc_groups; e->group; e++) {
+		if (!e->group->rows)
+			continue;
+		g = e->group->rows(&ng);
+		for (k = 0; k < ng && *n < MAX_POINT_ROWS; k++)
+			rows[(*n)++] = g[k];
+	}
 	return rows;
 }
 

@@ -195,7 +195,7 @@ int pc_contend_show(FILE *f, json_t *doc, enum pc_format fmt);
  * spin_lock_unlock tables) side by side, paired by threads, nodes and
  * placement (the published ones, which have none, by threads and nodes). */
 int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
-		       unsigned ndocs, char *err, size_t errlen);
+		       unsigned ndocs, const char *base, char *err, size_t errlen);
 /* The group's rows as list shows them (hidden ones left out); *n set. */
 struct pc_point_row;
 const struct pc_point_row *pc_contend_point_rows(size_t *n);

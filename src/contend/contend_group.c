@@ -140,4 +140,7 @@ const struct pc_measurement_group pc_group_contend = {
 	.probes = contend_probes,
 	.show = pc_contend_show,
 	.close = pc_contend_close,
+	.rows = pc_contend_point_rows,
+	.by = "lock",
+	.compare = pc_contend_compare,
 };

@@ -76,6 +76,17 @@ struct pc_measurement_group {
 	 * probe table's view, pc_report_verbose). */
 	int (*show)(FILE *f, json_t *doc, enum pc_format fmt);
 	void (*close)(void *state);
+	/* ---- what list and compare ask of it, with no run ---- */
+	/* Its rows measured at points, as list shows them, *n set (NULL: the
+	 * probe table's, which list takes from probes.def). */
+	const struct pc_point_row *(*rows)(size_t *n);
+	/* compare --by BY: its own view of the files side by side (NULL:
+	 * none); base is --base, which goes only with a group whose by_base
+	 * is set (NULL when not given). */
+	const char *by;
+	bool by_base;
+	int (*compare)(FILE *f, json_t *const *docs, const char *const *names,
+		       unsigned ndocs, const char *base, char *err, size_t errlen);
 };
 
 extern const struct pc_measurement_group pc_group_probes, pc_group_alloc, pc_group_contend;
