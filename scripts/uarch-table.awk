@@ -6,7 +6,7 @@ BEGIN {
 	FS = "\t"
 	print "/* SPDX-License-Identifier: MIT */"
 	print "/* Generated from data/uarch.tsv by scripts/uarch-table.awk: edit those. */"
-	print "#include \"uarch.h\""
+	print "#include \"core/uarch.h\""
 	print ""
 	print "const struct pc_uarch_row pc_uarch_rows[] = {"
 	bad = 0

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/events.h"
+#include "core/primcost.h"
 #include "results/report.h"
 #include "results/results.h"
 #include "tap.h"
@@ -20,7 +21,6 @@
 #include <perfmon/pfmlib_perf_event.h>
 #if __has_include("pmc.h")
 #include "pmc.h"
-#include "core/primcost.h"
 #define HAVE_PMC_PAGE 1
 #endif
 
