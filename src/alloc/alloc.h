@@ -3,7 +3,7 @@
  * alloc.h - the allocator group: malloc and free fast paths by size, for
  * the C library's allocator and for others loaded by name (alloc.c), timed
  * by the engine (engine/engine.h) like every other row, and their results
- * as points of three probes (alloc_json.c).
+ * as points of three probes (alloc_json.c), shown by alloc_view.c.
  */
 #ifndef PC_ALLOC_H
 #define PC_ALLOC_H
@@ -126,7 +126,7 @@ int pc_alloc_measure(const void *opts, void *state, const struct pc_measure_conf
 		     const struct pc_clock *clk, struct pc_profile *prof, char *err,
 		     size_t errlen);
 
-/* ---- alloc_json.c: results and views ----------------------------------------- */
+/* ---- alloc_json.c: results ------------------------------------------------------ */
 
 /* The probes object of the run: a probe per row, its points[] by size and
  * allocator. */
@@ -135,6 +135,8 @@ json_t *pc_alloc_json_probes(const struct pc_alloc_run *ar, const struct pc_prof
 json_t *pc_alloc_json_allocators(const struct pc_alloc_run *ar, bool touch);
 /* Is p a probe with points[] (the allocator group, or a table like it)? */
 bool pc_alloc_has_points(json_t *p);
+
+/* ---- alloc_view.c: results shown --------------------------------------------- */
 /* Every CPU of doc as a table in the published table's shape (fmt
  * PC_FORMAT_TABLE: rows = sizes, columns = malloc / free / pair per
  * allocator, cycles per call, median), as markdown tables, or as CSV (one

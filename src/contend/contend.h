@@ -4,7 +4,7 @@
  * transfer of a cache line between CPUs (the rows: locks.h), each
  * measured at points (a thread count and the CPUs they run on) in
  * time-bounded windows (contend.c); where the threads go (placement.c);
- * the results as points[] and their views (contend_json.c).
+ * the results as points[] (contend_json.c) and their views (contend_view.c).
  */
 #ifndef PC_CONTEND_H
 #define PC_CONTEND_H
@@ -179,13 +179,15 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 		       const struct pc_clock *clk, struct pc_profile *prof, char *err,
 		       size_t errlen);
 
-/* ---- contend_json.c: results and views ------------------------------------------- */
+/* ---- contend_json.c: results ----------------------------------------------------- */
 
 /* The probes object: a probe per row, its points[]. */
 json_t *pc_contend_json_probes(const struct pc_contend_run *cr,
 			       const struct pc_profile *prof);
 /* The run's "contend": window, placement source. */
 json_t *pc_contend_json_run(const struct pc_contend_run *cr);
+
+/* ---- contend_view.c: results shown ------------------------------------------------ */
 /* Every CPU of doc in the published tables' shape (fmt PC_FORMAT_TABLE:
  * rows = threads, columns = lock kinds, cycles per lock+unlock per thread,
  * then the atomics, then c2c, a heat map when there are pairs enough), as

@@ -453,3 +453,11 @@ int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose)
 	}
 	return ferror(f) ? -1 : 0;
 }
+
+const char *pc_entry_brand(json_t *entry, const char *key)
+{
+	const char *b = json_string_value(json_object_get(json_object_get(entry, "cpu"),
+							  "brand"));
+
+	return b && *b ? b : key;
+}

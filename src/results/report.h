@@ -18,6 +18,9 @@ int pc_format_parse(const char *s, enum pc_format *f);
 int pc_report(FILE *f, json_t *doc, enum pc_format fmt);
 /* The same; verbose adds per-probe detail (discarded samples) to the table. */
 int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose);
+/* What a table calls the CPU of entry (filed under key): its brand, else
+ * the key. */
+const char *pc_entry_brand(json_t *entry, const char *key);
 
 /* A row of a group measured at points (the contended group, the allocator
  * group), as list shows it next to the probe table's rows. */
