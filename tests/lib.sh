@@ -86,6 +86,23 @@ wait_for_lines() {	# wait_for_lines FILE ERE COUNT SECONDS [PID]
 	done
 }
 
+# all_at_once FUNCTION ARG...: runs FUNCTION ARG for every ARG at the same
+# time, in the background, so that they race; then waits for each by its
+# PID (never a fixed time) and sets failed to how many exited non-zero.
+all_at_once() {
+	aao_f=$1
+	shift
+	aao_pids=
+	for aao_a in "$@"; do
+		"$aao_f" "$aao_a" &
+		aao_pids="$aao_pids $!"
+	done
+	failed=0
+	for aao_p in $aao_pids; do
+		wait "$aao_p" || failed=$((failed + 1))
+	done
+}
+
 # Timing assertions mean nothing under an emulator.
 emulated() { [ -n "${TEST_EMULATOR:-}" ]; }
 

@@ -121,6 +121,8 @@ for i in range(8):
     json.dump({"schema": d["schema"], "cpus": {"%s-w%d" % (key, i): entry}},
               open("%s-%d.json" % (sys.argv[2], i), "w"))
 PY
+# merge_one I: merges lk-I.json into $lk_out.
+merge_one() { $PRIMCOST merge -q -o "$lk_out" "lk-$1.json" 2>"lk-$1.err"; }
 # eight_writers OUT: 8 merges into OUT at once while a loop deletes OUT's
 # lock file; sets failed (how many exited non-zero) and kept (how many of
 # the 8 CPUs OUT holds).
@@ -128,15 +130,8 @@ eight_writers() {
 	rm -f lk-stop
 	(while [ ! -e lk-stop ]; do rm -f ".$1.lock"; done) &
 	deleter=$!
-	pids=
-	for i in 0 1 2 3 4 5 6 7; do
-		$PRIMCOST merge -q -o "$1" "lk-$i.json" 2>"lk-$i.err" &
-		pids="$pids $!"
-	done
-	failed=0
-	for p in $pids; do
-		wait "$p" || failed=$((failed + 1))
-	done
+	lk_out=$1
+	all_at_once merge_one 0 1 2 3 4 5 6 7
 	touch lk-stop
 	wait $deleter
 	kept=$("$PYTHON3" -c 'import json, sys; print(sum(k.split("-")[-1].startswith("w") for k in json.load(open(sys.argv[1]))["cpus"]))' "$1")
@@ -149,6 +144,23 @@ ok $(test $failed -eq 0 && test "$kept" -eq 8; echo $?) \
 eight_writers lk-new.json
 ok $(test $failed -eq 0 && test "$kept" -eq 8; echo $?) \
 	"8 writers make a new file while its lock file is removed: all 8 kept ($kept kept, $failed failed)"
+
+# term_while_writing PID GLOB: sends PID SIGTERM once a file matching GLOB
+# (its temporary file, the sign that it writes) exists, polling rather than
+# sleeping; sets seen (yes, or no when PID ended first) and st (its exit
+# status).
+term_while_writing() {
+	seen=no
+	while kill -0 "$1" 2>/dev/null; do
+		if ls $2 >/dev/null 2>&1; then
+			kill -s TERM "$1"
+			seen=yes
+			break
+		fi
+	done
+	wait "$1"
+	st=$?
+}
 
 # 8. A signal that comes while the result is written takes effect after
 # the rename: the run is saved and run exits 128 + 15.
@@ -163,17 +175,7 @@ json.dump(big, open(sys.argv[2], "w"))
 PY
 before=$(wc -c <sig.json)
 $PRIMCOST run -q -p baseline -n 9 --ring0 none -o sig.json >sig.out 2>sig.err &
-runner=$!
-seen=no
-while kill -0 $runner 2>/dev/null; do	# the sign: its temporary file
-	if ls sig.json.tmp.* >/dev/null 2>&1; then
-		kill -s TERM $runner
-		seen=yes
-		break
-	fi
-done
-wait $runner
-st=$?
+term_while_writing $! 'sig.json.tmp.*'
 if [ $seen = yes ]; then
 	ok $(test $st -eq 143 && test "$(wc -c <sig.json)" -gt "$before" &&
 		grep -q 'interrupted by SIGTERM after the run was saved' sig.err &&
@@ -189,17 +191,7 @@ fi
 cp page.html keep.html
 cp page.html sigpage.html
 $PRIMCOST report -o sigpage.html sig.json sig.json >/dev/null 2>&1 &
-reporter=$!
-seen=no
-while kill -0 $reporter 2>/dev/null; do	# the sign: its temporary file
-	if ls sigpage.html.tmp.* >/dev/null 2>&1; then
-		kill -s TERM $reporter
-		seen=yes
-		break
-	fi
-done
-wait $reporter
-st=$?
+term_while_writing $! 'sigpage.html.tmp.*'
 if [ $seen = yes ]; then
 	ok $(test $st -eq 143 && cmp -s sigpage.html keep.html &&
 		test -z "$(ls | grep 'sigpage.html.tmp')"; echo $?) \

@@ -14,16 +14,9 @@ ok $pc_rc "a first run into par.json"
 
 # ---- 1. concurrent writers: 4 started together, every run and probe lands.
 # All four are started, then each is waited for by its PID (no fixed sleep).
-pids=
-for i in 1 2 3 4; do
-	$PRIMCOST run -q -n 21 -p cmpxchg,mb -o "$t/par.json" >"$t/w$i.out" 2>&1 &
-	pids="$pids $!"
-done
-fails=0
-for p in $pids; do
-	wait "$p" || fails=$((fails + 1))
-done
-ok $fails "4 concurrent runs into one file all exit 0"
+run_one() { $PRIMCOST run -q -n 21 -p cmpxchg,mb -o "$t/par.json" >"$t/w$1.out" 2>&1; }
+all_at_once run_one 1 2 3 4
+ok $failed "4 concurrent runs into one file all exit 0"
 py "$t/par.json" >"$t/check" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
