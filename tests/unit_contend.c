@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "contend/contend.h"
+#include "fixture.h"
 #include "results/results.h"
 #include "tap.h"
 #include "timer.h"
@@ -81,15 +82,10 @@ static void list(char *buf, size_t len, const int *cpus, unsigned n)
 
 static int open_fixture(struct pc_place *p, const char *name)
 {
-	const char *src = getenv("PC_SRCDIR");
 	char path[1024], err[PC_ERRLEN];
+	int rc = pc_place_open(p, topology_fixture(path, sizeof(path), name), err, sizeof(err));
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/topology/%s", src ? src : ".", name);
-	if (pc_place_open(p, path, err, sizeof(err)) < 0) {
-		ok(0, "reads %s: %s", name, err);
-		return -1;
-	}
-	return 0;
+	return fixture_loaded(rc, "reads", name, err);
 }
 
 /* The placement's first n CPUs are want, and they share cls. */
@@ -109,26 +105,54 @@ static void pick(const struct pc_place *p, const char *what, enum pc_placement h
 	   pc_place_class(p, cpus, n));
 }
 
+/* What a placement should choose: the CPUs it takes, in order, and at each
+ * count tried, what its first n[k] CPUs share. */
+struct choices {
+	enum pc_placement how;
+	int order[16];
+	unsigned n[5];		/* 0 after the last count */
+	const char *cls[5];
+};
+
+/* A pick per count of each of c[0..nc), wanting the first n of its order. */
+static void picks(const struct pc_place *p, const char *what, const struct choices *c,
+		  size_t nc)
+{
+	char want[1024];
+	size_t i, k;
+
+	for (i = 0; i < nc; i++)
+		for (k = 0; k < sizeof(c[i].n) / sizeof(c[i].n[0]) && c[i].n[k]; k++) {
+			list(want, sizeof(want), c[i].order, c[i].n[k]);
+			pick(p, what, c[i].how, c[i].n[k], want, c[i].cls[k]);
+		}
+}
+
+#define NCHOICES(c) (sizeof(c) / sizeof((c)[0]))
+
 static void check_placement(void)
 {
+	static const struct choices server[] = {
+		{ PC_PLACE_COMPACT, { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 },
+		  { 1, 2, 4, 8, 16 }, { "single", "smt", "l3", "l3", "l3" } },
+		{ PC_PLACE_SPREAD, { 0, 32, 16, 48, 2, 34, 18, 50, 4, 36, 20, 52, 6, 38, 22, 54 },
+		  { 1, 2, 4, 8, 16 }, { "single", "machine", "machine", "machine", "machine" } },
+	}, first_package[] = {
+		{ PC_PLACE_SPREAD, { 0, 16, 2, 18 }, { 4 }, { "package" } },
+		{ PC_PLACE_COMPACT, { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 },
+		  { 16 }, { "l3" } },
+	}, laptop[] = {
+		{ PC_PLACE_COMPACT, { 0, 4, 1, 5, 2, 6, 3, 7 }, { 1, 2, 4, 8 },
+		  { "single", "smt", "l3", "l3" } },
+		{ PC_PLACE_SPREAD, { 0, 1, 2, 3, 4, 5, 6, 7 }, { 2, 4, 8 }, { "l3", "l3", "l3" } },
+	};
 	struct pc_place p;
 	int pairs[8][2], cpus[16];
 	char err[PC_ERRLEN];
 
 	if (open_fixture(&p, "server-2s-4numa-all.xml") == 0) {
 		ok(p.ncpus == 64, "server: 64 CPUs allowed (%u)", p.ncpus);
-		pick(&p, "server", PC_PLACE_COMPACT, 1, "0", "single");
-		pick(&p, "server", PC_PLACE_COMPACT, 2, "0,1", "smt");
-		pick(&p, "server", PC_PLACE_COMPACT, 4, "0,1,2,3", "l3");
-		pick(&p, "server", PC_PLACE_COMPACT, 8, "0,1,2,3,4,5,6,7", "l3");
-		pick(&p, "server", PC_PLACE_COMPACT, 16,
-		     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "l3");
-		pick(&p, "server", PC_PLACE_SPREAD, 1, "0", "single");
-		pick(&p, "server", PC_PLACE_SPREAD, 2, "0,32", "machine");
-		pick(&p, "server", PC_PLACE_SPREAD, 4, "0,32,16,48", "machine");
-		pick(&p, "server", PC_PLACE_SPREAD, 8, "0,32,16,48,2,34,18,50", "machine");
-		pick(&p, "server", PC_PLACE_SPREAD, 16, "0,32,16,48,2,34,18,50,4,36,20,52,"
-		     "6,38,22,54", "machine");
+		picks(&p, "server", server, NCHOICES(server));
 		cpus[0] = 0, cpus[1] = 16;
 		ok(pc_place_nodes(&p, cpus, 2) == 2 && strcmp(pc_place_class(&p, cpus, 2),
 							      "package") == 0,
@@ -141,22 +165,14 @@ static void check_placement(void)
 	}
 	if (open_fixture(&p, "server-2s-4numa.xml") == 0) {
 		ok(p.ncpus == 32, "server, first package allowed: 32 CPUs (%u)", p.ncpus);
-		pick(&p, "server, first package", PC_PLACE_SPREAD, 4, "0,16,2,18", "package");
-		pick(&p, "server, first package", PC_PLACE_COMPACT, 16,
-		     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "l3");
+		picks(&p, "server, first package", first_package, NCHOICES(first_package));
 		ok(pc_place_pick(&p, PC_PLACE_COMPACT, 64, cpus, err, sizeof(err)) < 0,
 		   "server, first package: 64 threads refused: %s", err);
 		pc_place_close(&p);
 	}
 	if (open_fixture(&p, "laptop-smt.xml") == 0) {
 		ok(p.ncpus == 8, "laptop: 8 CPUs (%u)", p.ncpus);
-		pick(&p, "laptop", PC_PLACE_COMPACT, 1, "0", "single");
-		pick(&p, "laptop", PC_PLACE_COMPACT, 2, "0,4", "smt");
-		pick(&p, "laptop", PC_PLACE_COMPACT, 4, "0,4,1,5", "l3");
-		pick(&p, "laptop", PC_PLACE_COMPACT, 8, "0,4,1,5,2,6,3,7", "l3");
-		pick(&p, "laptop", PC_PLACE_SPREAD, 2, "0,1", "l3");
-		pick(&p, "laptop", PC_PLACE_SPREAD, 4, "0,1,2,3", "l3");
-		pick(&p, "laptop", PC_PLACE_SPREAD, 8, "0,1,2,3,4,5,6,7", "l3");
+		picks(&p, "laptop", laptop, NCHOICES(laptop));
 		ok(pc_place_pick(&p, PC_PLACE_SPREAD, 16, cpus, err, sizeof(err)) < 0 &&
 		   strstr(err, "8 CPUs"), "laptop: 16 threads refused: %s", err);
 		ok(pc_place_pairs(&p, pairs, 8) == 2 && pairs[0][1] == 4 && pairs[1][1] == 1,

@@ -9,6 +9,7 @@
 #include "core/primcost.h"
 #include "core/topology.h"
 #include "core/cpu.h"
+#include "fixture.h"
 #include "tap.h"
 
 static const struct pc_topo_cache *cache(const struct pc_topology *t, int level,
@@ -24,15 +25,10 @@ static const struct pc_topo_cache *cache(const struct pc_topology *t, int level,
 
 static int load(struct pc_topology *t, const char *name)
 {
-	const char *src = getenv("PC_SRCDIR");
 	char path[1024], err[PC_ERRLEN];
+	int rc = pc_topology_load(t, topology_fixture(path, sizeof(path), name), err, sizeof(err));
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/topology/%s", src ? src : ".", name);
-	if (pc_topology_load(t, path, err, sizeof(err)) < 0) {
-		ok(0, "loads %s: %s", name, err);
-		return -1;
-	}
-	return 0;
+	return fixture_loaded(rc, "loads", name, err);
 }
 
 static void check_server(void)
