@@ -10,6 +10,28 @@
 #include "core/measure.h"
 #include "tap.h"
 
+/* Runs probe id's loop iters times (hi: unrolled PC_UNROLL_HI times, else
+ * PC_UNROLL_LO) from its initial state, kept in before, into st. NULL where
+ * this architecture has no body, after skipping "ID check catches WHAT". */
+static const struct pc_arch_probe *run_probe(int id, uint64_t iters, int hi,
+					     const char *what,
+					     struct pc_probe_state *before,
+					     struct pc_probe_state *st)
+{
+	const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)id);
+
+	if (!p) {
+		skip("no implementation", "%s check catches %s", pc_probe_rows[id].name, what);
+		return NULL;
+	}
+	memset(st, 0, sizeof(*st));
+	if (p->init)
+		p->init(st);
+	*before = *st;
+	p->run(st, iters, hi);
+	return p;
+}
+
 int main(void)
 {
 	char why[256];
@@ -68,20 +90,13 @@ int main(void)
 	unsigned i;
 
 	for (i = 0; i < sizeof(counted) / sizeof(counted[0]); i++) {
-		const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)counted[i]);
 		struct pc_probe_state before, st;
 		uint64_t ops = 3 * PC_UNROLL_LO;
+		const struct pc_arch_probe *p = run_probe(counted[i], 3, 0, "a miscount",
+							  &before, &st);
 
-		if (!p) {
-			skip("no implementation", "%s check catches a miscount",
-			     pc_probe_rows[counted[i]].name);
+		if (!p)
 			continue;
-		}
-		memset(&st, 0, sizeof(st));
-		if (p->init)
-			p->init(&st);
-		before = st;
-		p->run(&st, 3, 0);
 		ok(p->check(&before, &st, ops) == NULL &&
 		   p->check(&before, &st, ops + 1) != NULL,
 		   "%s check passes the true count and catches one operation too many",
@@ -94,19 +109,12 @@ int main(void)
 		PC_PROBE_cmpxchg_llsc, PC_PROBE_cmpxchg_local_llsc };
 
 	for (i = 0; i < sizeof(stateful) / sizeof(stateful[0]); i++) {
-		const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)stateful[i]);
 		struct pc_probe_state before, st;
+		const struct pc_arch_probe *p = run_probe(stateful[i], 2, 1,
+							  "a corrupted word", &before, &st);
 
-		if (!p) {
-			skip("no implementation", "%s check catches a corrupted word",
-			     pc_probe_rows[stateful[i]].name);
+		if (!p)
 			continue;
-		}
-		memset(&st, 0, sizeof(st));
-		if (p->init)
-			p->init(&st);
-		before = st;
-		p->run(&st, 2, 1);
 		st.mem[0] ^= 0x10;
 		ok(p->check(&before, &st, 2 * PC_UNROLL_HI) != NULL,
 		   "%s check catches a corrupted memory word",

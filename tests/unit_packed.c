@@ -50,6 +50,21 @@ static int refused(const char *s)
 	return rc < 0 && err[0];
 }
 
+/* Says the first of the 1000 slots where sorted is not plain to the bit
+ * (side and j name the case), so that a failure shows where. */
+static void first_difference(const char *side, size_t j, const double *plain,
+			     const double *sorted)
+{
+	size_t i;
+
+	for (i = 0; plain && sorted && i < 1000; i++)
+		if (memcmp(&plain[i], &sorted[i], sizeof(double))) {
+			diag("%sj %zu: slot %zu: %.17g against %.17g", side, j, i, plain[i],
+			     sorted[i]);
+			break;
+		}
+}
+
 int main(void)
 {
 	double v[1000], mixed[] = { 0, -0.01, 20.01234, 9.123456, 1234.567, 0.001234567,
@@ -157,20 +172,12 @@ int main(void)
 				diag("j %zu: %s, %zu and %zu values", j, sorted ? "sorted" : "not sorted", n1, n2);
 			same = same && s && plain && sorted && n1 == 1000 && n2 == 1000 &&
 			       memcmp(plain, sorted, 1000 * sizeof(double)) == 0;
-			for (i = 0; plain && sorted && i < 1000; i++)
-				if (memcmp(&plain[i], &sorted[i], sizeof(double))) {
-					diag("j %zu: slot %zu: %.17g against %.17g", j, i, plain[i], sorted[i]);
-					break;
-				}
+			first_difference("", j, plain, sorted);
 			free(sorted);
 			sorted = pc_samples_sorted(ja, scale, &n2);
 			same = same && sorted && n2 == 1000 &&
 			       memcmp(plain, sorted, 1000 * sizeof(double)) == 0;
-			for (i = 0; plain && sorted && i < 1000; i++)
-				if (memcmp(&plain[i], &sorted[i], sizeof(double))) {
-					diag("ja j %zu: slot %zu: %.17g against %.17g", j, i, plain[i], sorted[i]);
-					break;
-				}
+			first_difference("ja ", j, plain, sorted);
 			free(sorted);
 			free(plain);
 		}

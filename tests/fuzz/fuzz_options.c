@@ -6,9 +6,10 @@
  * 1 (help) or -1; a refusal is one line (no control characters); accepted
  * options are within their documented ranges.
  *
- * Adding a subcommand's parser: one row in parsers[] (its name and a
- * function that parses and checks what it accepted), and seeds in
- * tests/fuzz/options/ starting with the row's index as their first byte.
+ * Adding a subcommand's parser: a check_CMD function that checks what it
+ * accepted, PARSER(CMD) after it, one row in parsers[] (its name and
+ * parse_CMD), and seeds in tests/fuzz/options/ starting with the row's
+ * index as their first byte.
  */
 #include <math.h>
 #include <stdint.h>
@@ -33,70 +34,71 @@ static void require(int cond, const char *parser, const char *what)
 	}
 }
 
-static int parse_run(int argc, char **argv, char *err, size_t errlen)
-{
-	struct pc_run_options o;
-	double limit;
-	int rc, id, n = 0;
+/* parse_CMD: CMD's option parser, and check_CMD on what it accepted. */
+#define PARSER(cmd)							\
+static int parse_##cmd(int argc, char **argv, char *err, size_t errlen)	\
+{									\
+	struct pc_##cmd##_options o;					\
+	int rc = pc_##cmd##_options_parse(argc, argv, &o, err, errlen);	\
+									\
+	if (rc == 0)							\
+		check_##cmd(&o);					\
+	return rc;							\
+}
 
-	rc = pc_run_options_parse(argc, argv, &o, err, errlen);
-	if (rc != 0)
-		return rc;
+/* What run accepted: some row selected, every number in its range. */
+static void check_run(const struct pc_run_options *o)
+{
+	double limit = pc_run_probe_timeout(o, 0);
+	int id, n = 0;
+
 	for (id = 0; id < PC_PROBE_COUNT; id++)
-		n += o.selected[id];
-	for (id = 0; o.alloc.on && id < PC_ALLOC_PATTERNS; id++)
-		n += o.alloc.rows[id];	/* -p 'alloc.*': the allocator rows */
-	for (id = 0; o.contend.on && id < 32; id++)
-		n += o.contend.kinds[id];	/* --locks, -p 'lock.*': the contended rows */
-	limit = pc_run_probe_timeout(&o, 0);
+		n += o->selected[id];
+	for (id = 0; o->alloc.on && id < PC_ALLOC_PATTERNS; id++)
+		n += o->alloc.rows[id];	/* -p 'alloc.*': the allocator rows */
+	for (id = 0; o->contend.on && id < 32; id++)
+		n += o->contend.kinds[id];	/* --locks, -p 'lock.*': the contended rows */
 	require(n > 0, "run", "accepted options select no probe");
-	require(o.samples >= 9 && o.samples <= 1000000, "run", "--samples out of range");
-	require(o.sample_us >= 1 && o.sample_us <= 1000000, "run", "--sample-us out of range");
-	require(o.cpu >= -1 && o.cpu <= 4095, "run", "--cpu out of range");
-	require(o.output && *o.output, "run", "empty output name accepted");
-	require((unsigned)o.format <= PC_FORMAT_MARKDOWN, "run", "unknown format");
+	require(o->samples >= 9 && o->samples <= 1000000, "run", "--samples out of range");
+	require(o->sample_us >= 1 && o->sample_us <= 1000000, "run", "--sample-us out of range");
+	require(o->cpu >= -1 && o->cpu <= 4095, "run", "--cpu out of range");
+	require(o->output && *o->output, "run", "empty output name accepted");
+	require((unsigned)o->format <= PC_FORMAT_MARKDOWN, "run", "unknown format");
 	require(isfinite(limit) && limit >= 0 && (limit == 0 || limit >= 0.01), "run",
 		"probe time limit out of range");
-	return rc;
 }
 
-static int parse_compare(int argc, char **argv, char *err, size_t errlen)
-{
-	struct pc_compare_options o;
-	size_t i;
-	int rc;
+PARSER(run)
 
-	rc = pc_compare_options_parse(argc, argv, &o, err, errlen);
-	if (rc != 0)
-		return rc;
-	require(o.nfiles >= 1 && o.nfiles <= PC_COMPARE_MAX_FILES, "compare",
+static void check_compare(const struct pc_compare_options *o)
+{
+	size_t i;
+
+	require(o->nfiles >= 1 && o->nfiles <= PC_COMPARE_MAX_FILES, "compare",
 		"file count out of range");
-	for (i = 0; i < o.nfiles; i++)
-		require(o.files[i] != NULL, "compare", "a NULL file name");
-	require(o.nglobs <= PC_COMPARE_MAX_GLOBS && o.globs[o.nglobs] == NULL,
+	for (i = 0; i < o->nfiles; i++)
+		require(o->files[i] != NULL, "compare", "a NULL file name");
+	require(o->nglobs <= PC_COMPARE_MAX_GLOBS && o->globs[o->nglobs] == NULL,
 		"compare", "--cpu globs not NULL-terminated");
-	require(isfinite(o.threshold_pct) && o.threshold_pct >= 0 &&
-		o.threshold_pct <= 1000, "compare", "--threshold out of range");
-	require(o.alpha > 0 && o.alpha <= 0.5, "compare", "--alpha out of range");
-	require((unsigned)o.format <= PC_FORMAT_MARKDOWN, "compare", "unknown format");
-	return rc;
+	require(isfinite(o->threshold_pct) && o->threshold_pct >= 0 &&
+		o->threshold_pct <= 1000, "compare", "--threshold out of range");
+	require(o->alpha > 0 && o->alpha <= 0.5, "compare", "--alpha out of range");
+	require((unsigned)o->format <= PC_FORMAT_MARKDOWN, "compare", "unknown format");
 }
 
-static int parse_merge(int argc, char **argv, char *err, size_t errlen)
+PARSER(compare)
+
+static void check_merge(const struct pc_merge_options *o)
 {
-	struct pc_merge_options o;
 	size_t i;
-	int rc;
 
-	rc = pc_merge_options_parse(argc, argv, &o, err, errlen);
-	if (rc != 0)
-		return rc;
-	require(o.output && *o.output, "merge", "no output accepted");
-	require(o.nfiles >= 1, "merge", "no input accepted");
-	for (i = 0; i < o.nfiles; i++)
-		require(o.files[i] != NULL, "merge", "a NULL input name");
-	return rc;
+	require(o->output && *o->output, "merge", "no output accepted");
+	require(o->nfiles >= 1, "merge", "no input accepted");
+	for (i = 0; i < o->nfiles; i++)
+		require(o->files[i] != NULL, "merge", "a NULL input name");
 }
+
+PARSER(merge)
 
 static const struct {
 	const char *name;
