@@ -16,16 +16,15 @@ set -eu
 runs=${1:-6}
 cpu=${2:-1}
 
-i=1
-while [ "$i" -le "$runs" ]; do
+both_modes() {	# both_modes I: run I with the check, then with --keep-disturbed
 	for mode in check keep; do
 		flag=
 		[ $mode = keep ] && flag=--keep-disturbed
-		timed_run "$tmp/wall-$mode$i" --cpu "$cpu" -q $flag \
-			-o "$tmp/$mode$i.json"
+		timed_run "$tmp/wall-$mode$1" --cpu "$cpu" -q $flag \
+			-o "$tmp/$mode$1.json"
 	done
-	i=$((i + 1))
-done
+}
+each_run both_modes
 
 python3 - "$tmp" "$runs" <<'PY'
 import json, statistics, sys

@@ -20,3 +20,13 @@ timed_run() {
 	t1=$(date +%s.%N)
 	echo "$t0 $t1" >"$wallfile"
 }
+
+# each_run COMMAND...: runs COMMAND... I for each run I from 1 to $runs,
+# one after another.
+each_run() {
+	er_i=1
+	while [ "$er_i" -le "$runs" ]; do
+		"$@" "$er_i"
+		er_i=$((er_i + 1))
+	done
+}

@@ -14,11 +14,10 @@ set -eu
 runs=${1:-10}
 cpu=${2:-1}
 
-i=1
-while [ "$i" -le "$runs" ]; do
-	timed_run "$tmp/wall$i" --cpu "$cpu" -q -o "$tmp/run$i.json"
-	i=$((i + 1))
-done
+one_run() {	# one_run I
+	timed_run "$tmp/wall$1" --cpu "$cpu" -q -o "$tmp/run$1.json"
+}
+each_run one_run
 
 python3 - "$tmp" "$runs" <<'PY'
 import json, statistics, sys
