@@ -23,6 +23,23 @@ static inline const char *same_state(const struct pc_probe_state *a,
 	return 0;
 }
 
+/*
+ * A check (struct pc_arch_probe's check) made of PC_FAIL(bad, why) items:
+ * the `why` of the first whose `bad`, an expression of `before`, `after`
+ * and `ops`, holds; NULL when none does. The caller gives the storage
+ * class.
+ */
+#define PC_CHECK(fn, ...)						\
+const char *fn(const struct pc_probe_state *before,			\
+	       const struct pc_probe_state *after, uint64_t ops)	\
+{									\
+	(void)before;							\
+	(void)ops;							\
+	__VA_ARGS__							\
+	return 0;							\
+}
+#define PC_FAIL(bad, why) if (bad) return why;
+
 static inline const char *check_unchanged(const struct pc_probe_state *before,
 				   const struct pc_probe_state *after,
 				   uint64_t ops)
@@ -31,14 +48,9 @@ static inline const char *check_unchanged(const struct pc_probe_state *before,
 	return same_state(before, after);
 }
 
-static inline const char *check_add_chain(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	if (after->reg[0] != before->reg[0] + (unsigned long)ops)
-		return "accumulator is not start + number of adds";
-	return 0;
-}
+static inline PC_CHECK(check_add_chain,
+	PC_FAIL(after->reg[0] != before->reg[0] + (unsigned long)ops,
+		"accumulator is not start + number of adds"))
 
 static inline unsigned long word_pow(unsigned long base, uint64_t exp)
 {
@@ -58,38 +70,22 @@ static inline void init_mul_chain(struct pc_probe_state *st)
 	st->reg[1] = 3;		/* k, the multiplier */
 }
 
-static inline const char *check_mul_chain(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	if (after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops))
-		return "product is not start * k^ops (mod word size)";
-	return 0;
-}
+static inline PC_CHECK(check_mul_chain,
+	PC_FAIL(after->reg[0] != before->reg[0] * word_pow(before->reg[1], ops),
+		"product is not start * k^ops (mod word size)"))
 
 /* reg[0]: the timer before the loop, then the last value the body read
  * (a machine word wide: on a 32-bit machine the backend checks both
  * halves itself). */
-static inline const char *check_timer_advanced(const struct pc_probe_state *before,
-					const struct pc_probe_state *after,
-					uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[0] <= before->reg[0])
-		return "the timer read by the body did not advance";
-	return 0;
-}
+static inline PC_CHECK(check_timer_advanced,
+	PC_FAIL(after->reg[0] <= before->reg[0],
+		"the timer read by the body did not advance"))
 
-static inline const char *check_add_return(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	if (after->mem[0] != before->mem[0] + (unsigned long)ops * before->reg[1])
-		return "counter is not start + ops * i";
-	if (after->reg[0] != after->mem[0])
-		return "the last add_return did not return the new value";
-	return 0;
-}
+static inline PC_CHECK(check_add_return,
+	PC_FAIL(after->mem[0] != before->mem[0] + (unsigned long)ops * before->reg[1],
+		"counter is not start + ops * i")
+	PC_FAIL(after->reg[0] != after->mem[0],
+		"the last add_return did not return the new value"))
 
 static inline const char *check_add_throughput(const struct pc_probe_state *before,
 					const struct pc_probe_state *after,
@@ -112,29 +108,27 @@ static inline void init_cmpxchg(struct pc_probe_state *st)
 	st->reg[1] = 0x5a5aUL;	/* new */
 }
 
-static inline const char *check_cmpxchg(const struct pc_probe_state *before,
-				 const struct pc_probe_state *after,
-				 uint64_t ops)
-{
-	(void)ops;
-	if (after->mem[0] != before->reg[1])
-		return "memory does not hold the new value";
-	if (after->reg[0] != before->reg[0])
-		return "a cmpxchg that must succeed reported failure";
-	return 0;
+static inline PC_CHECK(check_cmpxchg,
+	PC_FAIL(after->mem[0] != before->reg[1],
+		"memory does not hold the new value")
+	PC_FAIL(after->reg[0] != before->reg[0],
+		"a cmpxchg that must succeed reported failure"))
+
+/* preempt_disable(); preempt_enable() as check_preempt() checks it:
+ * mem[0] the count, starting at `enabled` (the backend's count of a
+ * preemptible CPU with no reschedule pending), reg[0] set when the body
+ * takes the reschedule branch. */
+#define PC_INIT_PREEMPT(fn, enabled)					\
+static void fn(struct pc_probe_state *st)				\
+{									\
+	st->mem[0] = (enabled);						\
+	st->reg[0] = 0;							\
 }
 
-static inline const char *check_preempt(const struct pc_probe_state *before,
-				 const struct pc_probe_state *after,
-				 uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[0])
-		return "preempt_enable() took the reschedule branch";
-	if (after->mem[0] != before->mem[0])
-		return "the preempt count did not return to its start value";
-	return 0;
-}
+static inline PC_CHECK(check_preempt,
+	PC_FAIL(after->reg[0], "preempt_enable() took the reschedule branch")
+	PC_FAIL(after->mem[0] != before->mem[0],
+		"the preempt count did not return to its start value"))
 
 /* x = xchg(&v, x): register and memory swap every operation. */
 static inline void init_xchg(struct pc_probe_state *st)
@@ -172,6 +166,17 @@ static const char *fn(struct pc_probe_state *s)				\
 	if (prim(&s->mem[0], 5, 7) != 100 || s->mem[0] != 100)		\
 		return "a failing cmpxchg wrote memory or hid the value"; \
 	return 0;							\
+}
+
+/* The flags rows where user mode reads the flags word and writes it back
+ * whole: all three start from the flags as they are now (`now`, an
+ * expression that reads them). */
+#define PC_INIT_FLAGS(fn, now)						\
+static void fn(struct pc_probe_state *st)				\
+{									\
+	st->reg[0] = (now);	/* value written by flags_restore */	\
+	st->reg[1] = st->reg[0];	/* flags read back after the loop */ \
+	st->reg[2] = st->reg[0];	/* flags as they were at the start */ \
 }
 
 /* add_return's state: the counter, the last value returned, the increment. */

@@ -224,16 +224,9 @@ static uint64_t run_flags_save(struct pc_probe_state *st, uint64_t iters, int hi
 	return t;
 }
 
-static const char *check_flags_save(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	(void)before;
-	(void)ops;
-	if ((after->reg[0] & ARM64_NZCV_MASK) != ARM64_NZCV_A)
-		return "the value read is not the NZCV set before the loop";
-	return 0;
-}
+static PC_CHECK(check_flags_save,
+	PC_FAIL((after->reg[0] & ARM64_NZCV_MASK) != ARM64_NZCV_A,
+		"the value read is not the NZCV set before the loop"))
 
 /* NZCV starts at the complement of the value written: a write that does not
  * happen shows in the read-back. */
@@ -262,15 +255,9 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st,
 	return t;
 }
 
-static const char *check_flags_kept(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	(void)ops;
-	if ((after->reg[1] & ARM64_NZCV_MASK) != before->reg[0])
-		return "NZCV after the loop is not the value written";
-	return 0;
-}
+static PC_CHECK(check_flags_kept,
+	PC_FAIL((after->reg[1] & ARM64_NZCV_MASK) != before->reg[0],
+		"NZCV after the loop is not the value written"))
 
 /* ---- preempt_disable(); preempt_enable() --------------------------------- */
 
@@ -282,11 +269,7 @@ static const char *check_flags_kept(const struct pc_probe_state *before,
  */
 #define ARM64_PREEMPT_ENABLED (1UL << 32)
 
-static void init_preempt(struct pc_probe_state *st)
-{
-	st->mem[0] = ARM64_PREEMPT_ENABLED;
-	st->reg[0] = 0;		/* set when the reschedule branch is taken */
-}
+PC_INIT_PREEMPT(init_preempt, ARM64_PREEMPT_ENABLED)
 
 /*
  * __preempt_count_add(1): 32-bit read, add, write of the count.

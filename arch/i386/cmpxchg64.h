@@ -60,17 +60,11 @@ static uint64_t run_cmpxchg64(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
-static const char *check_cmpxchg64(const struct pc_probe_state *before,
-				   const struct pc_probe_state *after,
-				   uint64_t ops)
-{
-	(void)ops;
-	if (after->mem[0] != before->reg[2] || after->mem[1] != before->reg[3])
-		return "the 64-bit word does not hold the new value";
-	if (after->reg[0] != before->reg[0] || after->reg[1] != before->reg[1])
-		return "a cmpxchg64 that must succeed reported failure";
-	return 0;
-}
+static PC_CHECK(check_cmpxchg64,
+	PC_FAIL(after->mem[0] != before->reg[2] || after->mem[1] != before->reg[3],
+		"the 64-bit word does not hold the new value")
+	PC_FAIL(after->reg[0] != before->reg[0] || after->reg[1] != before->reg[1],
+		"a cmpxchg64 that must succeed reported failure"))
 
 static const char *semantics_cmpxchg64(struct pc_probe_state *s)
 {

@@ -15,29 +15,17 @@
  *   reg[2]  the flags (psr.um or psr) as they were at the start
  */
 #include "arch/arch.h"
+#include "arch/checks.h"
 #include "checks.h"
 
 /* ---- psr.um: the user-visible part of the processor status register ---------- */
 
-const char *pc_ia64_check_flags_save(const struct pc_probe_state *before,
-				     const struct pc_probe_state *after,
-				     uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[0] != before->reg[2])
-		return "the value read is not psr.um";
-	return 0;
-}
-
-const char *pc_ia64_check_flags_kept(const struct pc_probe_state *before,
-				     const struct pc_probe_state *after,
-				     uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[1] != before->reg[2])
-		return "writing psr.um back changed it";
-	return 0;
-}
+PC_CHECK(pc_ia64_check_flags_save,
+	PC_FAIL(after->reg[0] != before->reg[2],
+		"the value read is not psr.um"))
+PC_CHECK(pc_ia64_check_flags_kept,
+	PC_FAIL(after->reg[1] != before->reg[2],
+		"writing psr.um back changed it"))
 
 /* ---- preempt_disable(); preempt_enable() (asm-generic/preempt.h) -------------- */
 
@@ -50,41 +38,18 @@ void pc_ia64_init_preempt(struct pc_probe_state *st)
 	st->reg[0] = 0;		/* set when the reschedule branch is taken */
 }
 
-const char *pc_ia64_check_preempt(const struct pc_probe_state *before,
-				  const struct pc_probe_state *after,
-				  uint64_t ops)
-{
-	(void)ops;
-	if (after->reg[0])
-		return "preempt_enable() took the reschedule branch";
-	if ((uint32_t)after->mem[0] != (uint32_t)before->mem[0])
-		return "the preempt count did not return to its start value";
-	if (after->mem[1] != before->mem[1])
-		return "the thread flags changed";
-	return 0;
-}
+PC_CHECK(pc_ia64_check_preempt,
+	PC_FAIL(after->reg[0], "preempt_enable() took the reschedule branch")
+	PC_FAIL((uint32_t)after->mem[0] != (uint32_t)before->mem[0],
+		"the preempt count did not return to its start value")
+	PC_FAIL(after->mem[1] != before->mem[1], "the thread flags changed"))
 
 /* ---- psr.i: ring 0 only ------------------------------------------------------- */
 
 /* reg[1]: psr read back right after the loop. */
-const char *pc_ia64_check_irq_off(const struct pc_probe_state *before,
-				  const struct pc_probe_state *after,
-				  uint64_t ops)
-{
-	(void)before;
-	(void)ops;
-	if (after->reg[1] & PC_IA64_PSR_I)
-		return "interrupts are still enabled (psr.i set)";
-	return 0;
-}
-
-const char *pc_ia64_check_irq_on(const struct pc_probe_state *before,
-				 const struct pc_probe_state *after,
-				 uint64_t ops)
-{
-	(void)before;
-	(void)ops;
-	if (!(after->reg[1] & PC_IA64_PSR_I))
-		return "interrupts are not enabled (psr.i clear)";
-	return 0;
-}
+PC_CHECK(pc_ia64_check_irq_off,
+	PC_FAIL(after->reg[1] & PC_IA64_PSR_I,
+		"interrupts are still enabled (psr.i set)"))
+PC_CHECK(pc_ia64_check_irq_on,
+	PC_FAIL(!(after->reg[1] & PC_IA64_PSR_I),
+		"interrupts are not enabled (psr.i clear)"))

@@ -142,12 +142,7 @@ static uint64_t run_mf(struct pc_probe_state *st, uint64_t iters, int hi)
 
 /* ---- psr.um: the ring-3 halves of local_irq_save/restore --------------------------- */
 
-static void init_flags(struct pc_probe_state *st)
-{
-	st->reg[0] = pc_ia64_psr_um();	/* value written by flags_restore */
-	st->reg[1] = st->reg[0];	/* psr.um read back after the loop */
-	st->reg[2] = st->reg[0];	/* psr.um as it was at the start */
-}
+PC_INIT_FLAGS(init_flags, pc_ia64_psr_um())
 
 PC_RUN_REG(run_flags_save, "", "mov %[r]=psr.um\n\t;;", "", ())
 

@@ -62,18 +62,15 @@ static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi
 	return t;
 }
 
-static const char *check_get_cycles(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
+/* The time-stamp counter a state holds: edx:eax in reg[1]:reg[0]. */
+static inline uint64_t x86_tsc(const struct pc_probe_state *st)
 {
-	uint64_t t0 = ((uint64_t)before->reg[1] << 32) | (uint32_t)before->reg[0];
-	uint64_t t1 = ((uint64_t)after->reg[1] << 32) | (uint32_t)after->reg[0];
-
-	(void)ops;
-	if (t1 <= t0)
-		return "time-stamp counter did not advance";
-	return 0;
+	return ((uint64_t)st->reg[1] << 32) | (uint32_t)st->reg[0];
 }
+
+static PC_CHECK(check_get_cycles,
+	PC_FAIL(x86_tsc(after) <= x86_tsc(before),
+		"time-stamp counter did not advance"))
 
 /* ---- cmpxchg ---------------------------------------------------------- */
 
@@ -163,25 +160,14 @@ X86_RUN_BARE(run_compiler_barrier, "")
 
 /* ---- flags: the ring-3 halves of local_irq_save/restore ---------------- */
 
-static void init_flags(struct pc_probe_state *st)
-{
-	st->reg[0] = pc_x86_flags();	/* value written by flags_restore */
-	st->reg[1] = st->reg[0];	/* flags read back after the loop */
-	st->reg[2] = st->reg[0];	/* flags as they were at the start */
-}
+PC_INIT_FLAGS(init_flags, pc_x86_flags())
 
 PC_RUN_REG(run_flags_save, PC_X86_STACK_ENTER, "pushf\n\tpop %[r]",
 	   PC_X86_STACK_LEAVE, ())
 
-static const char *check_flags_save(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	(void)ops;
-	if ((after->reg[0] & X86_FLAGS_SYSTEM) != (before->reg[2] & X86_FLAGS_SYSTEM))
-		return "the value read is not the flags register";
-	return 0;
-}
+static PC_CHECK(check_flags_save,
+	PC_FAIL((after->reg[0] & X86_FLAGS_SYSTEM) != (before->reg[2] & X86_FLAGS_SYSTEM),
+		"the value read is not the flags register"))
 
 #define X86_FLAGS_READBACK "pushf\n\tpop %[g]\n\t"
 
@@ -209,23 +195,13 @@ static uint64_t run_flags_save_restore(struct pc_probe_state *st,
 	return t;
 }
 
-static const char *check_flags_kept(const struct pc_probe_state *before,
-				    const struct pc_probe_state *after,
-				    uint64_t ops)
-{
-	(void)ops;
-	if ((after->reg[1] & X86_FLAGS_SYSTEM) != (before->reg[2] & X86_FLAGS_SYSTEM))
-		return "writing the flags back changed IF, DF or IOPL";
-	return 0;
-}
+static PC_CHECK(check_flags_kept,
+	PC_FAIL((after->reg[1] & X86_FLAGS_SYSTEM) != (before->reg[2] & X86_FLAGS_SYSTEM),
+		"writing the flags back changed IF, DF or IOPL"))
 
 /* ---- preempt_disable(); preempt_enable() --------------------------------- */
 
-static void init_preempt(struct pc_probe_state *st)
-{
-	st->mem[0] = X86_PREEMPT_ENABLED;
-	st->reg[0] = 0;		/* set when the reschedule branch is taken */
-}
+PC_INIT_PREEMPT(init_preempt, X86_PREEMPT_ENABLED)
 
 /*
  * incl/decl on the per-CPU count (%gs-relative in the kernel, plain memory
@@ -357,38 +333,16 @@ X86_RUN_IRQ(run_irq_restore_popf, "push %[f]\n\tpopf")
 X86_RUN_IRQ(run_irq_disable_enable, "cli\n\tsti")
 X86_RUN_IRQ(run_irq_save_restore_popf, "pushf\n\tpop %[f]\n\tcli\n\tpush %[f]\n\tpopf")
 
-static const char *check_irq_off(const struct pc_probe_state *before,
-				 const struct pc_probe_state *after,
-				 uint64_t ops)
-{
-	(void)before;
-	(void)ops;
-	if (after->reg[1] & X86_FLAGS_IF)
-		return "interrupts are still enabled (IF set)";
-	return 0;
-}
-
+static PC_CHECK(check_irq_off,
+	PC_FAIL(after->reg[1] & X86_FLAGS_IF,
+		"interrupts are still enabled (IF set)"))
 /* local_irq_save(); local_irq_restore() leaves IF as it found it. */
-static const char *check_irq_kept(const struct pc_probe_state *before,
-				  const struct pc_probe_state *after,
-				  uint64_t ops)
-{
-	(void)ops;
-	if ((after->reg[1] ^ before->reg[2]) & X86_FLAGS_IF)
-		return "the interrupt flag is not what it was before the save";
-	return 0;
-}
-
-static const char *check_irq_on(const struct pc_probe_state *before,
-				const struct pc_probe_state *after,
-				uint64_t ops)
-{
-	(void)before;
-	(void)ops;
-	if (!(after->reg[1] & X86_FLAGS_IF))
-		return "interrupts are not enabled (IF clear)";
-	return 0;
-}
+static PC_CHECK(check_irq_kept,
+	PC_FAIL((after->reg[1] ^ before->reg[2]) & X86_FLAGS_IF,
+		"the interrupt flag is not what it was before the save"))
+static PC_CHECK(check_irq_on,
+	PC_FAIL(!(after->reg[1] & X86_FLAGS_IF),
+		"interrupts are not enabled (IF clear)"))
 
 /*
  * The 32-bit kernel's mb()/rmb()/wmb() are alternatives: mfence/lfence/
