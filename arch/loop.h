@@ -73,18 +73,29 @@ static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 	return t;							\
 }
 
-/* A body on one register, %[r]: reg[0] in and out; ins, a parenthesised
- * list, the other operands. */
-#define PC_RUN_REG(fn, pre, body, post, ins)				\
+/* A body on one register, %[name]: reg[i] in and out, under the
+ * constraint con ("+r", or one that names the register); outs, a
+ * parenthesised list that starts with a comma, the other outputs; ins, a
+ * parenthesised list, the inputs. */
+#define PC_RUN_REG_AT(fn, i, name, con, pre, body, post, outs, ins)	\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
 {									\
-	unsigned long r = st->reg[0];					\
+	unsigned long name = st->reg[i];				\
 	uint64_t t;							\
 									\
-	PC_TIMED(t, iters, hi, pre, body, post, (, [r] "+r"(r)), ins);	\
-	st->reg[0] = r;							\
+	PC_TIMED(t, iters, hi, pre, body, post,				\
+		 (, [name] con(name) PC_UNPAREN outs), ins);		\
+	st->reg[i] = name;						\
 	return t;							\
 }
+
+/* A body on one register, %[r]: reg[0] in and out. */
+#define PC_RUN_REG(fn, pre, body, post, ins)				\
+	PC_RUN_REG_AT(fn, 0, r, "+r", pre, body, post, (), ins)
+
+/* A body, then `post` reading a result back into %[g]: reg[1] in and out. */
+#define PC_RUN_READBACK(fn, pre, body, post, ins)			\
+	PC_RUN_REG_AT(fn, 1, g, "+r", pre, body, post, (), ins)
 
 /* A body on four registers, %[a] to %[d]: reg[0] to reg[3] in and out. */
 #define PC_RUN_REG4(fn, body)						\

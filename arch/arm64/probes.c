@@ -57,37 +57,25 @@ static void init_get_cycles(struct pc_probe_state *st)
  * FEAT_ECV, Linux 5.16 on patches the isb into a nop and reads the
  * self-synchronised CNTVCTSS_EL0 instead (run_get_cycles_ecv below).
  */
-static uint64_t run_get_cycles(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long c = st->reg[0], u;
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "",
-		 "isb\n\tmrs %x[c], cntvct_el0\n\t"
-		 "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
-		 "ldr xzr, [%x[u]]", "",
-		 (, [c] "+r"(c), [u] "=&r"(u)), ());
-	st->reg[0] = c;
-	return t;
+#define ARM64_RUN_GET_CYCLES(fn, read)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long c = st->reg[0], u;				\
+	uint64_t t;							\
+									\
+	PC_TIMED(t, iters, hi, "", read "\n\t"				\
+		 "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"	\
+		 "ldr xzr, [%x[u]]", "",				\
+		 (, [c] "+r"(c), [u] "=&r"(u)), ());			\
+	st->reg[0] = c;							\
+	return t;							\
 }
 
+ARM64_RUN_GET_CYCLES(run_get_cycles, "isb\n\tmrs %x[c], cntvct_el0")
 /* The ARM64_HAS_ECV alternative of __arch_counter_get_cntvct(): "nop" and
  * mrs of CNTVCTSS_EL0, written by encoding (S3_3_C14_C0_6, as the kernel's
  * __mrs_s) so that no assembler option is needed; the ordering as above. */
-static uint64_t run_get_cycles_ecv(struct pc_probe_state *st, uint64_t iters,
-				   int hi)
-{
-	unsigned long c = st->reg[0], u;
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "",
-		 "nop\n\tmrs %x[c], S3_3_C14_C0_6\n\t"
-		 "eor %x[u], %x[c], %x[c]\n\tadd %x[u], sp, %x[u]\n\t"
-		 "ldr xzr, [%x[u]]", "",
-		 (, [c] "+r"(c), [u] "=&r"(u)), ());
-	st->reg[0] = c;
-	return t;
-}
+ARM64_RUN_GET_CYCLES(run_get_cycles_ecv, "nop\n\tmrs %x[c], S3_3_C14_C0_6")
 
 /* What runs without FEAT_ECV (and before 5.16 on every CPU). */
 static const struct pc_arch_probe get_cycles_isb = PC_ROW(run_get_cycles,
@@ -98,17 +86,8 @@ static const struct pc_arch_probe get_cycles_isb = PC_ROW(run_get_cycles,
 /* ---- cmpxchg: cmpxchg(&v, V, V) back to back, always succeeding --------- */
 
 #define ARM64_RUN_LSE_CAS(fn, seq)					\
-static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
-{									\
-	unsigned long o = st->reg[0];					\
-	uint64_t t;							\
-									\
-	PC_TIMED(t, iters, hi, "", seq, "",				\
-		 (, [o] "+r"(o), [m] "+Q"(st->mem[0])),			\
-		 ([d] "r"(st->reg[1])));				\
-	st->reg[0] = o;							\
-	return t;							\
-}
+	PC_RUN_REG_AT(fn, 0, o, "+r", "", seq, "",			\
+		      (, [m] "+Q"(st->mem[0])), ([d] "r"(st->reg[1])))
 
 #define ARM64_RUN_LLSC_CAS(fn, seq)					\
 static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
@@ -230,17 +209,8 @@ static PC_CHECK(check_flags_save,
 
 /* NZCV starts at the complement of the value written: a write that does not
  * happen shows in the read-back. */
-static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long g = st->reg[1];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "msr nzcv, %x[k]\n\t", "msr nzcv, %x[f]",
-		 "mrs %x[g], nzcv", (, [g] "+r"(g)),
-		 ([f] "r"(st->reg[0]), [k] "r"(st->reg[2])));
-	st->reg[1] = g;
-	return t;
-}
+PC_RUN_READBACK(run_flags_restore, "msr nzcv, %x[k]\n\t", "msr nzcv, %x[f]",
+		"mrs %x[g], nzcv", ([f] "r"(st->reg[0]), [k] "r"(st->reg[2])))
 
 static uint64_t run_flags_save_restore(struct pc_probe_state *st,
 				       uint64_t iters, int hi)

@@ -148,16 +148,8 @@ PC_RUN_REG(run_flags_save, "", "mov %[r]=psr.um\n\t;;", "", ())
 
 #define IA64_UM_READBACK "mov %[g]=psr.um\n\t;;\n\t"
 
-static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long g = st->reg[1];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "mov psr.um=%[f]\n\t;;", IA64_UM_READBACK,
-		 (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
-	st->reg[1] = g;
-	return t;
-}
+PC_RUN_READBACK(run_flags_restore, "", "mov psr.um=%[f]\n\t;;",
+		IA64_UM_READBACK, ([f] "r"(st->reg[0])))
 
 static uint64_t run_flags_save_restore(struct pc_probe_state *st, uint64_t iters,
 				       int hi)

@@ -81,16 +81,8 @@ static PC_CHECK(check_get_cycles,
  */
 
 #define X86_RUN_CMPXCHG(fn, insn)					\
-static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
-{									\
-	unsigned long a = st->reg[0];					\
-	uint64_t t;							\
-									\
-	PC_TIMED(t, iters, hi, "", insn, "",				\
-		 (, "+a"(a), [m] "+m"(st->mem[0])), ([d] "r"(st->reg[1]))); \
-	st->reg[0] = a;							\
-	return t;							\
-}
+	PC_RUN_REG_AT(fn, 0, a, "+a", "", insn, "",			\
+		      (, [m] "+m"(st->mem[0])), ([d] "r"(st->reg[1])))
 
 X86_RUN_CMPXCHG(run_cmpxchg, PC_X86_CMPXCHG)
 X86_RUN_CMPXCHG(run_cmpxchg_local, PC_X86_CMPXCHG_LOCAL)
@@ -108,35 +100,18 @@ PC_SEMANTICS_CMPXCHG(semantics_cmpxchg_local, pc_x86_cmpxchg_local)
  * of it.
  */
 #define X86_RUN_ADD_RETURN(fn, xadd, w)					\
-static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
-{									\
-	unsigned long r = st->reg[0];					\
-	uint64_t t;							\
-									\
-	PC_TIMED(t, iters, hi, "",					\
-		 "mov %" w "[i], %" w "[r]\n\t" xadd " %" w "[r], %[m]\n\t" \
-		 "add %" w "[i], %" w "[r]",				\
-		 "", (, [r] "+r"(r), [m] "+m"(st->mem[0])),		\
-		 ([i] "r"(st->reg[1])));				\
-	st->reg[0] = r;							\
-	return t;							\
-}
+	PC_RUN_REG_AT(fn, 0, r, "+r", "",				\
+		      "mov %" w "[i], %" w "[r]\n\t" xadd " %" w "[r], %[m]\n\t" \
+		      "add %" w "[i], %" w "[r]",				\
+		      "", (, [m] "+m"(st->mem[0])), ([i] "r"(st->reg[1])))
 
 X86_RUN_ADD_RETURN(run_atomic_add_return, "lock xadd", "k")
 X86_RUN_ADD_RETURN(run_local_add_return, "xadd", "")
 
 /* ---- xchg: implicitly locked ------------------------------------------ */
 
-static uint64_t run_xchg(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long r = st->reg[0];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, "", "xchg %[r], %[m]", "",
-		 (, [r] "+r"(r), [m] "+m"(st->mem[0])), ());
-	st->reg[0] = r;
-	return t;
-}
+PC_RUN_REG_AT(run_xchg, 0, r, "+r", "", "xchg %[r], %[m]", "",
+	      (, [m] "+m"(st->mem[0])), ())
 
 /* ---- barriers --------------------------------------------------------- */
 
@@ -171,29 +146,10 @@ static PC_CHECK(check_flags_save,
 
 #define X86_FLAGS_READBACK "pushf\n\tpop %[g]\n\t"
 
-static uint64_t run_flags_restore(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long g = st->reg[1];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "push %[f]\n\tpopf",
-		 X86_FLAGS_READBACK PC_X86_STACK_LEAVE,
-		 (, [g] "+r"(g)), ([f] "r"(st->reg[0])));
-	st->reg[1] = g;
-	return t;
-}
-
-static uint64_t run_flags_save_restore(struct pc_probe_state *st,
-				       uint64_t iters, int hi)
-{
-	unsigned long g = st->reg[1];
-	uint64_t t;
-
-	PC_TIMED(t, iters, hi, PC_X86_STACK_ENTER, "pushf\n\tpopf",
-		 X86_FLAGS_READBACK PC_X86_STACK_LEAVE, (, [g] "+r"(g)), ());
-	st->reg[1] = g;
-	return t;
-}
+PC_RUN_READBACK(run_flags_restore, PC_X86_STACK_ENTER, "push %[f]\n\tpopf",
+		X86_FLAGS_READBACK PC_X86_STACK_LEAVE, ([f] "r"(st->reg[0])))
+PC_RUN_READBACK(run_flags_save_restore, PC_X86_STACK_ENTER, "pushf\n\tpopf",
+		X86_FLAGS_READBACK PC_X86_STACK_LEAVE, ())
 
 static PC_CHECK(check_flags_kept,
 	PC_FAIL((after->reg[1] & X86_FLAGS_SYSTEM) != (before->reg[2] & X86_FLAGS_SYSTEM),
