@@ -219,24 +219,29 @@ static uint64_t run_preempt_seg(struct pc_probe_state *st, uint64_t iters, int h
 	return t;
 }
 
+/* One operation from a count of `count`: why, unless it comes back to
+ * `count` and takes the reschedule branch exactly when `taken`. */
+static const char *preempt_seg_from(struct pc_probe_state *s,
+				    unsigned long count, unsigned long taken,
+				    const char *why)
+{
+	init_preempt(s);
+	s->mem[0] = count;
+	run_preempt_seg(s, 1, 0);
+	return s->reg[0] != taken || s->mem[0] != count ? why : 0;
+}
+
 /* The segment-relative accesses reach the counter: from a count of 0 the
  * decrement reaches zero and the reschedule branch is taken, from 5 it is
  * not (a body that missed the counter would branch the same both times). */
 static const char *semantics_preempt_seg(struct pc_probe_state *s)
 {
-	init_preempt(s);
-	s->mem[0] = 0;
-	run_preempt_seg(s, 1, 0);
-	if (s->reg[0] != 1 || s->mem[0] != 0)
-		return "the segment-relative count is not the counter: a count "
-			"of 0 did not come back to 0 and branch";
-	init_preempt(s);
-	s->mem[0] = 5;
-	run_preempt_seg(s, 1, 0);
-	if (s->reg[0] != 0 || s->mem[0] != 5)
-		return "the segment-relative count is not the counter: a count "
-			"of 5 branched or changed";
-	return 0;
+	const char *why = preempt_seg_from(s, 0, 1, "the segment-relative "
+		"count is not the counter: a count of 0 did not come back to 0 "
+		"and branch");
+
+	return why ? why : preempt_seg_from(s, 5, 0, "the segment-relative "
+		"count is not the counter: a count of 5 branched or changed");
 }
 
 static const struct pc_arch_probe preempt_plain = PC_ROW(run_preempt,
