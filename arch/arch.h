@@ -81,6 +81,37 @@ struct pc_arch_probe {
 	  .semantics = (semantics_), .sequence = (sequence_),		\
 	  .unavailable = (unavailable_), .fallback = (fallback_) }
 
+/* The rows of a family that are one row on a backend, each `row_`: the
+ * six barriers; and where a backend lacks them for one reason (an
+ * { .unsupported = ... } initializer), the load/store-exclusive forms and
+ * ia64's fetchadd form of add_return. */
+#define PC_ROWS_BARRIERS(row_)						\
+	[PC_PROBE_mb] = row_, [PC_PROBE_rmb] = row_, [PC_PROBE_wmb] = row_, \
+	[PC_PROBE_smp_mb] = row_, [PC_PROBE_smp_rmb] = row_,		\
+	[PC_PROBE_smp_wmb] = row_
+#define PC_ROWS_LLSC(row_)						\
+	[PC_PROBE_cmpxchg_llsc] = row_,					\
+	[PC_PROBE_cmpxchg_local_llsc] = row_,				\
+	[PC_PROBE_atomic_add_return_llsc] = row_,			\
+	[PC_PROBE_local_add_return_llsc] = row_,			\
+	[PC_PROBE_xchg_llsc] = row_
+#define PC_ROWS_FETCHADD(row_)						\
+	[PC_PROBE_atomic_add_return_fetchadd] = row_,			\
+	[PC_PROBE_local_add_return_fetchadd] = row_
+
+/* The three flags rows, made of the backend's run_flags_save,
+ * run_flags_restore, run_flags_save_restore and init_flags: check_save_
+ * checks the value read, check_kept_ the two rows that write the flags
+ * back; save_, restore_ and save_restore_ are their sequences. */
+#define PC_ROWS_FLAGS(check_save_, check_kept_, save_, restore_,	\
+		      save_restore_)					\
+	[PC_PROBE_flags_save] = PC_ROW(run_flags_save, init_flags,	\
+		check_save_, 0, save_),					\
+	[PC_PROBE_flags_restore] = PC_ROW(run_flags_restore, init_flags, \
+		check_kept_, 0, restore_),				\
+	[PC_PROBE_flags_save_restore] = PC_ROW(run_flags_save_restore,	\
+		init_flags, check_kept_, 0, save_restore_)
+
 /* Each backend defines these. A row with run == NULL is unsupported. */
 extern const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT];
 extern const char pc_arch_name[];		/* "x86_64", "i386", ... */

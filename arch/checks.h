@@ -179,6 +179,17 @@ static void fn(struct pc_probe_state *st)				\
 	st->reg[2] = st->reg[0];	/* flags as they were at the start */ \
 }
 
+/* The rows every backend makes of the same checks: the baseline and the
+ * two chains, run by the backend's run_baseline, run_add_chain and
+ * run_mul_chain; add_ and mul_ are the chains' sequences. */
+#define PC_ROWS_BASELINE_CHAINS(add_, mul_)				\
+	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0, \
+		"(empty)"),						\
+	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0,		\
+		check_add_chain, 0, add_),				\
+	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain, \
+		check_mul_chain, 0, mul_)
+
 /* add_return's state: the counter, the last value returned, the increment. */
 static inline void init_add_return(struct pc_probe_state *st)
 {

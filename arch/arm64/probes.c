@@ -278,18 +278,10 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 #define LLSC_XCHG_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); stlxr %w, %x, (v); " \
 		"cbnz %w, 1b; dmb ish; mov %x, %t"
 
-/* The fetchadd rows are ia64's older form of add_return. */
-#define NO_FETCHADD { .unsupported = "the fetchadd form is ia64's: arm64 " \
-		"runs ldaddal (or its LL/SC loop) for every increment" }
-
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
-	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0, "(empty)"),
+	PC_ROWS_BASELINE_CHAINS("add %x, %x, #1", "mul %x, %x, %k"),
 	[PC_PROBE_calib_add_throughput] = PC_ROW(run_add_throughput, 0,
 		check_add_throughput, 0, "add %a, %a, #1; add %b, %b, #1; add %c, %c, #1; add %d, %d, #1"),
-	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0, check_add_chain, 0,
-		"add %x, %x, #1"),
-	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
-		check_mul_chain, 0, "mul %x, %x, %k"),
 	[PC_PROBE_get_cycles] = PC_ROW_ALT(run_get_cycles_ecv, init_get_cycles,
 		check_timer_advanced, 0, "nop; mrs %c, cntvctss_el0; eor %u, %c, %c; "
 		"add %u, sp, %u; ldr xzr, [%u]   [FEAT_ECV, Linux 5.16 on]",
@@ -328,20 +320,18 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		need_lse, &pc_arch_probes[PC_PROBE_xchg_llsc]),
 	[PC_PROBE_xchg_llsc] = PC_ROW(run_xchg_llsc, init_xchg, check_xchg, 0,
 		LLSC_XCHG_SEQ),
-	[PC_PROBE_atomic_add_return_fetchadd] = NO_FETCHADD,
-	[PC_PROBE_local_add_return_fetchadd] = NO_FETCHADD,
+	/* The fetchadd rows are ia64's older form of add_return. */
+	PC_ROWS_FETCHADD({ .unsupported = "the fetchadd form is ia64's: arm64 "
+		"runs ldaddal (or its LL/SC loop) for every increment" }),
 	[PC_PROBE_mb] = PC_ROW(run_mb, 0, check_unchanged, 0, "dsb sy"),
 	[PC_PROBE_rmb] = PC_ROW(run_rmb, 0, check_unchanged, 0, "dsb ld"),
 	[PC_PROBE_wmb] = PC_ROW(run_wmb, 0, check_unchanged, 0, "dsb st"),
 	[PC_PROBE_smp_mb] = PC_ROW(run_smp_mb, 0, check_unchanged, 0, "dmb ish"),
 	[PC_PROBE_smp_rmb] = PC_ROW(run_smp_rmb, 0, check_unchanged, 0, "dmb ishld"),
 	[PC_PROBE_smp_wmb] = PC_ROW(run_smp_wmb, 0, check_unchanged, 0, "dmb ishst"),
-	[PC_PROBE_flags_save] = PC_ROW(run_flags_save, init_flags, check_flags_save, 0,
-		"mrs %f, nzcv   [DAIF is EL1-only; NZCV is the PSTATE field EL0 reads]"),
-	[PC_PROBE_flags_restore] = PC_ROW(run_flags_restore, init_flags,
-		check_flags_kept, 0, "msr nzcv, %f"),
-	[PC_PROBE_flags_save_restore] = PC_ROW(run_flags_save_restore, init_flags,
-		check_flags_kept, 0, "mrs %f, nzcv; msr nzcv, %f"),
+	PC_ROWS_FLAGS(check_flags_save, check_flags_kept,
+		"mrs %f, nzcv   [DAIF is EL1-only; NZCV is the PSTATE field EL0 reads]",
+		"msr nzcv, %f", "mrs %f, nzcv; msr nzcv, %f"),
 	[PC_PROBE_preempt_disable_enable] = PC_ROW(run_preempt, init_preempt,
 		check_preempt, 0, "ldr %w, (pc); add %w, %w, #1; str %w, (pc); "
 		"ldr %x, (pc); sub %x, %x, #1; str %w, (pc); cbz %x, <resched>; "

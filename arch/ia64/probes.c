@@ -300,17 +300,9 @@ IA64_RUN_IRQ(run_irq_disable_enable, IA64_IRQ_DISABLE "\n\t" IA64_IRQ_ENABLE)
 #define SEQ_OFF "[repeated: psr.i already clear after the first, as the seeds timed]"
 #define SEQ_ON "[repeated: psr.i already set, as the seeds timed]"
 
-/* ia64 atomics are cmpxchg, fetchadd and xchg: there is no LL/SC form. */
-#define IA64_NO_LLSC { .unsupported = "ia64 has no load-linked/store-" \
-		"conditional: its atomics are cmpxchg, fetchadd and xchg" }
-
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
-	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0,
-		"(empty)"),
-	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0, check_add_chain, 0,
-		"adds r=1,r;;"),
-	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
-		check_mul_chain, 0, "xmpy.l f6=f6,f7;;   [integer multiply in the FPU]"),
+	PC_ROWS_BASELINE_CHAINS("adds r=1,r;;",
+		"xmpy.l f6=f6,f7;;   [integer multiply in the FPU]"),
 	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
 		check_timer_advanced, 0, "mov r=ar.itc;;"),
 	[PC_PROBE_cmpxchg] = PC_ROW(run_cmpxchg, init_cmpxchg,
@@ -331,18 +323,11 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		SEQ_ADD_RETURN_FETCHADD "   [local_t is atomic_long_t on ia64]"),
 	[PC_PROBE_xchg] = PC_ROW(run_xchg, init_xchg, check_xchg, 0,
 		"xchg8 r=[v],r;;   [acquire semantics]"),
-	[PC_PROBE_mb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
-	[PC_PROBE_rmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
-	[PC_PROBE_wmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_mb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_rmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
-	[PC_PROBE_smp_wmb] = PC_ROW(run_mf, 0, check_unchanged, 0, "mf"),
-	[PC_PROBE_flags_save] = PC_ROW(run_flags_save, init_flags,
-		pc_ia64_check_flags_save, 0, "mov r=psr.um;;   [user mask: mov r=psr is privileged]"),
-	[PC_PROBE_flags_restore] = PC_ROW(run_flags_restore, init_flags,
-		pc_ia64_check_flags_kept, 0, "mov psr.um=r;;   [value unchanged]"),
-	[PC_PROBE_flags_save_restore] = PC_ROW(run_flags_save_restore, init_flags,
-		pc_ia64_check_flags_kept, 0, "mov r=psr.um;; mov psr.um=r;;"),
+	PC_ROWS_BARRIERS(PC_ROW(run_mf, 0, check_unchanged, 0, "mf")),
+	PC_ROWS_FLAGS(pc_ia64_check_flags_save, pc_ia64_check_flags_kept,
+		"mov r=psr.um;;   [user mask: mov r=psr is privileged]",
+		"mov psr.um=r;;   [value unchanged]",
+		"mov r=psr.um;; mov psr.um=r;;"),
 	[PC_PROBE_preempt_disable_enable] = PC_ROW(run_preempt, pc_ia64_init_preempt,
 		pc_ia64_check_preempt, semantics_preempt,
 		"ld4.acq;; adds 1;; st4.rel;; ld4.acq;; adds -1;; st4.rel; cmp4.eq p6=0;; "
@@ -365,11 +350,9 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	/* Rows of other architectures' forms. */
 	[PC_PROBE_cmpxchg64] = { .unsupported = "a 64-bit machine has no separate "
 		"64-bit compare-and-swap: cmpxchg64() is the cmpxchg row" },
-	[PC_PROBE_cmpxchg_llsc] = IA64_NO_LLSC,
-	[PC_PROBE_cmpxchg_local_llsc] = IA64_NO_LLSC,
-	[PC_PROBE_atomic_add_return_llsc] = IA64_NO_LLSC,
-	[PC_PROBE_local_add_return_llsc] = IA64_NO_LLSC,
-	[PC_PROBE_xchg_llsc] = IA64_NO_LLSC,
+	/* ia64 atomics are cmpxchg, fetchadd and xchg: there is no LL/SC form. */
+	PC_ROWS_LLSC({ .unsupported = "ia64 has no load-linked/store-"
+		"conditional: its atomics are cmpxchg, fetchadd and xchg" }),
 	[PC_PROBE_local_irq_restore_popf] = { .unsupported = "the popf form is "
 		"x86's: ia64 restores psr.i with ssm/rsm (local_irq_restore)" },
 	[PC_PROBE_local_irq_save_restore_popf] = { .unsupported = "the popf form is "

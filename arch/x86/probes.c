@@ -351,23 +351,10 @@ static const struct pc_arch_probe barrier_lock_add = PC_ROW(run_smp_mb, 0,
 		"64-bit compare-and-swap: cmpxchg64() is the cmpxchg row" }
 #endif
 
-/* x86 atomics are single locked instructions; there is no LL/SC form. */
-#define X86_NO_LLSC { .unsupported = "x86 has no load/store-exclusive " \
-		"instructions: its atomics are single locked instructions" }
-
-/* The fetchadd rows are ia64's older form of add_return. */
-#define NO_FETCHADD { .unsupported = "the fetchadd form is ia64's: x86 " \
-		"runs xadd for every increment (the atomic_add_return row)" }
-
 /* ---- the table ---------------------------------------------------------- */
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
-	[PC_PROBE_baseline] = PC_ROW(run_baseline, 0, check_unchanged, 0,
-		"(empty)"),
-	[PC_PROBE_calib_add_chain] = PC_ROW(run_add_chain, 0, check_add_chain, 0,
-		"add $1, %reg"),
-	[PC_PROBE_calib_mul_chain] = PC_ROW(run_mul_chain, init_mul_chain,
-		check_mul_chain, 0, "imul %k, %reg"),
+	PC_ROWS_BASELINE_CHAINS("add $1, %reg", "imul %k, %reg"),
 	[PC_PROBE_calib_add_throughput] = PC_ROW(run_add_throughput, 0,
 		check_add_throughput, 0, "add $1, %a; add $1, %b; add $1, %c; add $1, %d"),
 	[PC_PROBE_get_cycles] = PC_ROW(run_get_cycles, init_get_cycles,
@@ -378,13 +365,12 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		check_cmpxchg, semantics_cmpxchg_local,
 		"cmpxchg %new, (v)   [no lock prefix; succeeds]"),
 	[PC_PROBE_cmpxchg64] = X86_CMPXCHG64,
-	[PC_PROBE_cmpxchg_llsc] = X86_NO_LLSC,
-	[PC_PROBE_cmpxchg_local_llsc] = X86_NO_LLSC,
-	[PC_PROBE_atomic_add_return_llsc] = X86_NO_LLSC,
-	[PC_PROBE_local_add_return_llsc] = X86_NO_LLSC,
-	[PC_PROBE_xchg_llsc] = X86_NO_LLSC,
-	[PC_PROBE_atomic_add_return_fetchadd] = NO_FETCHADD,
-	[PC_PROBE_local_add_return_fetchadd] = NO_FETCHADD,
+	/* x86 atomics are single locked instructions; there is no LL/SC form. */
+	PC_ROWS_LLSC({ .unsupported = "x86 has no load/store-exclusive "
+		"instructions: its atomics are single locked instructions" }),
+	/* The fetchadd rows are ia64's older form of add_return. */
+	PC_ROWS_FETCHADD({ .unsupported = "the fetchadd form is ia64's: x86 "
+		"runs xadd for every increment (the atomic_add_return row)" }),
 	[PC_PROBE_atomic_add_return] = PC_ROW(run_atomic_add_return, init_add_return,
 		check_add_return, 0, "mov %i, %r; lock xaddl %r, (v); add %i, %r   "
 		"[atomic_t: 32-bit operands]"),
@@ -402,12 +388,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"(compiler barrier only: no instruction)"),
 	[PC_PROBE_smp_wmb] = PC_ROW(run_compiler_barrier, 0, check_unchanged, 0,
 		"(compiler barrier only: no instruction)"),
-	[PC_PROBE_flags_save] = PC_ROW(run_flags_save, init_flags, check_flags_save, 0,
-		"pushf; pop %r"),
-	[PC_PROBE_flags_restore] = PC_ROW(run_flags_restore, init_flags,
-		check_flags_kept, 0, "push %r; popf   [IF unchanged]"),
-	[PC_PROBE_flags_save_restore] = PC_ROW(run_flags_save_restore, init_flags,
-		check_flags_kept, 0, "pushf; popf"),
+	PC_ROWS_FLAGS(check_flags_save, check_flags_kept, "pushf; pop %r",
+		"push %r; popf   [IF unchanged]", "pushf; popf"),
 	[PC_PROBE_preempt_disable_enable] = PC_ROW_ALT(run_preempt_seg, init_preempt,
 		check_preempt, semantics_preempt_seg,
 		"incl " X86_TLS_SEQ_SEG "(count); decl " X86_TLS_SEQ_SEG "(count); "
