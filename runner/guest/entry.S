@@ -46,20 +46,20 @@ pc_guest_stubs:
 	vector = vector + 1
 	.endr
 
+/* The word at off(%rsp) into a mailbox field. */
+	.macro	trap_field off, field
+	mov	\off(%rsp), %rax
+	mov	%rax, \field
+	.endm
+
 /* Stack: vector, error code, RIP, CS, RFLAGS, RSP, SS. */
 pc_guest_trap:
-	mov	0(%rsp), %rax
-	mov	%rax, PC_GUEST_TRAP_VECTOR
-	mov	8(%rsp), %rax
-	mov	%rax, PC_GUEST_TRAP_ERROR
-	mov	16(%rsp), %rax
-	mov	%rax, PC_GUEST_TRAP_RIP
-	mov	24(%rsp), %rax
-	mov	%rax, PC_GUEST_TRAP_CS
-	mov	32(%rsp), %rax
-	mov	%rax, PC_GUEST_TRAP_RFLAGS
-	mov	40(%rsp), %rax
-	mov	%rax, PC_GUEST_TRAP_RSP
+	trap_field 0, PC_GUEST_TRAP_VECTOR
+	trap_field 8, PC_GUEST_TRAP_ERROR
+	trap_field 16, PC_GUEST_TRAP_RIP
+	trap_field 24, PC_GUEST_TRAP_CS
+	trap_field 32, PC_GUEST_TRAP_RFLAGS
+	trap_field 40, PC_GUEST_TRAP_RSP
 	mov	%cr2, %rax
 	mov	%rax, PC_GUEST_TRAP_CR2
 	mov	$PC_GUEST_TRAPPED, %eax
