@@ -41,26 +41,22 @@ static void say(uint32_t what)
 
 /* ---- test entries: they exist only here, for the test suite ------------- */
 
-/* An invalid opcode: the host must report vector 6 and carry on. */
-static uint64_t run_test_ud2(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	(void)st;
-	(void)iters;
-	(void)hi;
-	__asm__ volatile("ud2");
-	return 0;
+/* An entry that runs `insn` once and returns 0 (if it returns). */
+#define TEST_RUN(fn, insn)						\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	(void)st;							\
+	(void)iters;							\
+	(void)hi;							\
+	__asm__ volatile(insn);						\
+	return 0;							\
 }
 
+/* An invalid opcode: the host must report vector 6 and carry on. */
+TEST_RUN(run_test_ud2, "ud2")
 /* A guest that never answers, interrupts off: the host's time limit must
  * end it. */
-static uint64_t run_test_spin(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	(void)st;
-	(void)iters;
-	(void)hi;
-	__asm__ volatile("cli\n1:\tjmp 1b");
-	return 0;
-}
+TEST_RUN(run_test_spin, "cli\n1:\tjmp 1b")
 
 static const char *check_nothing(const struct pc_probe_state *before,
 				 const struct pc_probe_state *after, uint64_t ops)
