@@ -2,10 +2,11 @@
 /*
  * cpu.c - the CPU identity from the ia64 CPUID registers, readable in user
  * mode: cpuid[0..1] the vendor string, cpuid[3] the version (number of
- * registers - 1, revision, model, family, architecture revision).
+ * registers - 1, revision, model, family, architecture revision). The
+ * same on both platforms (user and system mode): this is their
+ * pc_rt_describe_cpu().
  */
 #include "runner/runner.h"
-#include "platform.h"
 
 static unsigned long cpuid(unsigned long i)
 {
@@ -26,7 +27,7 @@ static void field(const char *key, uint64_t v)
 	pc_line_end(&l);
 }
 
-void pc_ia64_describe_cpu(void)
+void pc_rt_describe_cpu(void)
 {
 	unsigned long w[2] = { cpuid(0), cpuid(1) }, version = cpuid(3);
 	char vendor[17];

@@ -2,7 +2,6 @@
 /* platform-system.c - the system-mode runner's services: the Ski
  * simulator's SSC calls (console output, time of day). */
 #include "runner/runner.h"
-#include "platform.h"
 
 #define SSC_PUTCHAR	31
 #define SSC_GET_TOD	74
@@ -35,9 +34,4 @@ int pc_rt_clock_us(uint64_t *us)
 int pc_rt_ring(void)
 {
 	return 0;
-}
-
-void pc_rt_describe_cpu(void)
-{
-	pc_ia64_describe_cpu();
 }

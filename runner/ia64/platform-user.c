@@ -2,7 +2,6 @@
 /* platform-user.c - the user-mode runner's services: Linux/ia64 system
  * calls (also what Ski's user mode emulates). */
 #include "runner/runner.h"
-#include "platform.h"
 
 #define NR_WRITE	1027
 #define NR_GETTIMEOFDAY	1087
@@ -39,9 +38,4 @@ int pc_rt_clock_us(uint64_t *us)
 int pc_rt_ring(void)
 {
 	return 3;
-}
-
-void pc_rt_describe_cpu(void)
-{
-	pc_ia64_describe_cpu();
 }
