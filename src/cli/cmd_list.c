@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_list.c - primcost list: the probe table and what this build runs. */
-#include <dirent.h>
-#include <errno.h>
+/* cmd_list.c - primcost list: its options, the probe table and the rows
+ * measured at points, and what this build runs; the other listings are
+ * list_events.c, list_reference.c and list_runs.c. */
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "list.h"
 #include "run/run.h"
 #include "results/compare.h"
 #include "core/events.h"
@@ -77,9 +78,7 @@ static const char *sequence(int id)
 	return p && p->sequence ? p->sequence : "";
 }
 
-/* One CSV line: the fields keys of row, strings quoted where they must be,
- * integers, booleans as yes or no. */
-static void csv_line(json_t *row, const char *const *keys)
+void pc_list_csv_line(json_t *row, const char *const *keys)
 {
 	size_t i;
 
@@ -96,6 +95,21 @@ static void csv_line(json_t *row, const char *const *keys)
 			pc_csv_field(stdout, json_string_value(v));
 	}
 	putchar('\n');
+}
+
+void pc_list_fit(int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	pc_wrap_lines(stdout, line, indent, pc_term_width());
+	free(line);
 }
 
 /* ---- the rows: the probe table's, then the groups measured at points ---- */
@@ -238,376 +252,6 @@ static int list_names(const char *pattern)
 	return PC_EXIT_OK;
 }
 
-/* ---- list --events: what libpfm4 offers here ---------------------------- */
-
-struct event_rows {
-	json_t *arr;
-	int verbose;
-};
-
-static void add_event(const struct pc_event_info *info, void *ctx)
-{
-	struct event_rows *rows = ctx;
-	json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "name", info->name,
-			      "kind", info->hardware ? "hardware" : "software",
-			      "description", info->desc, "counts_here", info->counts);
-	int a;
-
-	if (info->equiv)
-		json_object_set_new(o, "same_as", json_string(info->equiv));
-	if (!info->counts)
-		json_object_set_new(o, "reason", json_string(info->why));
-	if (rows->verbose) {
-		json_t *attrs = json_array();
-
-		for (a = 0; a < info->nattrs; a++) {
-			struct pc_event_attr at;
-
-			if (pc_event_attr_get(info->idx, a, &at) < 0)
-				continue;
-			json_array_append_new(attrs, json_pack(
-				"{s:s, s:s, s:s, s:b}", "name", at.name, "kind",
-				at.umask ? "unit mask" : "modifier", "description",
-				at.desc, "default", at.dfl));
-		}
-		json_object_set_new(o, "attributes", attrs);
-	}
-	json_array_append_new(rows->arr, o);
-}
-
-/* Prints a line (or lines) of a text table, each wrapped to the terminal
- * under column indent, where its last field begins. */
-static void fit(int indent, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fit(int indent, const char *fmt, ...)
-{
-	va_list ap;
-	char *line;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	pc_wrap_lines(stdout, line, indent, pc_term_width());
-	free(line);
-}
-
-/* A description on one line: newlines and tabs as spaces, cut at max
- * bytes with "..." (0: whole). */
-static const char *one_line(const char *d, size_t max, char *out, size_t len)
-{
-	size_t i;
-
-	for (i = 0; d[i] && (!max || i < max) && i + 4 < len; i++)
-		out[i] = d[i] == '\n' || d[i] == '\t' ? ' ' : d[i];
-	snprintf(out + i, len - i, "%s", d[i] ? "..." : "");
-	return out;
-}
-
-static int list_events(const char *pattern, int verbose, int fmt)
-{
-	struct event_rows rows = { json_array(), verbose };
-	char err[PC_ERRLEN], d[4096];
-	json_t *o, *reasons = json_object();
-	const char *why;
-	size_t i, j;
-	int n;
-
-	n = pc_events_list(pattern, add_event, &rows, err, sizeof(err));
-	if (n < 0 || (pattern && n == 0)) {
-		if (n < 0)
-			pc_error("list", "%s", err);
-		else
-			pc_error("list", "no event matches '%s' (see primcost list "
-				 "--events)", pattern);
-		json_decref(rows.arr);
-		json_decref(reasons);
-		return PC_EXIT_USAGE;
-	}
-	if (fmt == 2) {
-		json_dumpf(rows.arr, stdout, JSON_INDENT(1));
-		putchar('\n');
-	} else if (fmt == 1) {
-		static const char *const keys[] = { "name", "kind", "counts_here", "same_as",
-						    "description", "reason", NULL };
-
-		printf("event,kind,counts_here,same_as,description,reason\n");
-		json_array_foreach(rows.arr, i, o)
-			csv_line(o, keys);
-	} else {
-		printf("%-44s %-4s  %s\n", "event", "here", "description");
-		json_array_foreach(rows.arr, i, o) {
-			const char *eq = json_string_value(json_object_get(o, "same_as"));
-			json_t *attrs = json_object_get(o, "attributes"), *at;
-
-			fit(51, "%-44s %-4s  %s%s", json_string_value(json_object_get(o, "name")),
-			    json_is_true(json_object_get(o, "counts_here")) ? "yes" : "no",
-			    eq ? "same as " : "", eq ? eq : one_line(json_string_value(
-				json_object_get(o, "description")), verbose ? 0 : 72, d, sizeof(d)));
-			json_array_foreach(attrs, j, at)
-				fit(51, "%46s:%s%s  %s", "", json_string_value(json_object_get(at, "name")),
-				    json_is_true(json_object_get(at, "default")) ? " (default)" : "",
-				    one_line(json_string_value(json_object_get(at, "description")), 0,
-					     d, sizeof(d)));
-			why = json_string_value(json_object_get(o, "reason"));
-			if (why)
-				json_object_set_new(reasons, why, json_integer(1 +
-					json_integer_value(json_object_get(reasons, why))));
-		}
-		if (json_object_size(reasons))
-			printf("\n");
-		json_object_foreach(reasons, why, o) {
-			n = snprintf(d, sizeof(d), "%" JSON_INTEGER_FORMAT " not here: ",
-				     json_integer_value(o));
-			fit(n, "%s%s", d, why);
-		}
-	}
-	json_decref(rows.arr);
-	json_decref(reasons);
-	return PC_EXIT_OK;
-}
-
-/* ---- the reference tables ---------------------------------------------------- */
-
-static int json_name(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return d->d_name[0] != '.' && n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
-}
-
-/* One CPU of one reference table: a line of the table or the CSV, or a
- * row appended to arr (JSON). */
-static void reference_row(const char *name, const char *path, const char *key,
-			  json_t *e, int fmt, int verbose, json_t *arr)
-{
-	static const char *const keys[] = { "reference", "file", "cpu", "brand", "date",
-					    "probes", "source", NULL };
-	json_t *runs = json_object_get(e, "runs"), *run = json_array_get(runs, 0), *r;
-	const char *brand = json_string_value(json_object_get(json_object_get(e, "cpu"),
-							      "brand"));
-	const char *date = json_string_value(json_object_get(run, "date"));
-	const char *summary = json_string_value(json_object_get(
-		json_object_get(run, "provenance"), "summary"));
-	size_t np = json_object_size(json_object_get(e, "probes")), k;
-
-	date = date ? date : "";
-	if (fmt == 0) {
-		fit(55, "%-32s %-12s %6zu  %s", pc_shown(name), pc_shown(date), np,
-		    pc_shown(brand ? brand : key));
-		for (k = 0; verbose && k < json_array_size(runs); k++)
-			fit(33, "%32s %s", "", json_string_value(json_object_get(
-				json_object_get(json_array_get(runs, k), "provenance"),
-				"summary")));
-		return;
-	}
-	r = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:I, s:s?}", "reference", name,
-		      "file", path, "cpu", key, "brand", brand, "date", date,
-		      "probes", (json_int_t)np, "source", summary);
-	if (fmt == 1) {
-		csv_line(r, keys);
-		json_decref(r);
-	} else {
-		json_array_append_new(arr, r);
-	}
-}
-
-/* The published tables installed with primcost (pc_reference_dir()),
- * each validated as it is read. */
-static int list_reference(const char *pattern, int fmt, int verbose)
-{
-	char where[PC_ERRLEN];
-	const char *dir = pc_reference_dir(where, sizeof(where));
-	struct dirent **names;
-	json_t *arr;
-	int n, i, rc = PC_EXIT_OK;
-
-	if (!dir) {
-		pc_error("list", "%s", where);
-		return PC_EXIT_USAGE;
-	}
-	arr = fmt == 2 ? json_array() : NULL;
-	n = scandir(dir, &names, json_name, alphasort);
-	if (n < 0) {
-		pc_error("list", "reference tables: %s: %s", dir, strerror(errno));
-		json_decref(arr);
-		return PC_EXIT_USAGE;
-	}
-	if (fmt == 0)
-		printf("%-32s %-12s %6s  %s\n", "reference", "date", "probes", "cpu");
-	else if (fmt == 1)
-		printf("reference,file,cpu,brand,date,probes,source\n");
-	for (i = 0; i < n; i++) {
-		char path[4096], err[PC_ERRLEN], name[256];
-		const char *key;
-		json_t *doc, *e;
-
-		snprintf(name, sizeof(name), "%.*s", (int)strlen(names[i]->d_name) - 5,
-			 names[i]->d_name);
-		if (pattern && fnmatch(pattern, name, 0) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		doc = pc_doc_load(path, NULL, err, sizeof(err));
-		if (!doc) {
-			pc_error("list", "%s", err);
-			rc = PC_EXIT_USAGE;
-			break;
-		}
-		json_object_foreach(json_object_get(doc, "cpus"), key, e)
-			reference_row(name, path, key, e, fmt, verbose, arr);
-		json_decref(doc);
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	if (arr) {
-		if (rc == PC_EXIT_OK) {
-			json_dumpf(arr, stdout, JSON_INDENT(1));
-			putchar('\n');
-		}
-		json_decref(arr);
-	}
-	return rc;
-}
-
-/* ---- list --runs FILE: the history a result file keeps ------------------- */
-
-static const char *run_str(json_t *run, const char *k)
-{
-	const char *v = json_string_value(json_object_get(run, k));
-
-	return v ? v : "";
-}
-
-/* One run of one CPU as a row: what a table, CSV or JSON shows. */
-static json_t *run_row(const char *key, json_t *entry, size_t k)
-{
-	json_t *run = json_array_get(json_object_get(entry, "runs"), k);
-	struct pc_run_counts c;
-
-	pc_run_counts(entry, k, &c);
-	return json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:s, s:b, "
-			 "s:I, s:I}",
-			 "cpu", key, "run", (json_int_t)k, "date", run_str(run, "date"),
-			 "host", run_str(run, "host"), "kernel", run_str(run, "kernel"),
-			 "primcost_version", run_str(run, "primcost_version"),
-			 "measured", (json_int_t)c.measured,
-			 "not_measured", (json_int_t)c.unmeasured,
-			 "current", (json_int_t)c.current,
-			 "partial", json_is_true(json_object_get(run, "partial")),
-			 "interrupted_by", run_str(run, "interrupted_by"),
-			 "unreliable", json_is_true(json_object_get(run, "unreliable")),
-			 "noisy", (json_int_t)c.noisy, "nonlinear", (json_int_t)c.nonlinear);
-}
-
-/* The width of a row of --runs with every column on it. */
-#define RUNS_WIDE 111
-
-static void print_run_row(json_t *r, int fmt)
-{
-	static const char *const keys[] = { "cpu", "run", "date", "host", "kernel",
-					    "primcost_version", "measured", "not_measured",
-					    "current", "partial", "unreliable", "noisy",
-					    "nonlinear", NULL };
-	json_int_t noisy = json_integer_value(json_object_get(r, "noisy"));
-	json_int_t nonlinear = json_integer_value(json_object_get(r, "nonlinear"));
-	json_int_t run = json_integer_value(json_object_get(r, "run"));
-	json_int_t measured = json_integer_value(json_object_get(r, "measured"));
-	json_int_t not_measured = json_integer_value(json_object_get(r, "not_measured"));
-	json_int_t current = json_integer_value(json_object_get(r, "current"));
-	const char *date = pc_shown(json_string_value(json_object_get(r, "date")));
-	const char *host = pc_shown(json_string_value(json_object_get(r, "host")));
-	const char *kernel = pc_shown(json_string_value(json_object_get(r, "kernel")));
-	const char *version = pc_shown(json_string_value(json_object_get(r, "primcost_version")));
-	int wide = pc_term_width() >= RUNS_WIDE;
-	char flags[256], when[32], where[3 * 4 * PATH_MAX];
-
-	if (fmt == 1) {
-		csv_line(r, keys);
-		return;
-	}
-	/* The table shows the date to the second (the run number orders runs
-	 * of one second); -f csv and json give it whole. Where the terminal
-	 * is narrower than a row of every column, host, kernel and version go
-	 * on a line of their own under the row. */
-	snprintf(flags, sizeof(flags), "%s%s%s", json_is_true(json_object_get(r, "partial")) ?
-		 "  partial " : "", json_string_value(json_object_get(r, "interrupted_by")),
-		 json_is_true(json_object_get(r, "unreliable")) ? "  unreliable" : "");
-	/* figures of the run that are measured but not trustworthy as they are */
-	if (noisy)
-		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
-			 "  %" JSON_INTEGER_FORMAT " noisy", noisy);
-	if (nonlinear)
-		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
-			 "  %" JSON_INTEGER_FORMAT " nonlinear", nonlinear);
-	/* a date to the second ends in Z; a published table's may be a year */
-	snprintf(when, sizeof(when), strlen(date) > 19 ? "%.19sZ" : "%s", date);
-	if (wide) {
-		fit(RUNS_WIDE - 2, "  %4" JSON_INTEGER_FORMAT "  %-20s  %-16.16s  %-24.24s  "
-		    "%-8.8s  %8" JSON_INTEGER_FORMAT "  %8" JSON_INTEGER_FORMAT "  %7"
-		    JSON_INTEGER_FORMAT "%s", run, when, host, kernel, version, measured,
-		    not_measured, current, flags);
-		return;
-	}
-	fit(8, "  %4" JSON_INTEGER_FORMAT "  %-20s  %8" JSON_INTEGER_FORMAT "  %8"
-	    JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s", run, when, measured,
-	    not_measured, current, flags);
-	snprintf(where, sizeof(where), "%s%s%s%s%s%s", *host ? "  host " : "", host,
-		 *kernel ? "  kernel " : "", kernel, *version ? "  primcost " : "", version);
-	if (*where)
-		fit(8, "      %s", where);
-}
-
-static int list_runs(const char *file, int fmt)
-{
-	char err[PC_ERRLEN], path[4096];
-	json_t *doc = pc_input_load(file, path, sizeof(path), err, sizeof(err));
-	json_t *arr, *entry, *r;
-	const char *key;
-	size_t k;
-
-	if (!doc) {
-		pc_error("list", "%s", err);
-		return PC_EXIT_USAGE;
-	}
-	arr = json_array();
-	if (fmt == 1)
-		printf("cpu,run,date,host,kernel,primcost_version,measured,not_measured,"
-		       "current,partial,unreliable,noisy,nonlinear\n");
-	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
-		const char *brand = json_string_value(json_object_get(
-			json_object_get(entry, "cpu"), "brand"));
-
-		if (fmt == 0) {
-			if (json_array_size(arr))
-				putchar('\n');
-			fit((int)strlen(pc_shown(key)) + 2, "%s%s%s", pc_shown(key),
-			    brand ? ": " : "", brand ? pc_shown(brand) : "");
-			if (pc_term_width() >= RUNS_WIDE)
-				printf("  %4s  %-20s  %-16s  %-24s  %-8s  %8s  %8s  %7s\n", "run",
-				       "date", "host", "kernel", "version", "measured",
-				       "not-meas", "current");
-			else
-				printf("  %4s  %-20s  %8s  %8s  %7s\n", "run", "date",
-				       "measured", "not-meas", "current");
-		}
-		for (k = 0; k < json_array_size(json_object_get(entry, "runs")); k++) {
-			r = run_row(key, entry, k);
-			if (fmt != 2)
-				print_run_row(r, fmt);
-			json_array_append_new(arr, r);
-		}
-	}
-	if (fmt == 2) {
-		json_dumpf(arr, stdout, JSON_INDENT(1));
-		putchar('\n');
-	}
-	json_decref(arr);
-	json_decref(doc);
-	return PC_EXIT_OK;
-}
-
 struct list_options {
 	const char *pattern;
 	int verbose, fmt;	/* fmt: 0 table, 1 csv, 2 json */
@@ -710,7 +354,7 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 		if (pattern && !matches(pattern, r->name))
 			continue;
 		if (fmt == 0) {
-			fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name, r->group, 3,
+			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name, r->group, 3,
 			    r->availability, r->what);
 			if (verbose) {
 				char lead[96];
@@ -724,7 +368,7 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 		}
 		row = point_row_json(r);
 		if (fmt == 1) {
-			csv_line(row, list_keys);
+			pc_list_csv_line(row, list_keys);
 			json_decref(row);
 		} else {
 			json_array_append_new(arr, row);
@@ -753,19 +397,19 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 		if (pattern && !matches(pattern, r->name))
 			continue;
 		if (fmt == 0) {
-			fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name,
+			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name,
 			    pc_group_name(r->group), r->ring, availability(id), r->description);
 			if (verbose)
-				fit(w + 13, "%*s kernel API: %s\n%*s sequence:   %s", w, "",
+				pc_list_fit(w + 13, "%*s kernel API: %s\n%*s sequence:   %s", w, "",
 				    r->kernel_api, w, "", sequence(id));
 			if (verbose && pc_probe_note((enum pc_probe_id)id))
-				fit(w + 13, "%*s note:       %s", w, "",
+				pc_list_fit(w + 13, "%*s note:       %s", w, "",
 				    pc_probe_note((enum pc_probe_id)id));
 		} else {
 			json_t *row = probe_row(id);
 
 			if (fmt == 1) {
-				csv_line(row, list_keys);
+				pc_list_csv_line(row, list_keys);
 				json_decref(row);
 			} else {
 				json_array_append_new(arr, row);
@@ -802,13 +446,13 @@ int cmd_list(int argc, char **argv)
 		return PC_EXIT_USAGE;
 	}
 	if (o.runs)
-		return list_runs(o.pattern, o.fmt);
+		return pc_list_runs(o.pattern, o.fmt);
 	if (o.names)
 		return list_names(o.pattern);
 	if (o.events)
-		return list_events(o.pattern, o.verbose, o.fmt);
+		return pc_list_events(o.pattern, o.verbose, o.fmt);
 	if (o.reference)
-		return list_reference(o.pattern, o.fmt, o.verbose);
+		return pc_list_reference(o.pattern, o.fmt, o.verbose);
 	if (o.pattern) {
 		char err[PC_ERRLEN];
 
