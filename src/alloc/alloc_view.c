@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "results/report.h"
 #include "results/results.h"
+#include "results/table.h"
 
 /* ---- the model of the views: cycles per call by size and allocator ---------------- */
 
@@ -116,36 +117,49 @@ static void grid_add(struct grid *g, json_t *entry, const char *origin)
 	}
 }
 
-static void cell(FILE *f, double v, int width)
+static const char *const pattern_head[PC_ALLOC_PATTERNS] = { "malloc", "free", "pair" };
+
+/* The grid as a table: a row per size, a group of columns per allocator
+ * (malloc, free, pair); -1 when out of memory. */
+static int grid_table(const struct grid *g, struct pc_table *t, const char *stub_head,
+		      int stub_width)
 {
-	if (isnan(v))
-		fprintf(f, "%*s", width, "-");
-	else
-		fprintf(f, "%*.*f", width, v < 100 ? 1 : 0, v);
+	struct pc_table_col cols[GRID_COLS * PC_ALLOC_PATTERNS];
+	char label[32];
+	unsigned c, s, r;
+	long row;
+
+	for (c = 0; c < g->ncol; c++)
+		for (r = 0; r < PC_ALLOC_PATTERNS; r++)
+			cols[c * PC_ALLOC_PATTERNS + r] = (struct pc_table_col){
+				g->name[c], pattern_head[r], r == PC_ALLOC_PAIR ? 8 : 7,
+				PC_CELL_CYCLES };
+	if (pc_table_init(t, stub_head, stub_width, "  ", cols,
+			  g->ncol * PC_ALLOC_PATTERNS) < 0)
+		return -1;
+	for (s = 0; s < g->nsize; s++) {
+		snprintf(label, sizeof(label), "%zu", g->size[s]);
+		if ((row = pc_table_row(t, label)) < 0)
+			return -1;
+		for (c = 0; c < g->ncol; c++)
+			for (r = 0; r < PC_ALLOC_PATTERNS; r++)
+				*pc_table_cell(t, (size_t)row, c * PC_ALLOC_PATTERNS + r) =
+					g->v[c][s][r];
+	}
+	return 0;
 }
 
-/* ---- the table view ------------------------------------------------------------------- */
-
-static void table_render(FILE *f, const struct grid *g)
+/* Draws g in the view's format (pc_table_text or pc_table_markdown). */
+static int grid_draw(FILE *f, const struct grid *g,
+		     void (*draw)(FILE *, const struct pc_table *))
 {
-	unsigned c, s, r;
+	struct pc_table t;
+	int rc = grid_table(g, &t, "size", 6);
 
-	fprintf(f, "%6s", "");
-	for (c = 0; c < g->ncol; c++)
-		fprintf(f, "  %-22.22s", g->name[c]);
-	fprintf(f, "\n%6s", "size");
-	for (c = 0; c < g->ncol; c++)
-		fprintf(f, "  %7s%7s%8s", "malloc", "free", "pair");
-	fputc('\n', f);
-	for (s = 0; s < g->nsize; s++) {
-		fprintf(f, "%6zu", g->size[s]);
-		for (c = 0; c < g->ncol; c++) {
-			fputs("  ", f);
-			for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-				cell(f, g->v[c][s][r], r == PC_ALLOC_PAIR ? 8 : 7);
-		}
-		fputc('\n', f);
-	}
+	if (rc == 0)
+		draw(f, &t);
+	pc_table_free(&t);
+	return rc;
 }
 
 /* The allocators a run recorded: "glibc 2.36, jemalloc 5.3.0-0-g54eaed1d8b56". */
@@ -185,50 +199,52 @@ static int report(FILE *f, json_t *doc)
 		fprintf(f, "%s\nallocator fast paths: cycles per call (median of the "
 			"samples); pair = malloc + free\n", pc_entry_brand(entry, key));
 		versions(f, entry);
-		table_render(f, g);
+		if (grid_draw(f, g, pc_table_text) < 0)
+			break;
 	}
 	free(g);
-	return 0;
+	return key ? -1 : 0;
 }
 
 /* ---- compare --by allocator ------------------------------------------------------------- */
 
-static void ratio(FILE *f, double a, double b)
-{
-	if (isnan(a) || isnan(b) || !(a > 0))
-		fprintf(f, "%7s", "-");
-	else if (b / a < 0.01)
-		fprintf(f, "%7s", "<0.01x");
-	else
-		fprintf(f, b / a < 10 ? "%6.2fx" : "%6.1fx", b / a);
-}
-
 /* One allocator (B) against the base (A): 80 columns. */
-static void compare_block(FILE *f, const struct grid *g, unsigned base, unsigned o)
+static int compare_block(FILE *f, const struct grid *g, unsigned base, unsigned o)
 {
 	static const char *const head[PC_ALLOC_PATTERNS] = { "malloc", "free",
 							     "malloc+free" };
+	struct pc_table_col cols[3 * PC_ALLOC_PATTERNS];
+	struct pc_table t;
+	char label[32];
 	unsigned s, r;
+	long row;
 
+	for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
+		cols[3 * r] = (struct pc_table_col){ head[r], "A", 8, PC_CELL_CYCLES };
+		cols[3 * r + 1] = (struct pc_table_col){ head[r], "B", 8, PC_CELL_CYCLES };
+		cols[3 * r + 2] = (struct pc_table_col){ head[r], "B/A", 7, PC_CELL_RATIO };
+	}
+	if (pc_table_init(&t, "size", 5, "  ", cols, 3 * PC_ALLOC_PATTERNS) < 0)
+		return -1;
+	for (s = 0; s < g->nsize; s++) {
+		snprintf(label, sizeof(label), "%zu", g->size[s]);
+		if ((row = pc_table_row(&t, label)) < 0) {
+			pc_table_free(&t);
+			return -1;
+		}
+		for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
+			double a = g->v[base][s][r], b = g->v[o][s][r];
+
+			*pc_table_cell(&t, (size_t)row, 3 * r) = a;
+			*pc_table_cell(&t, (size_t)row, 3 * r + 1) = b;
+			*pc_table_cell(&t, (size_t)row, 3 * r + 2) = a > 0 ? b / a : NAN;
+		}
+	}
 	fprintf(f, "\nB = %s against A = %s, cycles per call\n", g->name[o],
 		g->name[base]);
-	fprintf(f, "%5s", "");
-	for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-		fprintf(f, "  %-23s", head[r]);
-	fprintf(f, "\n%5s", "size");
-	for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-		fprintf(f, "  %8s%8s%7s", "A", "B", "B/A");
-	fputc('\n', f);
-	for (s = 0; s < g->nsize; s++) {
-		fprintf(f, "%5zu", g->size[s]);
-		for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
-			fputs("  ", f);
-			cell(f, g->v[base][s][r], 8);
-			cell(f, g->v[o][s][r], 8);
-			ratio(f, g->v[base][s][r], g->v[o][s][r]);
-		}
-		fputc('\n', f);
-	}
+	pc_table_text(f, &t);
+	pc_table_free(&t);
+	return 0;
 }
 
 int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
@@ -266,10 +282,13 @@ int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 	for (c = 0; c < g->ncol; c++)
 		fprintf(f, "  %-20.20s %.56s\n", g->name[c], g->origin[c]);
 	for (c = 0; c < g->ncol; c++)
-		if (c != b)
-			compare_block(f, g, b, c);
+		if (c != b && compare_block(f, g, b, c) < 0)
+			break;
+	d = c < g->ncol;	/* out of memory */
 	free(g);
-	return 0;
+	if (d)
+		snprintf(err, errlen, "out of memory");
+	return d ? -1 : 0;
 }
 
 /* ---- csv and markdown ------------------------------------------------------------------- */
@@ -310,30 +329,6 @@ static void csv_points(FILE *f, const char *key, json_t *entry)
 	}
 }
 
-static void markdown_render(FILE *f, const struct grid *g)
-{
-	unsigned c, s, r;
-
-	fputs("| size |", f);
-	for (c = 0; c < g->ncol; c++)
-		fprintf(f, " %s malloc | %s free | %s pair |", g->name[c], g->name[c],
-			g->name[c]);
-	fputs("\n|---:|", f);
-	for (c = 0; c < g->ncol * PC_ALLOC_PATTERNS; c++)
-		fputs("---:|", f);
-	fputc('\n', f);
-	for (s = 0; s < g->nsize; s++) {
-		fprintf(f, "| %zu |", g->size[s]);
-		for (c = 0; c < g->ncol; c++)
-			for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
-				fputc(' ', f);
-				cell(f, g->v[c][s][r], 1);
-				fputs(" |", f);
-			}
-		fputc('\n', f);
-	}
-}
-
 static int report_as(FILE *f, json_t *doc, bool csv)
 {
 	struct grid *g = malloc(sizeof(*g));
@@ -355,10 +350,11 @@ static int report_as(FILE *f, json_t *doc, bool csv)
 		if (!g->ncol)
 			continue;
 		fprintf(f, "%s: cycles per call (median)\n\n", pc_entry_brand(entry, key));
-		markdown_render(f, g);
+		if (grid_draw(f, g, pc_table_markdown) < 0)
+			break;
 	}
 	free(g);
-	return 0;
+	return key ? -1 : 0;
 }
 
 /* ---- list: the rows -------------------------------------------------------------------- */
