@@ -66,6 +66,7 @@ static int by_group(const char *arg, const struct pc_measurement_group **by, cha
 		    size_t errlen)
 {
 	const struct pc_group_entry *e;
+	const char *sep = " ";
 	size_t len;
 
 	for (e = pc_groups; e->group; e++)
@@ -75,10 +76,11 @@ static int by_group(const char *arg, const struct pc_measurement_group **by, cha
 		}
 	len = (size_t)snprintf(err, errlen, "--by: want");
 	for (e = pc_groups; e->group && len < errlen; e++)
-		if (e->group->by)
-			len += (size_t)snprintf(err + len, errlen - len, "%s %s",
-						len > strlen("--by: want") ? " or" : "",
+		if (e->group->by) {
+			len += (size_t)snprintf(err + len, errlen - len, "%s%s", sep,
 						e->group->by);
+			sep = " or ";
+		}
 	if (len < errlen)
 		snprintf(err + len, errlen - len, ", got '%s'", arg);
 	return -1;
@@ -158,7 +160,8 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 
 		for (e = pc_groups; e->group && !e->group->by_base; e++)
 			;
-		snprintf(err, errlen, "--base goes with --by %s", e->group->by);
+		snprintf(err, errlen, "--base goes with --by %s",
+			 e->group ? e->group->by : "a group that takes it");
 		return -1;
 	}
 	return 0;

@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 enum pc_cycles_source {
 	PC_CYCLES_CALIBRATED,	/* ticks scaled by the dependent add chain */

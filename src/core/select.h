@@ -5,8 +5,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
 
 /* Marks in selected[] the probes named by a comma-separated list of names
  * and shell globs. Each element must match at least one probe. */

@@ -3,10 +3,8 @@
 #ifndef PC_STATS_H
 #define PC_STATS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 struct pc_summary {
 	double min, q1, median, q3, max, mad, mean;

@@ -3,9 +3,7 @@
 #ifndef PC_UTIL_H
 #define PC_UTIL_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
 /* The one line on stderr of a user-facing error: "primcost: CMD: what",
