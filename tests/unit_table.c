@@ -32,30 +32,61 @@ static int same(const char *got, const char *want, const char *what)
 	return pass;
 }
 
-int main(void)
+static char *draw_csv(const struct pc_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	pc_table_draw_csv(f, t, true);
+	fclose(f);
+	return buf;
+}
+
+static char *draw_html(const struct pc_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	pc_table_draw_html(f, t, "figures");
+	fclose(f);
+	return buf;
+}
+
+/* Groups, ratios, '-' for no figure (the allocator group's shape). */
+static void grouped(void)
 {
 	static const struct pc_table_col cols[] = {
-		{ "glibc", "malloc", 7, PC_CELL_CYCLES },
-		{ "glibc", "pair", 8, PC_CELL_CYCLES },
-		{ "ratio", "B/A", 7, PC_CELL_RATIO },
+		{ NULL, "size", 6, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
+		{ "glibc", "malloc", 7, PC_CELL_CYCLES, 0, 0, NULL, NULL },
+		{ "glibc", "pair", 8, PC_CELL_CYCLES, 0, 0, NULL, NULL },
+		{ "ratio", "B/A", 7, PC_CELL_RATIO, 0, 0, NULL, NULL },
 	};
 	struct pc_table t;
 	char *s;
 	long r;
 
-	ok(pc_table_init(&t, "size", 6, "  ", cols, 3) == 0, "a table of 3 columns");
-	r = pc_table_row(&t, "8");
-	*pc_table_cell(&t, (size_t)r, 0) = 13.54;
-	*pc_table_cell(&t, (size_t)r, 1) = 128.4;
-	*pc_table_cell(&t, (size_t)r, 2) = 0.5;
-	r = pc_table_row(&t, "16384");
-	*pc_table_cell(&t, (size_t)r, 2) = 0.001;
-	r = pc_table_row(&t, "32");
-	*pc_table_cell(&t, (size_t)r, 0) = 99.96;
-	*pc_table_cell(&t, (size_t)r, 2) = 12.345;
-	ok(t.nrows == 3 && isnan(*pc_table_cell(&t, 1, 0)), "rows start with no figure");
+	ok(pc_table_init(&t, "  ", cols, 4) == 0, "a table of 4 columns");
+	r = pc_table_row(&t);
+	pc_table_at(&t, (size_t)r, 0)->v = 8;
+	pc_table_at(&t, (size_t)r, 1)->v = 13.54;
+	pc_table_at(&t, (size_t)r, 2)->v = 128.4;
+	pc_table_at(&t, (size_t)r, 3)->v = 0.5;
+	r = pc_table_row(&t);
+	pc_table_at(&t, (size_t)r, 0)->v = 16384;
+	pc_table_at(&t, (size_t)r, 3)->v = 0.001;
+	r = pc_table_row(&t);
+	pc_table_at(&t, (size_t)r, 0)->v = 32;
+	pc_table_at(&t, (size_t)r, 1)->v = 99.96;
+	pc_table_at(&t, (size_t)r, 3)->v = 12.345;
+	ok(t.nrows == 3 && isnan(pc_table_at(&t, 1, 1)->v), "rows start with no figure");
 
-	s = drawn(&t, pc_table_text);
+	s = drawn(&t, pc_table_draw_text);
 	same(s, "        glibc            ratio  \n"
 		"  size   malloc    pair      B/A\n"
 		"     8     13.5     128    0.50x\n"
@@ -64,7 +95,7 @@ int main(void)
 	     "text: group headings over their columns, a gap before each group, "
 	     "one decimal under 100, '-' for no figure, ratios as x");
 	free(s);
-	s = drawn(&t, pc_table_markdown);
+	s = drawn(&t, pc_table_draw_markdown);
 	same(s, "| size | glibc malloc | glibc pair | ratio B/A |\n"
 		"|---:|---:|---:|---:|\n"
 		"| 8 | 13.5 | 128 | 0.50x |\n"
@@ -73,14 +104,135 @@ int main(void)
 	     "markdown: a column's heading is its group's and its own");
 	free(s);
 	pc_table_free(&t);
+}
 
-	ok(pc_table_init(&t, "n", 3, " ", (const struct pc_table_col[]){
-		{ NULL, "a", 5, PC_CELL_CYCLES } }, 1) == 0, "a table without groups");
-	r = pc_table_row(&t, "1");
-	*pc_table_cell(&t, (size_t)r, 0) = 2;
-	s = drawn(&t, pc_table_text);
-	same(s, "  n     a\n  1   2.0\n", "text without groups: no line of group headings");
+/* Two stub columns, a mark slot, words in place of a figure, pages of two
+ * columns with the stubs repeated, headings cut (the contended group's
+ * shape). */
+static void paged(void)
+{
+	static const struct pc_table_mark marks[] = { { "*", "*" } };
+	static const struct pc_table_col cols[] = {
+		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
+		{ NULL, "placement", 9, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0, " ", NULL },
+		{ NULL, "ticket", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", NULL },
+		{ NULL, "qspinlock", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", "A qspinlock" },
+		{ NULL, "mutex", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", NULL },
+	};
+	struct pc_table t;
+	char *s;
+
+	ok(pc_table_init(&t, " ", cols, 5) == 0, "a table of 2 stubs and 3 columns");
+	t.page = 2;
+	t.marks = marks;
+	t.nmarks = 1;
+	pc_table_row(&t);
+	pc_table_at(&t, 0, 0)->v = 2;
+	pc_table_text(&t, 0, 1, "compact");
+	pc_table_at(&t, 0, 2)->v = 41.26;
+	pc_table_at(&t, 0, 2)->marks = 1;
+	pc_table_text(&t, 0, 3, "FAILED");
+	ok(pc_table_insert(&t, 0) == 0, "a row inserted before the first");
+	pc_table_at(&t, 0, 0)->v = 1;
+	pc_table_text(&t, 0, 1, "spread");
+	pc_table_at(&t, 0, 4)->v = 250;
+	s = drawn(&t, pc_table_draw_text);
+	same(s, "threads placement   ticket qspinloc\n"
+		"      1 spread          -        - \n"
+		"      2 compact      41.3*  FAILED \n"
+		"threads placement    mutex\n"
+		"      1 spread        250 \n"
+		"      2 compact         - \n",
+	     "text: stubs on every page, the mark in its slot, headings cut to the width");
+	free(s);
+	s = drawn(&t, pc_table_draw_markdown);
+	same(s, "| threads | placement | ticket | A qspinlock | mutex |\n"
+		"|---:|---|---:|---:|---:|\n"
+		"| 1 | spread | - | - | 250 |\n"
+		"| 2 | compact | 41.3* | FAILED | - |\n",
+	     "markdown: left-aligned stub, the heading in full, the mark's word");
 	free(s);
 	pc_table_free(&t);
+}
+
+/* Words with a wide form, marks appended, emphasis, footnotes, empty
+ * words, UTF-8 widths, CSV and HTML (compare's shape). */
+static void worded(void)
+{
+	static const struct pc_table_mark marks[] = { { "~", " (noisy)" },
+						      { "^", " (not linear)" } };
+	static const struct pc_table_col cols[] = {
+		{ NULL, "probe", 8, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT | PC_COL_CODE,
+		  0, NULL, NULL },
+		{ NULL, "B cycles", 13, PC_CELL_FIXED, 0, 2, "", NULL },
+		{ NULL, "\xce\x94%", 5, PC_CELL_GENERAL, 0, 3, "", NULL },
+		{ NULL, "verdict", 7, PC_CELL_FIXED, PC_COL_LEFT, 0, " ", NULL },
+	};
+	struct pc_table t;
+	unsigned n;
+	char *s;
+
+	ok(pc_table_init(&t, NULL, cols, 4) == 0, "a table of words");
+	t.marks = marks;
+	t.nmarks = 2;
+	pc_table_row(&t);
+	pc_table_row(&t);
+	pc_table_text(&t, 0, 0, "cas");
+	pc_table_text(&t, 0, 1, "12.00 \xc2\xb1" "0.10");
+	pc_table_at(&t, 0, 1)->marks = 3;
+	pc_table_at(&t, 0, 2)->v = 12.345;
+	pc_table_text(&t, 0, 3, "slower");
+	pc_table_at(&t, 0, 3)->emph = PC_EMPH_ALERT;
+	pc_table_text(&t, 1, 0, "geomean");
+	pc_table_wide(&t, 1, 0, "*geomean*");
+	pc_table_text(&t, 1, 1, "%s", "");
+	pc_table_text(&t, 1, 3, "n/c");
+	n = pc_table_note(&t, "not comparable: no samples");
+	ok(n == 1 && pc_table_note(&t, "not comparable: no samples") == 1,
+	   "a footnote's number, the same for the same text");
+	pc_table_at(&t, 1, 3)->note = n;
+	pc_table_wide(&t, 1, 3, "not comparable");
+	s = drawn(&t, pc_table_draw_text);
+	same(s, "probe        B cycles   \xce\x94% verdict\n"
+		"cas     12.00 \xc2\xb1" "0.10~^ 12.3 slower \n"
+		"geomean                  - n/c[1] \n"
+		"[1] not comparable: no samples\n",
+	     "text: marks as symbols after the words, widths in characters, "
+	     "footnotes numbered under the table");
+	free(s);
+	t.color = true;
+	s = drawn(&t, pc_table_draw_text);
+	ok(s && strstr(s, "\033[1;31mslower \033[0m"), "text: an alert in red on a terminal");
+	free(s);
+	s = drawn(&t, pc_table_draw_markdown);
+	same(s, "| probe | B cycles | \xce\x94% | verdict |\n"
+		"|---|---:|---:|---|\n"
+		"| `cas` | 12.00 \xc2\xb1" "0.10 (noisy) (not linear) | 12.3 | **slower** |\n"
+		"| *geomean* | | - | not comparable[1] |\n"
+		"[1] not comparable: no samples\n",
+	     "markdown: words for marks, code, bold alerts, the wide words, an empty cell");
+	free(s);
+	s = draw_csv(&t);
+	same(s, "probe,B cycles,\xce\x94%,verdict\n"
+		"cas,12.00 \xc2\xb1" "0.10,12.3,slower\n"
+		"*geomean*,,-,not comparable\n",
+	     "csv: a line of headings, the words in full, no marks");
+	free(s);
+	s = draw_html(&t);
+	ok(s && strstr(s, "<table class=\"figures\">\n<tr><th>probe</th>") &&
+	   strstr(s, "<td><code>cas</code></td><td class=\"n\">12.00 \xc2\xb1" "0.10 (noisy)"
+		  " (not linear)</td>") &&
+	   strstr(s, "<td class=\"alert\">slower</td>") &&
+	   strstr(s, "<p class=\"note\">[1] not comparable: no samples</p>"),
+	   "html: cells with classes, code, marks as words, footnotes under the table");
+	free(s);
+	pc_table_free(&t);
+}
+
+int main(void)
+{
+	grouped();
+	paged();
+	worded();
 	return done_testing();
 }

@@ -124,32 +124,32 @@ static const char *const pattern_head[PC_ALLOC_PATTERNS] = { "malloc", "free", "
 static int grid_table(const struct grid *g, struct pc_table *t, const char *stub_head,
 		      int stub_width)
 {
-	struct pc_table_col cols[GRID_COLS * PC_ALLOC_PATTERNS];
-	char label[32];
+	struct pc_table_col cols[1 + GRID_COLS * PC_ALLOC_PATTERNS];
 	unsigned c, s, r;
 	long row;
 
+	cols[0] = (struct pc_table_col){ NULL, stub_head, stub_width, PC_CELL_FIXED,
+					 PC_COL_STUB, 0, NULL, NULL };
 	for (c = 0; c < g->ncol; c++)
 		for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-			cols[c * PC_ALLOC_PATTERNS + r] = (struct pc_table_col){
+			cols[1 + c * PC_ALLOC_PATTERNS + r] = (struct pc_table_col){
 				g->name[c], pattern_head[r], r == PC_ALLOC_PAIR ? 8 : 7,
-				PC_CELL_CYCLES };
-	if (pc_table_init(t, stub_head, stub_width, "  ", cols,
-			  g->ncol * PC_ALLOC_PATTERNS) < 0)
+				PC_CELL_CYCLES, 0, 0, NULL, NULL };
+	if (pc_table_init(t, "  ", cols, 1 + g->ncol * PC_ALLOC_PATTERNS) < 0)
 		return -1;
 	for (s = 0; s < g->nsize; s++) {
-		snprintf(label, sizeof(label), "%zu", g->size[s]);
-		if ((row = pc_table_row(t, label)) < 0)
+		if ((row = pc_table_row(t)) < 0)
 			return -1;
+		pc_table_at(t, (size_t)row, 0)->v = (double)g->size[s];
 		for (c = 0; c < g->ncol; c++)
 			for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-				*pc_table_cell(t, (size_t)row, c * PC_ALLOC_PATTERNS + r) =
+				pc_table_at(t, (size_t)row, 1 + c * PC_ALLOC_PATTERNS + r)->v =
 					g->v[c][s][r];
 	}
 	return 0;
 }
 
-/* Draws g in the view's format (pc_table_text or pc_table_markdown). */
+/* Draws g in the view's format (pc_table_draw_text or pc_table_draw_markdown). */
 static int grid_draw(FILE *f, const struct grid *g,
 		     void (*draw)(FILE *, const struct pc_table *))
 {
@@ -199,7 +199,7 @@ static int report(FILE *f, json_t *doc)
 		fprintf(f, "%s\nallocator fast paths: cycles per call (median of the "
 			"samples); pair = malloc + free\n", pc_entry_brand(entry, key));
 		versions(f, entry);
-		if (grid_draw(f, g, pc_table_text) < 0)
+		if (grid_draw(f, g, pc_table_draw_text) < 0)
 			break;
 	}
 	free(g);
@@ -213,36 +213,40 @@ static int compare_block(FILE *f, const struct grid *g, unsigned base, unsigned 
 {
 	static const char *const head[PC_ALLOC_PATTERNS] = { "malloc", "free",
 							     "malloc+free" };
-	struct pc_table_col cols[3 * PC_ALLOC_PATTERNS];
+	struct pc_table_col cols[1 + 3 * PC_ALLOC_PATTERNS] = {
+		{ NULL, "size", 5, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
+	};
 	struct pc_table t;
-	char label[32];
 	unsigned s, r;
 	long row;
 
 	for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
-		cols[3 * r] = (struct pc_table_col){ head[r], "A", 8, PC_CELL_CYCLES };
-		cols[3 * r + 1] = (struct pc_table_col){ head[r], "B", 8, PC_CELL_CYCLES };
-		cols[3 * r + 2] = (struct pc_table_col){ head[r], "B/A", 7, PC_CELL_RATIO };
+		cols[1 + 3 * r] = (struct pc_table_col){ head[r], "A", 8, PC_CELL_CYCLES,
+							 0, 0, NULL, NULL };
+		cols[2 + 3 * r] = (struct pc_table_col){ head[r], "B", 8, PC_CELL_CYCLES,
+							 0, 0, NULL, NULL };
+		cols[3 + 3 * r] = (struct pc_table_col){ head[r], "B/A", 7, PC_CELL_RATIO,
+							 0, 0, NULL, NULL };
 	}
-	if (pc_table_init(&t, "size", 5, "  ", cols, 3 * PC_ALLOC_PATTERNS) < 0)
+	if (pc_table_init(&t, "  ", cols, 1 + 3 * PC_ALLOC_PATTERNS) < 0)
 		return -1;
 	for (s = 0; s < g->nsize; s++) {
-		snprintf(label, sizeof(label), "%zu", g->size[s]);
-		if ((row = pc_table_row(&t, label)) < 0) {
+		if ((row = pc_table_row(&t)) < 0) {
 			pc_table_free(&t);
 			return -1;
 		}
+		pc_table_at(&t, (size_t)row, 0)->v = (double)g->size[s];
 		for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
 			double a = g->v[base][s][r], b = g->v[o][s][r];
 
-			*pc_table_cell(&t, (size_t)row, 3 * r) = a;
-			*pc_table_cell(&t, (size_t)row, 3 * r + 1) = b;
-			*pc_table_cell(&t, (size_t)row, 3 * r + 2) = a > 0 ? b / a : NAN;
+			pc_table_at(&t, (size_t)row, 1 + 3 * r)->v = a;
+			pc_table_at(&t, (size_t)row, 2 + 3 * r)->v = b;
+			pc_table_at(&t, (size_t)row, 3 + 3 * r)->v = a > 0 ? b / a : NAN;
 		}
 	}
 	fprintf(f, "\nB = %s against A = %s, cycles per call\n", g->name[o],
 		g->name[base]);
-	pc_table_text(f, &t);
+	pc_table_draw_text(f, &t);
 	pc_table_free(&t);
 	return 0;
 }
@@ -350,7 +354,7 @@ static int report_as(FILE *f, json_t *doc, bool csv)
 		if (!g->ncol)
 			continue;
 		fprintf(f, "%s: cycles per call (median)\n\n", pc_entry_brand(entry, key));
-		if (grid_draw(f, g, pc_table_markdown) < 0)
+		if (grid_draw(f, g, pc_table_draw_markdown) < 0)
 			break;
 	}
 	free(g);

@@ -1,137 +1,488 @@
 /* SPDX-License-Identifier: MIT */
-/* table.c - the table model (table.h) and its text and markdown views. */
+/* table.c - the table model (table.h) and its text, markdown, CSV and HTML
+ * views. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "table.h"
+#include "report.h"
+#include "core/util.h"
 
-int pc_table_init(struct pc_table *t, const char *stub_head, int stub_width,
-		  const char *gap, const struct pc_table_col *cols, size_t ncols)
+int pc_table_init(struct pc_table *t, const char *gap, const struct pc_table_col *cols,
+		  size_t ncols)
 {
 	memset(t, 0, sizeof(*t));
-	t->stub_head = stub_head;
-	t->stub_width = stub_width;
 	t->gap = gap;
+	t->none = PC_NO_VALUE;
 	t->ncols = ncols;
-	t->cols = malloc(ncols * sizeof(*t->cols));
+	t->cols = malloc((ncols ? ncols : 1) * sizeof(*t->cols));
 	if (!t->cols)
 		return -1;
 	memcpy(t->cols, cols, ncols * sizeof(*cols));
 	return 0;
 }
 
-long pc_table_row(struct pc_table *t, const char *label)
+long pc_table_insert(struct pc_table *t, size_t at)
 {
-	size_t c;
+	size_t c, n = t->ncols;
 
 	if (t->nrows == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 16;
-		char (*l)[32] = realloc(t->label, cap * sizeof(*l));
-		double *v;
+		struct pc_table_cell *cells = realloc(t->cells, cap * (n ? n : 1) *
+						      sizeof(*cells));
 
-		if (!l)
+		if (!cells)
 			return -1;
-		t->label = l;
-		v = realloc(t->v, cap * t->ncols * sizeof(*v));
-		if (!v)
-			return -1;
-		t->v = v;
+		t->cells = cells;
 		t->cap = cap;
 	}
-	snprintf(t->label[t->nrows], sizeof(t->label[0]), "%s", label);
-	for (c = 0; c < t->ncols; c++)
-		*pc_table_cell(t, t->nrows, c) = NAN;
-	return (long)t->nrows++;
+	if (at > t->nrows)
+		at = t->nrows;
+	memmove(&t->cells[(at + 1) * n], &t->cells[at * n],
+		(t->nrows - at) * n * sizeof(*t->cells));
+	for (c = 0; c < n; c++)
+		t->cells[at * n + c] = (struct pc_table_cell){ .v = NAN };
+	t->nrows++;
+	return (long)at;
+}
+
+long pc_table_row(struct pc_table *t)
+{
+	return pc_table_insert(t, t->nrows);
+}
+
+static int set_words(char **to, const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return -1;
+	free(*to);
+	*to = s;
+	return 0;
+}
+
+int pc_table_text(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = set_words(&pc_table_at(t, row, col)->text, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int pc_table_wide(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = set_words(&pc_table_at(t, row, col)->wide, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+unsigned pc_table_note(struct pc_table *t, const char *text)
+{
+	char **notes, *s;
+	size_t i;
+
+	for (i = 0; i < t->nnotes; i++)
+		if (strcmp(t->notes[i], text) == 0)
+			return (unsigned)i + 1;
+	notes = realloc(t->notes, (t->nnotes + 1) * sizeof(*notes));
+	if (!notes)
+		return 0;
+	t->notes = notes;
+	if (!(s = strdup(text)))
+		return 0;
+	notes[t->nnotes++] = s;
+	return (unsigned)t->nnotes;
 }
 
 void pc_table_free(struct pc_table *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->nrows * t->ncols; i++) {
+		free(t->cells[i].text);
+		free(t->cells[i].wide);
+	}
+	for (i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->notes);
 	free(t->cols);
-	free(t->label);
-	free(t->v);
+	free(t->cells);
 	memset(t, 0, sizeof(*t));
 }
 
-static void cell(FILE *f, const struct pc_table_col *col, double v, int width)
+int pc_text_width(const char *s)
 {
-	if (isnan(v))
-		fprintf(f, "%*s", width, "-");
-	else if (col->style == PC_CELL_CYCLES)
-		fprintf(f, "%*.*f", width, v < 100 ? 1 : 0, v);
-	else if (v < 0.01)
-		fprintf(f, "%*s", width, "<0.01x");
-	else
-		fprintf(f, v < 10 ? "%*.2fx" : "%*.1fx", width > 1 ? width - 1 : 1, v);
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
 }
 
-/* Is column c the first of its group (a gap and a heading before it)? */
-static int group_starts(const struct pc_table *t, size_t c)
+/* ---- what a cell says ------------------------------------------------------------ */
+
+/* A figure as its column writes it. */
+static void figure(char *buf, size_t len, const struct pc_table_col *col, double v)
+{
+	switch (col->style) {
+	case PC_CELL_CYCLES:
+		snprintf(buf, len, "%.*f", v < 100 ? 1 : 0, v);
+		break;
+	case PC_CELL_RATIO:
+		if (v < 0.01)
+			snprintf(buf, len, "<0.01x");
+		else
+			snprintf(buf, len, v < 10 ? "%.2fx" : "%.1fx", v);
+		break;
+	case PC_CELL_FIXED:
+		snprintf(buf, len, "%.*f", col->digits, v);
+		break;
+	case PC_CELL_GENERAL:
+		snprintf(buf, len, "%.*g", col->digits, v);
+		break;
+	}
+}
+
+/* The cell's words (wide: in full) or its figure, or the table's word for
+ * nothing. */
+static const char *content(const struct pc_table *t, size_t r, size_t c, bool wide,
+			   char *buf, size_t len)
+{
+	const struct pc_table_cell *x = pc_table_at(t, r, c);
+
+	if (wide && x->wide)
+		return x->wide;
+	if (x->text)
+		return x->text;
+	if (isnan(x->v))
+		return t->none ? t->none : PC_NO_VALUE;
+	figure(buf, len, &t->cols[c], x->v);
+	return buf;
+}
+
+/* The marks of a cell (text: symbols, else words) and its footnote. */
+static void marks_of(const struct pc_table *t, const struct pc_table_cell *x, bool text,
+		     char *buf, size_t len)
+{
+	size_t i, o = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < t->nmarks && o < len; i++)
+		if (x->marks & (1u << i))
+			o += (size_t)snprintf(buf + o, len - o, "%s",
+					      text ? t->marks[i].sym : t->marks[i].word);
+	if (x->note && o < len)
+		snprintf(buf + o, len - o, "[%u]", x->note);
+}
+
+/* ---- text ------------------------------------------------------------------------- */
+
+static void spaces(FILE *f, int n)
+{
+	for (; n > 0; n--)
+		fputc(' ', f);
+}
+
+/* s padded to width w (0: as it is), at most w columns when cut. */
+static void padded(FILE *f, const char *s, int w, bool left, bool cut)
+{
+	int n = pc_text_width(s);
+
+	if (cut && w > 0 && n > w) {
+		int k = 0;
+
+		for (; *s && (k < w || ((unsigned char)*s & 0xc0) == 0x80); s++) {
+			k += ((unsigned char)*s & 0xc0) != 0x80;
+			fputc(*s, f);
+		}
+		return;
+	}
+	if (!left)
+		spaces(f, w - n);
+	fputs(s, f);
+	if (left)
+		spaces(f, w - n);
+}
+
+/* Is column c the first of its group? */
+static bool group_starts(const struct pc_table *t, size_t c)
 {
 	const char *a = c ? t->cols[c - 1].group : NULL, *b = t->cols[c].group;
 
 	return !c || !a || !b || strcmp(a, b) != 0;
 }
 
-static int group_width(const struct pc_table *t, size_t c)
+/* The text view's space before column c when it is not the line's first. */
+static const char *gap_of(const struct pc_table *t, size_t c)
 {
-	int w = t->cols[c].width;
-
-	while (++c < t->ncols && !group_starts(t, c))
-		w += t->cols[c].width;
-	return w;
+	if (t->cols[c].gap)
+		return t->cols[c].gap;
+	return group_starts(t, c) && t->gap ? t->gap : "";
 }
 
-void pc_table_text(FILE *f, const struct pc_table *t)
+static size_t stubs(const struct pc_table *t)
 {
-	size_t r, c;
-	int grouped = 0;
+	size_t n = 0;
 
+	while (n < t->ncols && (t->cols[n].flags & PC_COL_STUB))
+		n++;
+	return n;
+}
+
+/* A page of the text view: the stubs, then columns from on, at most per;
+ * their indices into idx, how many returned. */
+static size_t page_cols(const struct pc_table *t, size_t from, size_t per, size_t *idx)
+{
+	size_t n = 0, c, ns = stubs(t);
+
+	for (c = 0; c < ns; c++)
+		idx[n++] = c;
+	for (c = from; c < t->ncols && c < from + per; c++)
+		idx[n++] = c;
+	return n;
+}
+
+static void text_groups(FILE *f, const struct pc_table *t, const size_t *idx, size_t n)
+{
+	size_t i, k;
+	bool grouped = false;
+
+	for (i = 0; i < n; i++)
+		grouped |= t->cols[idx[i]].group != NULL;
+	if (!grouped)
+		return;
+	for (i = 0; i < n; i++) {
+		size_t c = idx[i];
+		int w = t->cols[c].width;
+
+		if (i && !(t->cols[idx[i - 1]].flags & PC_COL_STUB) && !group_starts(t, c))
+			continue;	/* inside a group begun before */
+		if (i)
+			fputs(gap_of(t, c), f);
+		if (t->cols[c].flags & PC_COL_STUB) {
+			spaces(f, w);
+			continue;
+		}
+		for (k = i + 1; k < n && !group_starts(t, idx[k]); k++)
+			w += t->cols[idx[k]].width + (int)strlen(gap_of(t, idx[k]));
+		padded(f, t->cols[c].group ? t->cols[c].group : "", w, true, true);
+	}
+	fputc('\n', f);
+}
+
+static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
+{
+	const struct pc_table_col *col = &t->cols[c];
+	const struct pc_table_cell *x = pc_table_at(t, r, c);
+	char buf[64], m[64], *s = NULL;
+	const char *v = content(t, r, c, false, buf, sizeof(buf));
+	bool left = col->flags & PC_COL_LEFT;
+	const char *on = !t->color ? "" : x->emph == PC_EMPH_ALERT ? "\033[1;31m" :
+			 x->emph == PC_EMPH_GOOD ? "\033[1;32m" : "";
+
+	marks_of(t, x, true, m, sizeof(m));
+	fputs(on, f);
+	if (col->flags & PC_COL_MARK) {
+		padded(f, v, col->width - 1, left, false);
+		fputs(*m ? m : " ", f);
+	} else if (*m && asprintf(&s, "%s%s", v, m) >= 0) {
+		padded(f, s, col->width, left, false);
+	} else {
+		padded(f, v, col->width, left, false);
+	}
+	if (*on)
+		fputs("\033[0m", f);
+	free(s);
+}
+
+void pc_table_draw_text(FILE *f, const struct pc_table *t)
+{
+	size_t ns = stubs(t), per = t->page > 0 ? (size_t)t->page : t->ncols + 1;
+	size_t *idx = malloc((t->ncols ? t->ncols : 1) * sizeof(*idx)), from, n, r, i;
+
+	if (!idx)
+		return;
+	for (from = ns; from == ns || from < t->ncols; from += per) {
+		n = page_cols(t, from, per, idx);
+		text_groups(f, t, idx, n);
+		for (i = 0; i < n; i++) {
+			if (i)
+				fputs(gap_of(t, idx[i]), f);
+			padded(f, t->cols[idx[i]].head, t->cols[idx[i]].width,
+			       t->cols[idx[i]].flags & PC_COL_LEFT, true);
+		}
+		fputc('\n', f);
+		for (r = 0; r < t->nrows; r++) {
+			for (i = 0; i < n; i++) {
+				if (i)
+					fputs(gap_of(t, idx[i]), f);
+				text_cell(f, t, r, idx[i]);
+			}
+			fputc('\n', f);
+		}
+	}
+	free(idx);
+	pc_table_draw_notes(f, t, "");
+}
+
+/* ---- markdown ---------------------------------------------------------------------- */
+
+void pc_table_draw_markdown(FILE *f, const struct pc_table *t)
+{
+	char buf[64], m[64];
+	size_t r, c;
+
+	fputc('|', f);
+	for (c = 0; c < t->ncols; c++) {
+		const struct pc_table_col *col = &t->cols[c];
+
+		fprintf(f, " %s%s%s |", col->group ? col->group : "", col->group ? " " : "",
+			col->wide_head ? col->wide_head : col->head);
+	}
+	fputs("\n|", f);
+	for (c = 0; c < t->ncols; c++)
+		fputs(t->cols[c].flags & PC_COL_LEFT ? "---|" : "---:|", f);
+	fputc('\n', f);
+	for (r = 0; r < t->nrows; r++) {
+		fputc('|', f);
+		for (c = 0; c < t->ncols; c++) {
+			const struct pc_table_cell *x = pc_table_at(t, r, c);
+			const char *v = content(t, r, c, true, buf, sizeof(buf));
+			bool code = t->cols[c].flags & PC_COL_CODE && !x->wide;
+			const char *em = x->emph == PC_EMPH_ALERT ? "**" : "";
+
+			marks_of(t, x, false, m, sizeof(m));
+			if (!*v && !*m) {
+				fputs(" |", f);
+				continue;
+			}
+			fprintf(f, " %s%s%s%s%s%s |", em, code ? "`" : "", v, code ? "`" : "",
+				em, m);
+		}
+		fputc('\n', f);
+	}
+	pc_table_draw_notes(f, t, "");
+}
+
+/* ---- CSV --------------------------------------------------------------------------- */
+
+void pc_table_draw_csv(FILE *f, const struct pc_table *t, bool head)
+{
+	char buf[64];
+	size_t r, c;
+
+	for (c = 0; head && c < t->ncols; c++) {
+		if (c)
+			fputc(',', f);
+		pc_csv_field(f, t->cols[c].wide_head ? t->cols[c].wide_head : t->cols[c].head);
+	}
+	if (head)
+		fputc('\n', f);
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			if (c)
+				fputc(',', f);
+			pc_csv_field(f, content(t, r, c, true, buf, sizeof(buf)));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* ---- HTML -------------------------------------------------------------------------- */
+
+void pc_html_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				fputc(' ', f);
+			else
+				fputc(*s, f);
+		}
+	}
+}
+
+void pc_table_draw_html(FILE *f, const struct pc_table *t, const char *cls)
+{
+	char buf[64], m[64];
+	size_t r, c, k;
+	bool grouped = false;
+
+	fputs("<table", f);
+	if (cls) {
+		fputs(" class=\"", f);
+		pc_html_escape(f, cls);
+		fputc('"', f);
+	}
+	fputs(">\n", f);
 	for (c = 0; c < t->ncols; c++)
 		grouped |= t->cols[c].group != NULL;
 	if (grouped) {
-		fprintf(f, "%*s", t->stub_width, "");
-		for (c = 0; c < t->ncols; c++)
-			if (group_starts(t, c))
-				fprintf(f, "%s%-*.*s", t->gap, group_width(t, c),
-					group_width(t, c), t->cols[c].group ? : "");
-		fputc('\n', f);
-	}
-	fprintf(f, "%*s", t->stub_width, t->stub_head);
-	for (c = 0; c < t->ncols; c++)
-		fprintf(f, "%s%*s", group_starts(t, c) ? t->gap : "", t->cols[c].width,
-			t->cols[c].head);
-	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
-		fprintf(f, "%*s", t->stub_width, t->label[r]);
-		for (c = 0; c < t->ncols; c++) {
-			if (group_starts(t, c))
-				fputs(t->gap, f);
-			cell(f, &t->cols[c], t->v[r * t->ncols + c], t->cols[c].width);
+		fputs("<tr>", f);
+		for (c = 0; c < t->ncols; c = k) {
+			for (k = c + 1; k < t->ncols && !group_starts(t, k); k++)
+				;
+			fprintf(f, "<th colspan=\"%zu\">", k - c);
+			pc_html_escape(f, t->cols[c].group);
+			fputs("</th>", f);
 		}
-		fputc('\n', f);
+		fputs("</tr>\n", f);
+	}
+	fputs("<tr>", f);
+	for (c = 0; c < t->ncols; c++) {
+		fputs("<th>", f);
+		pc_html_escape(f, t->cols[c].wide_head ? t->cols[c].wide_head : t->cols[c].head);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (r = 0; r < t->nrows; r++) {
+		fputs("<tr>", f);
+		for (c = 0; c < t->ncols; c++) {
+			const struct pc_table_cell *x = pc_table_at(t, r, c);
+			bool n = !(t->cols[c].flags & PC_COL_LEFT);
+
+			marks_of(t, x, false, m, sizeof(m));
+			fprintf(f, "<td%s%s%s>", n || x->emph ? " class=\"" : "",
+				x->emph == PC_EMPH_ALERT ? "alert" : x->emph == PC_EMPH_GOOD ?
+				"good" : n ? "n" : "", n || x->emph ? "\"" : "");
+			if (t->cols[c].flags & PC_COL_CODE)
+				fputs("<code>", f);
+			pc_html_escape(f, content(t, r, c, true, buf, sizeof(buf)));
+			if (t->cols[c].flags & PC_COL_CODE)
+				fputs("</code>", f);
+			if (*m)
+				pc_html_escape(f, m);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	for (k = 0; k < t->nnotes; k++) {
+		fprintf(f, "<p class=\"note\">[%zu] ", k + 1);
+		pc_html_escape(f, t->notes[k]);
+		fputs("</p>\n", f);
 	}
 }
 
-void pc_table_markdown(FILE *f, const struct pc_table *t)
+void pc_table_draw_notes(FILE *f, const struct pc_table *t, const char *prefix)
 {
-	size_t r, c;
+	size_t k;
 
-	fprintf(f, "| %s |", t->stub_head);
-	for (c = 0; c < t->ncols; c++)
-		fprintf(f, " %s%s%s |", t->cols[c].group ? : "", t->cols[c].group ? " " : "",
-			t->cols[c].head);
-	fputs("\n|---:|", f);
-	for (c = 0; c < t->ncols; c++)
-		fputs("---:|", f);
-	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
-		fprintf(f, "| %s |", t->label[r]);
-		for (c = 0; c < t->ncols; c++) {
-			fputc(' ', f);
-			cell(f, &t->cols[c], t->v[r * t->ncols + c], 1);
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-	}
+	for (k = 0; k < t->nnotes; k++)
+		fprintf(f, "%s[%zu] %s\n", prefix, k + 1, t->notes[k]);
 }

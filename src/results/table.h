@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * table.h - the table model the views draw: a stub column of row labels,
- * then columns of figures, consecutive columns under one group heading
- * ("glibc" over malloc, free and pair). A view builds a table and draws it
- * with a renderer, one per format (text, markdown); the renderers know
- * nothing of what the figures are.
+ * table.h - the table model every view draws. A table is columns (a
+ * heading, a width for the text view, how a figure is written, an optional
+ * group heading over consecutive columns) and rows of cells. The first
+ * columns may be stub columns, the row labels, which the text view repeats
+ * on each page when the columns do not fit side by side. A cell holds a
+ * figure or words, marks from the table's list of marks (a noisy figure's
+ * "*"), an emphasis (a slower verdict) and a numbered footnote.
+ *
+ * One renderer per format draws any table (text, markdown, CSV, HTML); the
+ * renderers know nothing of what the figures are.
  */
 #ifndef PC_TABLE_H
 #define PC_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,41 +22,107 @@
 enum pc_cell_style {
 	PC_CELL_CYCLES,		/* one decimal under 100, none from 100 on */
 	PC_CELL_RATIO,		/* 1.23x, 12.3x, <0.01x */
+	PC_CELL_FIXED,		/* digits decimals: %.*f */
+	PC_CELL_GENERAL,	/* digits significant digits: %.*g */
 };
+
+/* Column flags. */
+#define PC_COL_LEFT 1u		/* left-aligned (markdown: "---") */
+#define PC_COL_STUB 2u		/* a row label, repeated on every page */
+#define PC_COL_MARK 4u		/* the text view keeps the last character of
+				 * the width for the cell's mark */
+#define PC_COL_CODE 8u		/* markdown writes the cells as `code` */
 
 struct pc_table_col {
 	const char *group;	/* the heading over its group, or NULL */
-	const char *head;	/* its own heading */
-	int width;		/* in the text view, right-aligned */
+	const char *head;	/* its own heading, cut to the width */
+	int width;		/* in the text view; 0: as wide as it is */
 	enum pc_cell_style style;
+	unsigned flags;
+	int digits;		/* PC_CELL_FIXED and PC_CELL_GENERAL */
+	const char *gap;	/* the text view's space before the column; NULL:
+				 * the table's gap where a group starts, none
+				 * inside a group */
+	const char *wide_head;	/* the heading in full, where width is no
+				 * concern (markdown, HTML); NULL: head */
+};
+
+/* A cell's emphasis: the text view colours it on a terminal, markdown
+ * writes an alert in bold, HTML gives it a class. */
+enum pc_emph { PC_EMPH_NONE, PC_EMPH_ALERT, PC_EMPH_GOOD };
+
+struct pc_table_cell {
+	double v;		/* the figure; NAN: none */
+	char *text;		/* words in place of the figure, or NULL */
+	char *wide;		/* the words in full, where width is no concern
+				 * (markdown, HTML), or NULL: text */
+	unsigned marks;		/* bit i: the table's mark i */
+	enum pc_emph emph;
+	unsigned note;		/* the table's footnote number, 0: none */
+};
+
+/* A mark: its symbol in the text view, its word elsewhere ("~" and
+ * " (noisy)"; "*" and "*"). */
+struct pc_table_mark {
+	const char *sym, *word;
 };
 
 struct pc_table {
-	const char *stub_head;	/* the row labels' heading ("size") */
-	int stub_width;
-	const char *gap;	/* the text view's space before each group */
+	const char *gap;	/* before a group's first column (text view) */
+	int page;		/* text view: at most this many columns besides
+				 * the stubs side by side; 0: all */
+	const char *none;	/* a cell with nothing to show (PC_NO_VALUE) */
+	bool color;		/* text view: emphasis in terminal colours */
+	const struct pc_table_mark *marks;
+	size_t nmarks;
 	size_t ncols, nrows, cap;
 	struct pc_table_col *cols;
-	char (*label)[32];	/* a row's label */
-	double *v;		/* nrows x ncols; NAN: no figure ("-") */
+	struct pc_table_cell *cells;	/* nrows x ncols */
+	size_t nnotes;
+	char **notes;		/* footnote n is notes[n - 1] */
 };
 
-/* An empty table of ncols columns (cols copied); -1 when out of memory. */
-int pc_table_init(struct pc_table *t, const char *stub_head, int stub_width,
-		  const char *gap, const struct pc_table_col *cols, size_t ncols);
-/* Appends a row of NAN cells labelled label; its index, or -1. */
-long pc_table_row(struct pc_table *t, const char *label);
-static inline double *pc_table_cell(struct pc_table *t, size_t row, size_t col)
+/* An empty table of ncols columns (cols copied, gap before each group);
+ * -1 when out of memory. */
+int pc_table_init(struct pc_table *t, const char *gap, const struct pc_table_col *cols,
+		  size_t ncols);
+/* Appends a row of empty cells; its index, or -1 when out of memory. */
+long pc_table_row(struct pc_table *t);
+/* Inserts a row of empty cells before row at (at most nrows); at, or -1. */
+long pc_table_insert(struct pc_table *t, size_t at);
+static inline struct pc_table_cell *pc_table_at(const struct pc_table *t, size_t row,
+						size_t col)
 {
-	return &t->v[row * t->ncols + col];
+	return &t->cells[row * t->ncols + col];
 }
+/* The cell's words (printf format); -1 when out of memory. */
+int pc_table_text(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The cell's words in full (markdown, HTML); -1 when out of memory. */
+int pc_table_wide(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A footnote of the table: its number (1, 2, ...; the same text, the same
+ * number), or 0 when out of memory. */
+unsigned pc_table_note(struct pc_table *t, const char *text);
 void pc_table_free(struct pc_table *t);
 
-/* The text view: a line of group headings (when any column has one), a
- * line of column headings, a line per row. */
-void pc_table_text(FILE *f, const struct pc_table *t);
-/* The markdown view: "| size | glibc malloc | ...", every column of
- * figures right-aligned. */
-void pc_table_markdown(FILE *f, const struct pc_table *t);
+/* The text view: per page, a line of group headings (when a column has
+ * one), a line of column headings, a line per row; then the footnotes. */
+void pc_table_draw_text(FILE *f, const struct pc_table *t);
+/* The markdown view: "| size | glibc malloc | ...", then the footnotes. */
+void pc_table_draw_markdown(FILE *f, const struct pc_table *t);
+/* CSV: a line of headings (when head), a line per row, fields quoted as
+ * needed; a figure as its column writes it. */
+void pc_table_draw_csv(FILE *f, const struct pc_table *t, bool head);
+/* An HTML table of class cls (or none), with the footnotes under it. */
+void pc_table_draw_html(FILE *f, const struct pc_table *t, const char *cls);
+/* The footnotes, one a line after prefix: "[1] text". */
+void pc_table_draw_notes(FILE *f, const struct pc_table *t, const char *prefix);
+
+/* s with HTML's special characters as entities, control characters as
+ * spaces. */
+void pc_html_escape(FILE *f, const char *s);
+/* Display width of UTF-8 text: one column per character. */
+int pc_text_width(const char *s);
 
 #endif
