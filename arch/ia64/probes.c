@@ -295,10 +295,11 @@ IA64_RUN_IRQ(run_irq_disable_enable, IA64_IRQ_DISABLE "\n\t" IA64_IRQ_ENABLE)
 	"figures timed]"
 #define SEQ_RESTORE "and t=flags,psr.i;; cmp.ne p6,p7=t,r0;; (p6) ssm psr.i; " \
 	"(p7) rsm psr.i;; (p6) srlz.d;;"
-/* The single-operation rows repeat one half, as the seeds did: the loop
- * enters with psr.i set, so only its first rsm changes anything. */
-#define SEQ_OFF "[repeated: psr.i already clear after the first, as the seeds timed]"
-#define SEQ_ON "[repeated: psr.i already set, as the seeds timed]"
+/* The single-operation rows repeat one half, as the 2007 measurements did:
+ * the loop enters with psr.i set, so only its first rsm changes anything. */
+#define SEQ_OFF "[repeated: psr.i already clear after the first, as the 2007 " \
+	"measurements timed]"
+#define SEQ_ON "[repeated: psr.i already set, as the 2007 measurements timed]"
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	PC_ROWS_BASELINE_CHAINS("adds r=1,r;;",

@@ -288,8 +288,9 @@ X86_RUN_IRQ(run_irq_restore_popf, "push %[f]\n\tpopf")
 /*
  * Real transitions. The loop enters with IF set (the ring-0 executor), so
  * in the rows above every operation after the first finds IF as it leaves
- * it: the repeated half the seeds timed. A transition needs its opposite
- * before it can happen again, so these time the pair, each half changing IF.
+ * it: the repeated half the 2007 measurements timed. A transition needs its
+ * opposite before it can happen again, so these time the pair, each half
+ * changing IF.
  */
 X86_RUN_IRQ(run_irq_disable_enable, "cli\n\tsti")
 X86_RUN_IRQ(run_irq_save_restore_popf, "pushf\n\tpop %[f]\n\tcli\n\tpush %[f]\n\tpopf")
@@ -394,15 +395,15 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		check_preempt, semantics_preempt_seg,
 		"incl " X86_TLS_SEQ_SEG "(count); decl " X86_TLS_SEQ_SEG "(count); "
 		"jz <resched>   [the kernel's, Linux 3.13 on: %gs: on x86-64, %fs: "
-		"on i386; no seed timed it]", need_tls_segment, &preempt_plain),
+		"on i386; no published measurement timed it]", need_tls_segment, &preempt_plain),
 	[PC_PROBE_local_irq_disable] = PC_ROW(run_irq_disable, init_irq,
 		check_irq_off, 0, "cli   [repeated: IF already clear after the first, "
-		"as the seeds timed]"),
+		"as the 2007 measurements timed]"),
 	[PC_PROBE_local_irq_enable] = PC_ROW(run_irq_enable, init_irq,
-		check_irq_on, 0, "sti   [repeated: IF already set, as the seeds timed]"),
+		check_irq_on, 0, "sti   [repeated: IF already set, as the 2007 measurements timed]"),
 	[PC_PROBE_local_irq_save] = PC_ROW(run_irq_save, init_irq, check_irq_off, 0,
 		"pushf; pop %r; cli   [repeated: IF already clear after the first, "
-		"as the seeds timed]"),
+		"as the 2007 measurements timed]"),
 	[PC_PROBE_local_irq_restore] = PC_ROW(run_irq_restore, init_irq,
 		check_irq_on, 0, "test $0x200, %r; jz 1f; sti; 1:   [today's kernels; "
 		"repeated: IF already set]"),
@@ -412,7 +413,7 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"real transitions: cli from IF set, sti from IF clear]"),
 	[PC_PROBE_local_irq_restore_popf] = PC_ROW(run_irq_restore_popf, init_irq,
 		check_irq_on, 0, "push %r; popf   [kernels before 2021; IF set in %r; "
-		"repeated: IF already set, as the seeds timed]"),
+		"repeated: IF already set, as the 2007 measurements timed]"),
 	[PC_PROBE_local_irq_disable_enable] = PC_ROW(run_irq_disable_enable,
 		init_irq, check_irq_on, 0, "cli; sti   [real transitions: cli from "
 		"IF set, sti from IF clear]"),
