@@ -78,9 +78,26 @@ import_checks "$pc_tmp/checks" "the result checks"
 # shape, every median of the JSON in its cell. Two placements, so that the
 # rows and the pairing below must keep them apart.
 pc run -n 9 --threads $threads --placement compact,spread --window-us 200 -f csv \
-	-p 'lock.t*,contended.cmpxchg,c2c.latency' -o "$pc_tmp/p.json"
+	-p 'lock.t*,contended.cmpxchg,c2c.latency' -o "$pc_tmp/p.json" \
+	--status-fd 3 3>"$pc_tmp/status"
 ok $pc_rc "run -f csv$(head -c 300 "$pc_tmp/err")"
 cp "$pc_tmp/out" "$pc_tmp/p.csv"
+# --status-fd: each point's rounds by row, threads and placement, then measured
+"$PYTHON3" - "$pc_tmp" >"$pc_tmp/checks" 2>&1 <<'PY'
+import json, os, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import ok
+t = sys.argv[1]
+lines = open(t + "/status").read().splitlines()
+e = next(iter(json.load(open(t + "/p.json"))["cpus"].values()))
+want = set("%s/%d/%s" % (n, pt["threads"], pt["placement"])
+           for n, p in e["probes"].items() for pt in p["points"])
+got = set(l.split(" ", 2)[2] for l in lines if l.startswith("round 1/5 "))
+ok(got == want and lines[-1:] == ["measured"],
+   "--status-fd: a 'round 1/5' line for each of the %d points, then 'measured'%s" %
+   (len(want), "" if got == want else ": missing %s" % sorted(want - got)[:3]))
+PY
+import_checks "$pc_tmp/checks" "the status lines"
 pc run -n 9 --threads $threads --window-us 200 -f markdown -p 'lock.*,contended.*,c2c.*' \
 	-o "$pc_tmp/m.json"
 ok $pc_rc "run -f markdown$(head -c 300 "$pc_tmp/err")"

@@ -706,7 +706,19 @@ struct sampling {
 	unsigned *next;			/* the set the next window takes */
 	uint64_t window_ticks;
 	double tick_hz;
+	const struct pc_measure_config *cfg;	/* where progress goes */
 };
+
+/* The progress lines of pt's windows (what: "round" or "resample"). */
+static void point_progress(const struct sampling *sp, const struct pc_contend_point *pt,
+			   const char *what, unsigned r)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "%s/%u/%s", pt->kind->name, pt->nthreads,
+		 pc_placement_names[pt->placement]);
+	pc_progress(sp->cfg, what, r + 1, PC_CONTEND_ROUNDS, name);
+}
 
 /* nwin windows of pt, into its windows (round r). -1 with err. */
 static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsigned nwin,
@@ -1057,6 +1069,7 @@ static int more_windows(const struct sampling *sp, unsigned samples, char *err,
 				free(tmp);
 				return 1;
 			}
+			point_progress(sp, pt, "resample", PC_CONTEND_ROUNDS - 1);
 			if (windows(sp, pt, want - have < per ? want - have : per,
 				    PC_CONTEND_ROUNDS - 1, err, errlen) < 0) {
 				free(tmp);
@@ -1089,6 +1102,7 @@ static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 				continue;
 			if (pc_interrupted())
 				return 1;
+			point_progress(sp, pt, "round", r);
 			if (windows(sp, pt, left < per ? left : per, r, err, errlen) < 0)
 				return -1;
 		}
@@ -1102,6 +1116,7 @@ static int sample_points(const struct sampling *sp, unsigned samples, char *err,
 		while (!pt->failed && clean_count(pt) < samples && pt->windows < pt->cap) {
 			if (pc_interrupted())
 				return 1;
+			point_progress(sp, pt, "resample", PC_CONTEND_ROUNDS - 1);
 			if (windows(sp, pt, samples - clean_count(pt), PC_CONTEND_ROUNDS - 1,
 				    err, errlen) < 0)
 				return -1;
@@ -1149,6 +1164,7 @@ static int calibrate(const struct pc_measure_config *cfg, const struct pc_clock 
 	sel[PC_PROBE_calib_add_chain] = true;
 	c.samples = PC_CONTEND_CAL_SAMPLES;
 	c.progress = false;
+	c.status_fd = -1;	/* its "measured" would come before the windows */
 	if (pc_profile_run(sel, &c, clk, &p, err, errlen) < 0)
 		return -1;
 	*cpt = p.cycles_per_tick;
@@ -1217,7 +1233,7 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 			goto out;
 		}
 	sp = (struct sampling){ cr, s, pool, stride, &next,
-				(uint64_t)(cr->window_us * 1e-6 * clk->tick_hz), clk->tick_hz };
+				(uint64_t)(cr->window_us * 1e-6 * clk->tick_hz), clk->tick_hz, cfg };
 	cr->canary = pc_probe_impl(PC_PROBE_calib_add_throughput);
 	if (cr->canary && !cr->canary->run)
 		cr->canary = NULL;
@@ -1225,6 +1241,7 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 	if (cr->chain && !cr->chain->run)
 		cr->chain = NULL;
 	stopped = sample_points(&sp, cfg->samples, err, errlen);
+	pc_progress(cfg, NULL, 0, 0, NULL);
 	if (stopped < 0)
 		goto out;
 	prof->interrupted = stopped ? pc_interrupted() : 0;

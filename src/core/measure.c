@@ -433,11 +433,8 @@ static int stop(void *ctx)
 	return pc_interrupted();
 }
 
-/* The progress line on a terminal, and the --status-fd lines:
- * "warm-up K/N NAME", "round R/ROUNDS NAME" (a share of NAME's samples
- * begins), "resample R/ROUNDS NAME" (the same, sampled again), "measured". */
-static void progress_line(const struct pc_measure_config *cfg, const char *what,
-			  size_t k, size_t n, const char *name)
+void pc_progress(const struct pc_measure_config *cfg, const char *what, size_t k,
+		 size_t n, const char *name)
 {
 	if (name)
 		pc_status_line(cfg->status_fd, "%s %zu/%zu %s", what, k, n, name);
@@ -457,7 +454,7 @@ static void progress(void *ctx, const char *what, unsigned k, unsigned n,
 {
 	const struct job *j = ej->host;
 
-	progress_line(((struct run *)ctx)->cfg, what, k, n,
+	pc_progress(((struct run *)ctx)->cfg, what, k, n,
 		      j->item ? j->item->name : pc_probe_rows[j->r->id].name);
 }
 
@@ -837,7 +834,7 @@ static int run_end(struct run *run, struct pc_profile *prof, int rc, double t_st
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	progress_line(run->cfg, NULL, 0, 0, NULL);
+	pc_progress(run->cfg, NULL, 0, 0, NULL);
 	pc_profile_judge(prof, run->clk, NULL);
 	prof->wall_s = now_s() - t_start;
 	return 0;

@@ -44,6 +44,12 @@ struct pc_measure_config {
 	bool keep_contended;		/* keep samples the contention canary flags */
 };
 
+/* The progress line on a terminal (cfg->progress) and the --status-fd
+ * line (primcost-run(1)): "WHAT K/N NAME" ("warm-up", "round", "resample"),
+ * or "measured" when name is NULL, which also clears the terminal's line. */
+void pc_progress(const struct pc_measure_config *cfg, const char *what, size_t k,
+		 size_t n, const char *name);
+
 struct pc_probe_result {
 	enum pc_probe_id id;
 	enum pc_status status;
