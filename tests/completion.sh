@@ -74,6 +74,16 @@ for lib in $libs; do
 	ok $(has_all "$pc_tmp/c" html text; echo $?) "$with: report --format values"
 	complete_line $lib 'primcost list --format ' >"$pc_tmp/c"
 	ok $(has_all "$pc_tmp/c" table csv json; echo $?) "$with: list --format values"
+	complete_line $lib 'primcost run --allocator glibc,j' >"$pc_tmp/c"
+	ok $(has_all "$pc_tmp/c" glibc,jemalloc; echo $?) \
+		"$with: run --allocator values, after a comma ($(tr '\n' ' ' <"$pc_tmp/c"))"
+	complete_line $lib 'primcost run --placement ' >"$pc_tmp/c"
+	ok $(has_all "$pc_tmp/c" compact spread; echo $?) "$with: run --placement values"
+	complete_line $lib 'primcost compare --by ' >"$pc_tmp/c"
+	ok $(has_all "$pc_tmp/c" allocator lock; echo $?) "$with: compare --by values"
+	complete_line $lib 'primcost compare --b' >"$pc_tmp/c"
+	ok $(test "$(grep -cx -- --by "$pc_tmp/c")" -eq 1 && has_all "$pc_tmp/c" --base; echo $?) \
+		"$with: compare's options offered once each ($(tr '\n' ' ' <"$pc_tmp/c"))"
 done
 # Only where the library is installed: it splits "=" and ":" words itself.
 if [ "$libs" = "none lib" ]; then
@@ -81,10 +91,14 @@ if [ "$libs" = "none lib" ]; then
 	ok $(has_all "$pc_tmp/c" calib.add_chain calib.mul_chain 'calib.\*'; echo $?) \
 		"with bash-completion: --probes=calib.<TAB> ($(tr '\n' ' ' <"$pc_tmp/c"))"
 	complete_line lib 'primcost run -e perf::task' >"$pc_tmp/c"
-	ok $(grep -qx -- 'task-clock' "$pc_tmp/c"; echo $?) \
+	ok $(grep -qx -- 'TASK-CLOCK' "$pc_tmp/c"; echo $?) \
 		"with bash-completion: -e perf::task<TAB> completes the event after the colons ($(tr '\n' ' ' <"$pc_tmp/c"))"
+	complete_line lib 'primcost run -e perf::cpu-cyc' >"$pc_tmp/c"
+	ok $(grep -qx -- 'CPU-CYCLES' "$pc_tmp/c"; echo $?) \
+		"with bash-completion: -e takes any case and offers the name as list --events prints it ($(tr '\n' ' ' <"$pc_tmp/c"))"
 else
 	skip "bash-completion is not installed" "with bash-completion: --probes=calib.<TAB>"
 	skip "bash-completion is not installed" "with bash-completion: -e perf::task<TAB>"
+	skip "bash-completion is not installed" "with bash-completion: -e in any case"
 fi
 done_testing

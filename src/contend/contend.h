@@ -52,6 +52,8 @@ unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max)
 /* The default window, and the default windows per point (-n). */
 #define PC_CONTEND_WINDOW_US	1000
 #define PC_CONTEND_SAMPLES	31
+#define PC_STRINGIFY_(x)	#x
+#define PC_STRINGIFY(x)		PC_STRINGIFY_(x)	/* a constant in help text */
 #define PC_CONTEND_ROUNDS	5
 /* A point's windows go on until the standard error of their median is
  * PC_CONTEND_SE of it (from their MAD), up to PC_CONTEND_MORE times -n. */
