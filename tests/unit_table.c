@@ -103,6 +103,26 @@ static void grouped(void)
 		"| 32 | 100.0 | - | 12.3x |\n",
 	     "markdown: a column's heading is its group's and its own");
 	free(s);
+	t.fit = 24;
+	s = drawn(&t, pc_table_draw_text);
+	same(s, "        glibc          \n"
+		"  size   malloc    pair\n"
+		"     8     13.5     128\n"
+		" 16384        -       -\n"
+		"    32    100.0       -\n"
+		"        ratio  \n"
+		"  size      B/A\n"
+		"     8    0.50x\n"
+		" 16384   <0.01x\n"
+		"    32    12.3x\n",
+	     "text fitted to 24 columns: pages of whole groups, the stub on each");
+	free(s);
+	t.fit = 16;
+	s = drawn(&t, pc_table_draw_text);
+	ok(s && strstr(s, "  size   malloc\n") && strstr(s, "  size      pair\n") &&
+	   strstr(s, "        glibc   \n"),
+	   "text fitted to 16 columns: a group wider than a page is split");
+	free(s);
 	pc_table_free(&t);
 }
 

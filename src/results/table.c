@@ -10,11 +10,24 @@
 #include "report.h"
 #include "core/util.h"
 
+static int fit_width;
+
+void pc_table_set_fit(int width)
+{
+	fit_width = width > 0 ? width : 0;
+}
+
+int pc_table_fit(void)
+{
+	return fit_width;
+}
+
 int pc_table_init(struct pc_table *t, const char *gap, const struct pc_table_col *cols,
 		  size_t ncols)
 {
 	memset(t, 0, sizeof(*t));
 	t->gap = gap;
+	t->fit = fit_width;
 	t->none = PC_NO_VALUE;
 	t->ncols = ncols;
 	t->cols = malloc((ncols ? ncols : 1) * sizeof(*t->cols));
@@ -222,12 +235,13 @@ static bool group_starts(const struct pc_table *t, size_t c)
 	return !c || !a || !b || strcmp(a, b) != 0;
 }
 
-/* The text view's space before column c when it is not the line's first. */
-static const char *gap_of(const struct pc_table *t, size_t c)
+/* The text view's space before column c when it is not the line's first
+ * (opens: it opens a page, where its group's heading starts again). */
+static const char *gap_of(const struct pc_table *t, size_t c, bool opens)
 {
 	if (t->cols[c].gap)
 		return t->cols[c].gap;
-	return group_starts(t, c) && t->gap ? t->gap : "";
+	return (opens || group_starts(t, c)) && t->gap ? t->gap : "";
 }
 
 static size_t stubs(const struct pc_table *t)
@@ -239,17 +253,47 @@ static size_t stubs(const struct pc_table *t)
 	return n;
 }
 
-/* A page of the text view: the stubs, then columns from on, at most per;
- * their indices into idx, how many returned. */
-static size_t page_cols(const struct pc_table *t, size_t from, size_t per, size_t *idx)
+/* The columns after from that share a page with it: at most t->page, and
+ * within t->fit columns, a page ending where a group ends when one does
+ * inside it; at least one. */
+static size_t page_len(const struct pc_table *t, size_t ns, size_t from)
 {
-	size_t n = 0, c, ns = stubs(t);
+	size_t c, n = 0, whole = 0;
+	int w = 0;
 
 	for (c = 0; c < ns; c++)
-		idx[n++] = c;
-	for (c = from; c < t->ncols && c < from + per; c++)
-		idx[n++] = c;
+		w += (c ? (int)strlen(gap_of(t, c, false)) : 0) + t->cols[c].width;
+	for (c = from; c < t->ncols; c++, n++) {
+		int add = (n || ns ? (int)strlen(gap_of(t, c, !n)) : 0) + t->cols[c].width;
+
+		if (n && ((t->page > 0 && n == (size_t)t->page) ||
+			  (t->fit > 0 && w + add > t->fit)))
+			return group_starts(t, c) || !whole ? n : whole;
+		if (group_starts(t, c))
+			whole = n;
+		w += add;
+	}
 	return n;
+}
+
+/* A page of the text view: the stubs, then n columns from on; their
+ * indices into idx, how many returned. */
+static size_t page_cols(size_t ns, size_t from, size_t n, size_t *idx)
+{
+	size_t k = 0, c;
+
+	for (c = 0; c < ns; c++)
+		idx[k++] = c;
+	for (c = from; c < from + n; c++)
+		idx[k++] = c;
+	return k;
+}
+
+/* Is idx[i] a page's first column besides the stubs? */
+static bool opens(const struct pc_table *t, const size_t *idx, size_t i)
+{
+	return !(t->cols[idx[i]].flags & PC_COL_STUB) &&
+	       (!i || (t->cols[idx[i - 1]].flags & PC_COL_STUB));
 }
 
 static void text_groups(FILE *f, const struct pc_table *t, const size_t *idx, size_t n)
@@ -265,16 +309,16 @@ static void text_groups(FILE *f, const struct pc_table *t, const size_t *idx, si
 		size_t c = idx[i];
 		int w = t->cols[c].width;
 
-		if (i && !(t->cols[idx[i - 1]].flags & PC_COL_STUB) && !group_starts(t, c))
+		if (i && !opens(t, idx, i) && !group_starts(t, c))
 			continue;	/* inside a group begun before */
 		if (i)
-			fputs(gap_of(t, c), f);
+			fputs(gap_of(t, c, opens(t, idx, i)), f);
 		if (t->cols[c].flags & PC_COL_STUB) {
 			spaces(f, w);
 			continue;
 		}
 		for (k = i + 1; k < n && !group_starts(t, idx[k]); k++)
-			w += t->cols[idx[k]].width + (int)strlen(gap_of(t, idx[k]));
+			w += t->cols[idx[k]].width + (int)strlen(gap_of(t, idx[k], false));
 		padded(f, t->cols[c].group ? t->cols[c].group : "", w, true, true);
 	}
 	fputc('\n', f);
@@ -307,17 +351,19 @@ static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
 
 void pc_table_draw_text(FILE *f, const struct pc_table *t)
 {
-	size_t ns = stubs(t), per = t->page > 0 ? (size_t)t->page : t->ncols + 1;
-	size_t *idx = malloc((t->ncols ? t->ncols : 1) * sizeof(*idx)), from, n, r, i;
+	size_t ns = stubs(t), from = ns, per, n, r, i;
+	size_t *idx = malloc((t->ncols ? t->ncols : 1) * sizeof(*idx));
 
 	if (!idx)
 		return;
-	for (from = ns; from == ns || from < t->ncols; from += per) {
-		n = page_cols(t, from, per, idx);
+	do {
+		per = page_len(t, ns, from);
+		n = page_cols(ns, from, per, idx);
+		from += per;
 		text_groups(f, t, idx, n);
 		for (i = 0; i < n; i++) {
 			if (i)
-				fputs(gap_of(t, idx[i]), f);
+				fputs(gap_of(t, idx[i], opens(t, idx, i)), f);
 			padded(f, t->cols[idx[i]].head, t->cols[idx[i]].width,
 			       t->cols[idx[i]].flags & PC_COL_LEFT, true);
 		}
@@ -325,12 +371,12 @@ void pc_table_draw_text(FILE *f, const struct pc_table *t)
 		for (r = 0; r < t->nrows; r++) {
 			for (i = 0; i < n; i++) {
 				if (i)
-					fputs(gap_of(t, idx[i]), f);
+					fputs(gap_of(t, idx[i], opens(t, idx, i)), f);
 				text_cell(f, t, r, idx[i]);
 			}
 			fputc('\n', f);
 		}
-	}
+	} while (from < t->ncols);
 	free(idx);
 	pc_table_draw_notes(f, t, "");
 }

@@ -70,7 +70,10 @@ struct pc_table_mark {
 struct pc_table {
 	const char *gap;	/* before a group's first column (text view) */
 	int page;		/* text view: at most this many columns besides
-				 * the stubs side by side; 0: all */
+				 * the stubs side by side; 0: all that fit */
+	int fit;		/* text view: the width a page fits, whole groups
+				 * kept together where they fit; 0: no limit
+				 * (pc_table_init sets pc_table_fit()) */
 	const char *none;	/* a cell with nothing to show (PC_NO_VALUE) */
 	bool color;		/* text view: emphasis in terminal colours */
 	const struct pc_table_mark *marks;
@@ -81,6 +84,11 @@ struct pc_table {
 	size_t nnotes;
 	char **notes;		/* footnote n is notes[n - 1] */
 };
+
+/* The width text views fit, set once by the command line ($COLUMNS, the
+ * terminal's, or 80); 0 until then: no limit. */
+void pc_table_set_fit(int width);
+int pc_table_fit(void);
 
 /* An empty table of ncols columns (cols copied, gap before each group);
  * -1 when out of memory. */
