@@ -249,10 +249,60 @@ static void worded(void)
 	pc_table_free(&t);
 }
 
+/* A long stub on a line of its own, pages chosen by the caller, the
+ * widest cell with its footnote (the compare matrix's shape). */
+static void own_pages(void)
+{
+	static const struct pc_table_col cols[] = {
+		{ NULL, "probe", 6, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT | PC_COL_ALONE,
+		  0, NULL, NULL },
+		{ NULL, "A", 6, PC_CELL_FIXED, 0, 2, " ", NULL },
+		{ NULL, "B", 6, PC_CELL_FIXED, 0, 2, " ", NULL },
+		{ NULL, "C", 6, PC_CELL_FIXED, 0, 2, " ", NULL },
+	};
+	struct pc_table t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ok(pc_table_init(&t, NULL, cols, 4) == 0, "a table of a stub and 3 columns");
+	pc_table_row(&t);
+	pc_table_row(&t);
+	pc_table_text(&t, 0, 0, "mb");
+	pc_table_text(&t, 1, 0, "local_irq_save");
+	pc_table_at(&t, 0, 1)->v = 77.923;
+	pc_table_at(&t, 1, 1)->note = pc_table_note(&t, "unsupported: no such thing");
+	pc_table_at(&t, 1, 2)->v = 102;
+	pc_table_at(&t, 0, 3)->v = 1234.5;
+	pc_table_at(&t, 0, 3)->note = pc_table_note(&t, "noisy");
+	ok(pc_table_widest(&t, 0) == 14 && pc_table_widest(&t, 1) == 5 &&
+	   pc_table_widest(&t, 3) == 10, "the widest cell, its footnote mark counted");
+	f = open_memstream(&buf, &len);
+	if (f) {
+		pc_table_draw_text_page(f, &t, 1, 2);
+		fputc('\n', f);
+		pc_table_draw_text_page(f, &t, 3, 2);
+		fclose(f);
+	}
+	same(buf, "probe       A      B\n"
+		  "mb      77.92      -\n"
+		  "local_irq_save\n"
+		  "         -[1] 102.00\n"
+		  "\n"
+		  "probe       C\n"
+		  "mb     1234.50[2]\n"
+		  "local_irq_save\n"
+		  "            -\n",
+	     "text pages: the stub on each, a long stub on a line of its own, no footnotes");
+	free(buf);
+	pc_table_free(&t);
+}
+
 int main(void)
 {
 	grouped();
 	paged();
 	worded();
+	own_pages();
 	return done_testing();
 }

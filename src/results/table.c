@@ -335,12 +335,15 @@ static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
 			 x->emph == PC_EMPH_GOOD ? "\033[1;32m" : "";
 
 	marks_of(t, x, true, m, sizeof(m));
+	if (*m && !(col->flags & PC_COL_MARK) && asprintf(&s, "%s%s", v, m) >= 0)
+		v = s;	/* the marks after the words */
 	fputs(on, f);
 	if (col->flags & PC_COL_MARK) {
 		padded(f, v, col->width - 1, left, false);
 		fputs(*m ? m : " ", f);
-	} else if (*m && asprintf(&s, "%s%s", v, m) >= 0) {
-		padded(f, s, col->width, left, false);
+	} else if ((col->flags & PC_COL_ALONE) && pc_text_width(v) > col->width) {
+		fprintf(f, "%s\n", v);
+		spaces(f, col->width);
 	} else {
 		padded(f, v, col->width, left, false);
 	}
@@ -349,36 +352,57 @@ static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
 	free(s);
 }
 
-void pc_table_draw_text(FILE *f, const struct pc_table *t)
+void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, size_t per)
 {
-	size_t ns = stubs(t), from = ns, per, n, r, i;
-	size_t *idx = malloc((t->ncols ? t->ncols : 1) * sizeof(*idx));
+	size_t *idx = malloc((t->ncols ? t->ncols : 1) * sizeof(*idx)), n, r, i;
 
 	if (!idx)
 		return;
-	do {
-		per = page_len(t, ns, from);
-		n = page_cols(ns, from, per, idx);
-		from += per;
-		text_groups(f, t, idx, n);
+	n = page_cols(stubs(t), from, per, idx);
+	text_groups(f, t, idx, n);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputs(gap_of(t, idx[i], opens(t, idx, i)), f);
+		padded(f, t->cols[idx[i]].head, t->cols[idx[i]].width,
+		       t->cols[idx[i]].flags & PC_COL_LEFT, true);
+	}
+	fputc('\n', f);
+	for (r = 0; r < t->nrows; r++) {
 		for (i = 0; i < n; i++) {
 			if (i)
 				fputs(gap_of(t, idx[i], opens(t, idx, i)), f);
-			padded(f, t->cols[idx[i]].head, t->cols[idx[i]].width,
-			       t->cols[idx[i]].flags & PC_COL_LEFT, true);
+			text_cell(f, t, r, idx[i]);
 		}
 		fputc('\n', f);
-		for (r = 0; r < t->nrows; r++) {
-			for (i = 0; i < n; i++) {
-				if (i)
-					fputs(gap_of(t, idx[i], opens(t, idx, i)), f);
-				text_cell(f, t, r, idx[i]);
-			}
-			fputc('\n', f);
-		}
-	} while (from < t->ncols);
+	}
 	free(idx);
+}
+
+void pc_table_draw_text(FILE *f, const struct pc_table *t)
+{
+	size_t ns = stubs(t), from = ns, per;
+
+	do {
+		per = page_len(t, ns, from);
+		pc_table_draw_text_page(f, t, from, per);
+		from += per;
+	} while (from < t->ncols);
 	pc_table_draw_notes(f, t, "");
+}
+
+int pc_table_widest(const struct pc_table *t, size_t c)
+{
+	char buf[64], m[64];
+	int w = 0, k;
+	size_t r;
+
+	for (r = 0; r < t->nrows; r++) {
+		marks_of(t, pc_table_at(t, r, c), true, m, sizeof(m));
+		k = pc_text_width(content(t, r, c, false, buf, sizeof(buf))) + pc_text_width(m);
+		if (k > w)
+			w = k;
+	}
+	return w;
 }
 
 /* ---- markdown ---------------------------------------------------------------------- */

@@ -32,6 +32,9 @@ enum pc_cell_style {
 #define PC_COL_MARK 4u		/* the text view keeps the last character of
 				 * the width for the cell's mark */
 #define PC_COL_CODE 8u		/* markdown writes the cells as `code` */
+#define PC_COL_ALONE 16u	/* the text view gives a cell wider than the
+				 * column a line of its own, the row going on
+				 * under it (a stub's long name) */
 
 struct pc_table_col {
 	const char *group;	/* the heading over its group, or NULL */
@@ -124,6 +127,12 @@ void pc_table_draw_markdown(FILE *f, const struct pc_table *t);
 void pc_table_draw_csv(FILE *f, const struct pc_table *t, bool head);
 /* An HTML table of class cls (or none), with the footnotes under it. */
 void pc_table_draw_html(FILE *f, const struct pc_table *t, const char *cls);
+/* One page of the text view: the stub columns and at most per columns from
+ * column from; no footnotes. For a caller that chooses its own pages. */
+void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, size_t per);
+/* The text view's width of the widest cell of column c (its words or
+ * figure and its marks), 0 when there are no rows. */
+int pc_table_widest(const struct pc_table *t, size_t c);
 /* The footnotes, one a line after prefix: "[1] text". */
 void pc_table_draw_notes(FILE *f, const struct pc_table *t, const char *prefix);
 
