@@ -1,85 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compare_render.c - renderings of the comparison model: an aligned table
- * (coloured on a terminal), markdown, CSV and the model itself as JSON.
- * Nothing here decides anything; every figure and verdict comes from the
- * model.
+ * compare_render.c - renderings of the comparison model: a table (text,
+ * coloured on a terminal, or markdown) of each comparison table, drawn by
+ * the table model (results/table.h), CSV of every figure, and the model
+ * itself as JSON. Nothing here decides anything; every figure and verdict
+ * comes from the model.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results/compare.h"
+#include "results/table.h"
 #include "core/util.h"
 
 #define DASH PC_NO_VALUE	/* nothing to show */
 
-/* Figures keep about four significant digits, and -0.00 shows as 0.00. */
-static const char *fmt_value(double x, char *buf, size_t len)
-{
-	if (fabs(x) < 0.005)
-		x = 0;
-	if (fabs(x) >= 10000)
-		snprintf(buf, len, "%.0f", x);
-	else if (fabs(x) >= 1000)
-		snprintf(buf, len, "%.1f", x);
-	else
-		snprintf(buf, len, "%.2f", x);
-	return buf;
-}
-
-/* The marks of a figure in the text table (words elsewhere): noisy, not
- * linear. The table's legend says what they mean. */
+/* The marks of a figure, a symbol in the text table and words in markdown:
+ * noisy, not linear. The table's legend says what the symbols mean. */
 #define MARK_NOISY "~"
 #define MARK_NONLINEAR "^"
-
-static const char *cell_text(const struct pc_cmp_cell *c, char *buf, size_t len,
-			     int with_mad)
-{
-	char v[32], d[32];
-	const char *mark = c->noisy ? MARK_NOISY : "";
-	const char *mark2 = c->nonlinear ? MARK_NONLINEAR : "";
-
-	switch (c->state) {
-	case PC_CELL_ABSENT:
-		return DASH;
-	case PC_CELL_STATUS:
-		return c->status;
-	case PC_CELL_NO_METRIC:
-		return "n/a";
-	case PC_CELL_OK:
-		break;
-	}
-	fmt_value(c->median, v, sizeof(v));
-	if (with_mad > 1) {	/* words: markdown */
-		mark = c->noisy ? " (noisy)" : "";
-		mark2 = c->nonlinear ? " (not linear)" : "";
-	}
-	/* a published figure is one point: it has no spread to show */
-	if (with_mad && !c->single) {
-		fmt_value(c->mad, d, sizeof(d));
-		snprintf(buf, len, "%s \xc2\xb1%s%s%s", v, d, mark, mark2);
-	} else {
-		snprintf(buf, len, "%s%s%s", v, mark, mark2);
-	}
-	return buf;
-}
-
-static const char *ratio_text(double r, char *buf, size_t len)
-{
-	if (isnan(r))
-		return DASH;
-	snprintf(buf, len, "%.3fx", r);
-	return buf;
-}
-
-static const char *delta_text(double d, char *buf, size_t len)
-{
-	if (isnan(d))
-		return DASH;
-	snprintf(buf, len, "%+.1f%%", fabs(d) < 0.05 ? 0.0 : d);
-	return buf;
-}
+static const struct pc_table_mark marks[] = {
+	{ MARK_NOISY, " (noisy)" },
+	{ MARK_NONLINEAR, " (not linear)" },
+};
+#define MARKED_NOISY 1u		/* bit 0: marks[0] */
+#define MARKED_NONLINEAR 2u
 
 static const char *p_text(const struct pc_cmp_cell *c, char *buf, size_t len)
 {
@@ -97,44 +44,6 @@ static const char *p_text(const struct pc_cmp_cell *c, char *buf, size_t len)
 		break;
 	}
 	return DASH;
-}
-
-/* Display width of UTF-8 text: one column per character. */
-static int width(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
-static void pad(FILE *f, const char *s, int w, int right)
-{
-	int n = w - width(s);
-
-	if (right)
-		for (; n > 0; n--)
-			fputc(' ', f);
-	fputs(s, f);
-	if (!right)
-		for (; n > 0; n--)
-			fputc(' ', f);
-}
-
-static void verdict_out(FILE *f, enum pc_verdict v, bool color, int w)
-{
-	const char *on = "";
-
-	if (color && v == PC_VERDICT_SLOWER)
-		on = "\033[1;31m";
-	else if (color && v == PC_VERDICT_FASTER)
-		on = "\033[1;32m";
-	fputs(on, f);
-	pad(f, v == PC_VERDICT_NONE ? DASH : v == PC_VERDICT_NOT_COMPARABLE ? "n/c" :
-	    pc_verdict_name(v), w, 0);
-	if (*on)
-		fputs("\033[0m", f);
 }
 
 static void describe_side(FILE *f, const struct pc_cmp_side *s, size_t i,
@@ -165,26 +74,6 @@ static void rule_line(FILE *f, const struct pc_compare *m, const char *prefix)
 		pc_metric_name(m->cfg.metric), m->cfg.alpha, m->cfg.threshold_pct);
 }
 
-/* ---- table ------------------------------------------------------------------ */
-
-#define W_PROBE 24
-#define W_VALUE 17
-#define W_RATIO 8
-#define W_DELTA 8
-#define W_P 7
-#define W_VERDICT 7
-
-static int probe_width(const struct pc_cmp_table *t)
-{
-	int w = W_PROBE;
-	size_t r;
-
-	for (r = 0; r < t->nrows; r++)
-		if (width(t->row[r].probe) + 1 > w)
-			w = width(t->row[r].probe) + 1;
-	return w;
-}
-
 /* What a table's sides are and its notes, each line after quote. */
 static void describe_table(FILE *f, const struct pc_cmp_table *t, const char *quote)
 {
@@ -196,69 +85,181 @@ static void describe_table(FILE *f, const struct pc_cmp_table *t, const char *qu
 		fprintf(f, "%snote: %s\n", quote, t->note[i]);
 }
 
-static void judging_legend(FILE *f, const struct pc_cmp_table *t, const char *quote);
+/* ---- the table: probe, A's figure, then each other side's figure, ratio,
+ * delta, p and verdict ---------------------------------------------------- */
 
-static void table_text(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
-		       bool color)
+#define W_PROBE 24
+#define W_VALUE 17
+#define W_RATIO 8
+#define W_DELTA 8
+#define W_P 7
+#define W_VERDICT 7
+
+/* A side's columns, in order; side A has its figure alone. */
+enum { COL_VALUE, COL_RATIO, COL_DELTA, COL_P, COL_VERDICT, COLS_PER_SIDE };
+
+static size_t col_of(size_t side, int what)
 {
-	char buf[96], l[PC_LABEL_LEN], h[96];
-	int wp = probe_width(t);
-	size_t r, i;
+	return side ? 2 + (side - 1) * COLS_PER_SIDE + (size_t)what : 1;
+}
 
-	if (*t->title)
-		fprintf(f, "== %s\n", pc_shown(t->title));
-	describe_table(f, t, "");
-	fputc('\n', f);
-	pad(f, "probe", wp, 0);
+/* The headings that name a side: "B cycles", "B/A". */
+struct side_heads {
+	char value[PC_LABEL_LEN + 16], ratio[PC_LABEL_LEN + 4];
+};
+
+/* The table's columns, their headings in h (one per side); -1 when out
+ * of memory. */
+static int table_init(struct pc_table *tt, struct side_heads *h, const struct pc_compare *m,
+		      const struct pc_cmp_table *t)
+{
+	size_t n = t->nsides ? col_of(t->nsides - 1, COL_VERDICT) + 1 : 1, i, r;
+	struct pc_table_col *cols = calloc(n, sizeof(*cols));
+	char l[PC_LABEL_LEN];
+	int rc;
+
+	if (!cols)
+		return -1;
+	cols[0] = (struct pc_table_col){ .head = "probe", .width = W_PROBE,
+		.flags = PC_COL_STUB | PC_COL_LEFT | PC_COL_CODE, .gap = "" };
+	for (r = 0; r < t->nrows; r++)	/* a space after the longest name */
+		if (pc_text_width(t->row[r].probe) + 1 > cols[0].width)
+			cols[0].width = pc_text_width(t->row[r].probe) + 1;
 	for (i = 0; i < t->nsides; i++) {
-		snprintf(h, sizeof(h), "%s %s", pc_side_label(i, l),
+		snprintf(h[i].value, sizeof(h[i].value), "%s %s", pc_side_label(i, l),
 			 pc_metric_name(m->cfg.metric));
-		pad(f, h, W_VALUE, 1);
-		if (i) {
-			snprintf(h, sizeof(h), "%s/A", l);
-			pad(f, h, W_RATIO, 1);
-			pad(f, "\xce\x94%", W_DELTA, 1);
-			pad(f, "p", W_P, 1);
-			fputc(' ', f);
-			pad(f, "verdict", W_VERDICT, 0);
-		}
+		cols[col_of(i, COL_VALUE)] = (struct pc_table_col){ .head = h[i].value,
+			.width = W_VALUE, .gap = "" };
+		if (!i)
+			continue;
+		snprintf(h[i].ratio, sizeof(h[i].ratio), "%s/A", l);
+		cols[col_of(i, COL_RATIO)] = (struct pc_table_col){ .head = h[i].ratio,
+			.width = W_RATIO, .gap = "" };
+		cols[col_of(i, COL_DELTA)] = (struct pc_table_col){ .head = "\xce\x94%",
+			.width = W_DELTA, .gap = "" };
+		cols[col_of(i, COL_P)] = (struct pc_table_col){ .head = "p", .width = W_P,
+			.gap = "" };
+		cols[col_of(i, COL_VERDICT)] = (struct pc_table_col){ .head = "verdict",
+			.width = W_VERDICT, .flags = PC_COL_LEFT, .gap = " " };
 	}
-	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
-		const struct pc_cmp_row *row = &t->row[r];
+	rc = pc_table_init(tt, NULL, cols, n);
+	free(cols);
+	if (rc == 0) {
+		tt->marks = marks;
+		tt->nmarks = sizeof(marks) / sizeof(marks[0]);
+	}
+	return rc;
+}
 
-		pad(f, row->probe, wp, 0);
-		for (i = 0; i < t->nsides; i++) {
-			const struct pc_cmp_cell *c = &row->cell[i];
+/* A side's figure: the median and its MAD, marked when noisy or not
+ * linear; or the status, or n/a; nothing when the probe is absent. */
+static int value_cell(struct pc_table *tt, size_t r, size_t col, const struct pc_cmp_cell *c)
+{
+	char v[32], d[32];
 
-			pad(f, cell_text(c, buf, sizeof(buf), 1), W_VALUE, 1);
-			if (!i)
-				continue;
-			pad(f, ratio_text(c->ratio, buf, sizeof(buf)), W_RATIO, 1);
-			pad(f, delta_text(c->delta_pct, buf, sizeof(buf)), W_DELTA, 1);
-			pad(f, p_text(c, buf, sizeof(buf)), W_P, 1);
-			fputc(' ', f);
-			verdict_out(f, c->verdict, color, W_VERDICT);
-		}
-		fputc('\n', f);
+	switch (c->state) {
+	case PC_CELL_ABSENT:
+		return 0;
+	case PC_CELL_STATUS:
+		return pc_table_text(tt, r, col, "%s", c->status);
+	case PC_CELL_NO_METRIC:
+		return pc_table_text(tt, r, col, "n/a");
+	case PC_CELL_OK:
+		break;
 	}
-	if (t->nsides > 1) {
-		pad(f, "geomean", wp, 0);
-		for (i = 0; i < t->nsides; i++) {
-			pad(f, "", W_VALUE, 1);
-			if (!i)
-				continue;
-			pad(f, ratio_text(t->geomean[i], buf, sizeof(buf)), W_RATIO, 1);
-			pad(f, delta_text(isnan(t->geomean[i]) ? NAN :
-					  (t->geomean[i] - 1) * 100, buf, sizeof(buf)),
-			    W_DELTA, 1);
-			snprintf(h, sizeof(h), "%zu", t->geomean_n[i]);
-			pad(f, h, W_P, 1);
-			fputs(" probes ", f);
-		}
-		fputc('\n', f);
+	pc_table_at(tt, r, col)->marks = (c->noisy ? MARKED_NOISY : 0) |
+					 (c->nonlinear ? MARKED_NONLINEAR : 0);
+	pc_fmt_figure(c->median, v, sizeof(v));
+	/* a published figure is one point: it has no spread to show */
+	if (c->single)
+		return pc_table_text(tt, r, col, "%s", v);
+	return pc_table_text(tt, r, col, "%s \xc2\xb1%s", v, pc_fmt_figure(c->mad, d, sizeof(d)));
+}
+
+static int ratio_cell(struct pc_table *tt, size_t r, size_t col, double ratio)
+{
+	return isnan(ratio) ? 0 : pc_table_text(tt, r, col, "%.3fx", ratio);
+}
+
+static int delta_cell(struct pc_table *tt, size_t r, size_t col, double d)
+{
+	return isnan(d) ? 0 : pc_table_text(tt, r, col, "%+.1f%%", fabs(d) < 0.05 ? 0.0 : d);
+}
+
+/* The verdict: n/c in the text table, why in markdown; slower an alert,
+ * faster good. */
+static int verdict_cell(struct pc_table *tt, size_t r, size_t col, const struct pc_cmp_cell *c)
+{
+	struct pc_table_cell *x = pc_table_at(tt, r, col);
+
+	x->emph = c->verdict == PC_VERDICT_SLOWER ? PC_EMPH_ALERT :
+		  c->verdict == PC_VERDICT_FASTER ? PC_EMPH_GOOD : PC_EMPH_NONE;
+	switch (c->verdict) {
+	case PC_VERDICT_NONE:
+		return 0;
+	case PC_VERDICT_NOT_COMPARABLE:
+		if (pc_table_text(tt, r, col, "n/c") < 0)
+			return -1;
+		return pc_table_wide(tt, r, col, "not comparable: %s", c->why);
+	default:
+		return pc_table_text(tt, r, col, "%s", pc_verdict_name(c->verdict));
 	}
-	judging_legend(f, t, "");
+}
+
+static int probe_row(struct pc_table *tt, const struct pc_cmp_table *t,
+		     const struct pc_cmp_row *row)
+{
+	long r = pc_table_row(tt);
+	char buf[32];
+	size_t i;
+	int bad;
+
+	if (r < 0)
+		return -1;
+	bad = pc_table_text(tt, (size_t)r, 0, "%s", row->probe) < 0;
+	for (i = 0; i < t->nsides; i++) {
+		const struct pc_cmp_cell *c = &row->cell[i];
+
+		bad |= value_cell(tt, (size_t)r, col_of(i, COL_VALUE), c) < 0;
+		if (!i)
+			continue;
+		bad |= ratio_cell(tt, (size_t)r, col_of(i, COL_RATIO), c->ratio) < 0;
+		bad |= delta_cell(tt, (size_t)r, col_of(i, COL_DELTA), c->delta_pct) < 0;
+		bad |= pc_table_text(tt, (size_t)r, col_of(i, COL_P), "%s",
+				     p_text(c, buf, sizeof(buf))) < 0;
+		bad |= verdict_cell(tt, (size_t)r, col_of(i, COL_VERDICT), c) < 0;
+	}
+	return bad ? -1 : 0;
+}
+
+/* The geometric mean of each side's ratios, and of how many probes: the
+ * count in the p column, "probes" after it (in markdown, in one cell). */
+static int geomean_row(struct pc_table *tt, const struct pc_cmp_table *t)
+{
+	long r = pc_table_row(tt);
+	size_t i, n;
+	double g;
+	int bad;
+
+	if (r < 0)
+		return -1;
+	bad = pc_table_text(tt, (size_t)r, 0, "geomean") < 0 ||
+	      pc_table_wide(tt, (size_t)r, 0, "*geomean*") < 0;
+	for (i = 0; i < t->nsides; i++) {
+		bad |= pc_table_text(tt, (size_t)r, col_of(i, COL_VALUE), "%s", "") < 0;
+		if (!i)
+			continue;
+		g = t->geomean[i];
+		n = t->geomean_n[i];
+		bad |= ratio_cell(tt, (size_t)r, col_of(i, COL_RATIO), g) < 0;
+		bad |= delta_cell(tt, (size_t)r, col_of(i, COL_DELTA),
+				  isnan(g) ? NAN : (g - 1) * 100) < 0;
+		bad |= pc_table_text(tt, (size_t)r, col_of(i, COL_P), "%zu", n) < 0 ||
+		       pc_table_wide(tt, (size_t)r, col_of(i, COL_P), "%zu probes", n) < 0;
+		bad |= pc_table_text(tt, (size_t)r, col_of(i, COL_VERDICT), "probes") < 0 ||
+		       pc_table_wide(tt, (size_t)r, col_of(i, COL_VERDICT), "%s", "") < 0;
+	}
+	return bad ? -1 : 0;
 }
 
 /* The rows side i could not be judged on, grouped by why, and the marks
@@ -311,82 +312,42 @@ static void judging_legend(FILE *f, const struct pc_cmp_table *t, const char *qu
 	}
 }
 
-/* ---- markdown ------------------------------------------------------------- */
-
-static void table_markdown(FILE *f, const struct pc_compare *m,
-			   const struct pc_cmp_table *t)
+/* A comparison table as text (coloured on a terminal) or markdown: its
+ * title, its sides and notes, the table, the legend of what it could not
+ * judge; -1 when out of memory. */
+static int table_view(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
+		      bool markdown, bool color)
 {
-	char buf[96], l[PC_LABEL_LEN];
-	size_t r, i;
+	struct side_heads *h = calloc(t->nsides + 1, sizeof(*h));
+	struct pc_table tt;
+	size_t r;
+	int rc;
 
-	if (*t->title)
-		fprintf(f, "### `%s`\n\n", pc_shown(t->title));
-	describe_table(f, t, "> ");
-	fputs("\n| probe |", f);
-	for (i = 0; i < t->nsides; i++) {
-		fprintf(f, " %s %s |", pc_side_label(i, l), pc_metric_name(m->cfg.metric));
-		if (i)
-			fprintf(f, " %s/A | \xce\x94%% | p | verdict |", l);
-	}
-	fputs("\n|---|", f);
-	for (i = 0; i < t->nsides; i++)
-		fputs(i ? "---:|---:|---:|---:|---|" : "---:|", f);
-	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
-		const struct pc_cmp_row *row = &t->row[r];
-
-		fprintf(f, "| `%s` |", row->probe);
-		for (i = 0; i < t->nsides; i++) {
-			const struct pc_cmp_cell *c = &row->cell[i];
-
-			fprintf(f, " %s |", cell_text(c, buf, sizeof(buf), 2));
-			if (!i)
-				continue;
-			fprintf(f, " %s |", ratio_text(c->ratio, buf, sizeof(buf)));
-			fprintf(f, " %s |", delta_text(c->delta_pct, buf, sizeof(buf)));
-			fprintf(f, " %s |", p_text(c, buf, sizeof(buf)));
-			if (c->verdict == PC_VERDICT_NOT_COMPARABLE)
-				fprintf(f, " not comparable: %s |", c->why);
-			else
-				fprintf(f, " %s |", c->verdict == PC_VERDICT_SLOWER ?
-					"**slower**" : c->verdict == PC_VERDICT_NONE ? DASH :
-					pc_verdict_name(c->verdict));
-		}
+	if (!h)
+		return -1;
+	rc = table_init(&tt, h, m, t);
+	for (r = 0; rc == 0 && r < t->nrows; r++)
+		rc = probe_row(&tt, t, &t->row[r]);
+	if (rc == 0 && t->nsides > 1)
+		rc = geomean_row(&tt, t);
+	if (rc == 0) {
+		if (*t->title)
+			fprintf(f, markdown ? "### `%s`\n\n" : "== %s\n", pc_shown(t->title));
+		describe_table(f, t, markdown ? "> " : "");
 		fputc('\n', f);
+		tt.color = color;
+		if (markdown)
+			pc_table_draw_markdown(f, &tt);
+		else
+			pc_table_draw_text(f, &tt);
+		judging_legend(f, t, markdown ? "> " : "");
 	}
-	if (t->nsides > 1) {
-		fputs("| *geomean* |", f);
-		for (i = 0; i < t->nsides; i++) {
-			fputs(" |", f);
-			if (!i)
-				continue;
-			fprintf(f, " %s |", ratio_text(t->geomean[i], buf, sizeof(buf)));
-			fprintf(f, " %s | %zu probes | |",
-				delta_text(isnan(t->geomean[i]) ? NAN :
-					   (t->geomean[i] - 1) * 100, buf, sizeof(buf)),
-				t->geomean_n[i]);
-		}
-		fputc('\n', f);
-	}
+	pc_table_free(&tt);
+	free(h);
+	return rc;
 }
 
-/* ---- CSV ---------------------------------------------------------------------- */
-
-/* A text field, or the one word for no value when it is empty. */
-static void csv_text(FILE *f, const char *s)
-{
-	pc_csv_field(f, s && *s ? s : PC_NO_VALUE);
-}
-
-/* A number, or the one word for no value (PC_NO_VALUE), as in every view. */
-static void csv_num(FILE *f, double x)
-{
-	if (!isnan(x))
-		fprintf(f, "%.6g", x);
-	else
-		fputs(PC_NO_VALUE, f);
-	fputc(',', f);
-}
+/* ---- CSV: a line per probe and side, a line per side's geomean ---------- */
 
 static const char *state_name(enum pc_cell_state s)
 {
@@ -395,60 +356,115 @@ static const char *state_name(enum pc_cell_state s)
 	return names[s];
 }
 
-static void table_csv(FILE *f, const struct pc_cmp_table *t)
+enum {
+	CSV_TABLE, CSV_PROBE, CSV_GROUP, CSV_SIDE, CSV_FILE, CSV_CPU, CSV_STATE, CSV_STATUS,
+	CSV_MEDIAN, CSV_Q1, CSV_Q3, CSV_MAD, CSV_SAMPLES, CSV_RAW_SAMPLES, CSV_RATIO,
+	CSV_DELTA, CSV_P, CSV_TEST, CSV_VERDICT, CSV_NONLINEAR, CSV_SPREAD, CSV_THRESHOLD,
+	CSV_WHY, CSV_COLS
+};
+
+/* Figures with six significant digits, counts whole. */
+#define CSV_WORDS(name) { NULL, name, 0, PC_CELL_FIXED, PC_COL_LEFT, 0, NULL, NULL }
+#define CSV_FIGURE(name) { NULL, name, 0, PC_CELL_GENERAL, 0, 6, NULL, NULL }
+#define CSV_COUNT(name) { NULL, name, 0, PC_CELL_FIXED, 0, 0, NULL, NULL }
+static const struct pc_table_col csv_cols[CSV_COLS] = {
+	CSV_WORDS("table"), CSV_WORDS("probe"), CSV_WORDS("group"), CSV_WORDS("side"),
+	CSV_WORDS("file"), CSV_WORDS("cpu"), CSV_WORDS("state"), CSV_WORDS("status"),
+	CSV_FIGURE("median"), CSV_FIGURE("q1"), CSV_FIGURE("q3"), CSV_FIGURE("mad"),
+	CSV_COUNT("samples"), CSV_COUNT("raw_samples"), CSV_FIGURE("ratio"),
+	CSV_FIGURE("delta_pct"), CSV_FIGURE("p"), CSV_WORDS("test"), CSV_WORDS("verdict"),
+	CSV_WORDS("nonlinear"), CSV_FIGURE("spread"), CSV_FIGURE("threshold_pct"),
+	CSV_WORDS("why"),
+};
+
+/* Words, or nothing (the one word for no value) when there are none. */
+static int csv_words(struct pc_table *tt, size_t r, size_t col, const char *s)
 {
-	size_t r, i;
+	return s && *s ? pc_table_text(tt, r, col, "%s", s) : 0;
+}
+
+/* A row's first fields: which table, probe, side. */
+static int csv_lead(struct pc_table *tt, size_t r, const struct pc_cmp_table *t,
+		    const char *probe, const char *group, size_t i)
+{
 	char l[PC_LABEL_LEN];
 
-	for (r = 0; r < t->nrows; r++) {
-		for (i = 0; i < t->nsides; i++) {
-			const struct pc_cmp_cell *c = &t->row[r].cell[i];
-			int ok = c->state == PC_CELL_OK;
+	return csv_words(tt, r, CSV_TABLE, t->title) < 0 ||
+	       pc_table_text(tt, r, CSV_PROBE, "%s", probe) < 0 ||
+	       pc_table_text(tt, r, CSV_GROUP, "%s", group ? group : "") < 0 ||
+	       pc_table_text(tt, r, CSV_SIDE, "%s", pc_side_label(i, l)) < 0 ||
+	       pc_table_text(tt, r, CSV_FILE, "%s", t->side[i].file) < 0 ||
+	       pc_table_text(tt, r, CSV_CPU, "%s", t->side[i].key) < 0 ? -1 : 0;
+}
 
-			csv_text(f, t->title);
-			fputc(',', f);
-			pc_csv_field(f, t->row[r].probe);
-			fputc(',', f);
-			pc_csv_field(f, t->row[r].group);
-			fprintf(f, ",%s,", pc_side_label(i, l));
-			pc_csv_field(f, t->side[i].file);
-			fputc(',', f);
-			pc_csv_field(f, t->side[i].key);
-			fprintf(f, ",%s,%s,", state_name(c->state), c->status ? c->status : PC_NO_VALUE);
-			csv_num(f, ok ? c->median : NAN);
-			csv_num(f, ok ? c->q1 : NAN);
-			csv_num(f, ok ? c->q3 : NAN);
-			csv_num(f, ok && !c->single ? c->mad : NAN);	/* a point */
-			if (ok)
-				fprintf(f, "%lld,%zu,", c->samples, c->nraw);
-			else
-				fputs(PC_NO_VALUE "," PC_NO_VALUE ",", f);
-			csv_num(f, c->ratio);
-			csv_num(f, c->delta_pct);
-			csv_num(f, c->p);
-			csv_text(f, i ? pc_test_name(c->test) : NULL);
-			fputc(',', f);
-			csv_text(f, pc_verdict_name(c->verdict));
-			fprintf(f, ",%s,", c->nonlinear ? "yes" : "no");
-			csv_num(f, c->spread);
-			csv_num(f, c->threshold_pct);
-			csv_text(f, c->why);
-			fputc('\n', f);
-		}
+static int csv_cell(struct pc_table *tt, const struct pc_cmp_table *t,
+		    const struct pc_cmp_row *row, size_t i)
+{
+	const struct pc_cmp_cell *c = &row->cell[i];
+	long r = pc_table_row(tt);
+	size_t k = (size_t)r;
+	bool ok = c->state == PC_CELL_OK;
+
+	if (r < 0 || csv_lead(tt, k, t, row->probe, row->group, i) < 0)
+		return -1;
+	if (ok) {
+		pc_table_at(tt, k, CSV_MEDIAN)->v = c->median;
+		pc_table_at(tt, k, CSV_Q1)->v = c->q1;
+		pc_table_at(tt, k, CSV_Q3)->v = c->q3;
+		pc_table_at(tt, k, CSV_MAD)->v = c->single ? NAN : c->mad;	/* a point */
+		pc_table_at(tt, k, CSV_SAMPLES)->v = (double)c->samples;
+		pc_table_at(tt, k, CSV_RAW_SAMPLES)->v = (double)c->nraw;
 	}
-	for (i = 1; i < t->nsides; i++) {
-		csv_text(f, t->title);
-		fprintf(f, ",geomean," PC_NO_VALUE ",%s,", pc_side_label(i, l));
-		pc_csv_field(f, t->side[i].file);
-		fputc(',', f);
-		pc_csv_field(f, t->side[i].key);
-		fprintf(f, ",geomean,%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,%2$zu,", PC_NO_VALUE,
-			t->geomean_n[i]);
-		csv_num(f, t->geomean[i]);
-		csv_num(f, isnan(t->geomean[i]) ? NAN : (t->geomean[i] - 1) * 100);
-		fputs(PC_NO_VALUE "," PC_NO_VALUE "," PC_NO_VALUE "," PC_NO_VALUE ","
-		      PC_NO_VALUE "," PC_NO_VALUE "," PC_NO_VALUE "\n", f);
+	pc_table_at(tt, k, CSV_RATIO)->v = c->ratio;
+	pc_table_at(tt, k, CSV_DELTA)->v = c->delta_pct;
+	pc_table_at(tt, k, CSV_P)->v = c->p;
+	pc_table_at(tt, k, CSV_SPREAD)->v = c->spread;
+	pc_table_at(tt, k, CSV_THRESHOLD)->v = c->threshold_pct;
+	return pc_table_text(tt, k, CSV_STATE, "%s", state_name(c->state)) < 0 ||
+	       csv_words(tt, k, CSV_STATUS, c->status) < 0 ||
+	       csv_words(tt, k, CSV_TEST, i ? pc_test_name(c->test) : NULL) < 0 ||
+	       csv_words(tt, k, CSV_VERDICT, pc_verdict_name(c->verdict)) < 0 ||
+	       pc_table_text(tt, k, CSV_NONLINEAR, c->nonlinear ? "yes" : "no") < 0 ||
+	       csv_words(tt, k, CSV_WHY, c->why) < 0 ? -1 : 0;
+}
+
+static int csv_geomean(struct pc_table *tt, const struct pc_cmp_table *t, size_t i)
+{
+	long r = pc_table_row(tt);
+	size_t k = (size_t)r;
+	double g = t->geomean[i];
+
+	if (r < 0 || csv_lead(tt, k, t, "geomean", NULL, i) < 0 ||
+	    pc_table_text(tt, k, CSV_GROUP, PC_NO_VALUE) < 0 ||
+	    pc_table_text(tt, k, CSV_STATE, "geomean") < 0)
+		return -1;
+	pc_table_at(tt, k, CSV_RAW_SAMPLES)->v = (double)t->geomean_n[i];
+	pc_table_at(tt, k, CSV_RATIO)->v = g;
+	pc_table_at(tt, k, CSV_DELTA)->v = isnan(g) ? NAN : (g - 1) * 100;
+	return 0;
+}
+
+/* Every comparison table's lines under one line of headings; -1 when out
+ * of memory. */
+static int render_csv(FILE *f, const struct pc_compare *m)
+{
+	struct pc_table tt;
+	size_t c, r, i;
+	int rc = pc_table_init(&tt, NULL, csv_cols, CSV_COLS);
+
+	for (c = 0; rc == 0 && c < m->ntables; c++) {
+		const struct pc_cmp_table *t = &m->table[c];
+
+		for (r = 0; rc == 0 && r < t->nrows; r++)
+			for (i = 0; rc == 0 && i < t->nsides; i++)
+				rc = csv_cell(&tt, t, &t->row[r], i);
+		for (i = 1; rc == 0 && i < t->nsides; i++)
+			rc = csv_geomean(&tt, t, i);
 	}
+	if (rc == 0)
+		pc_table_draw_csv(f, &tt, true);
+	pc_table_free(&tt);
+	return rc;
 }
 
 /* ---- JSON: the model itself ------------------------------------------------ */
@@ -591,6 +607,7 @@ json_t *pc_compare_json(const struct pc_compare *m)
 int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		      bool color)
 {
+	bool markdown = fmt == PC_FORMAT_MARKDOWN;
 	size_t c;
 
 	if (fmt == PC_FORMAT_JSON) {
@@ -602,39 +619,18 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		return rc < 0 || ferror(f) ? -1 : 0;
 	}
 	if (fmt == PC_FORMAT_CSV)
-		fputs("table,probe,group,side,file,cpu,state,status,median,q1,q3,mad,"
-		      "samples,raw_samples,ratio,delta_pct,p,test,verdict,nonlinear,"
-		      "spread,threshold_pct,why\n", f);
-	else
-		rule_line(f, m, fmt == PC_FORMAT_MARKDOWN ? "> " : "");
+		return render_csv(f, m) < 0 || ferror(f) ? -1 : 0;
+	rule_line(f, m, markdown ? "> " : "");
 	for (c = 0; c < m->ntables; c++) {
-		switch (fmt) {
-		case PC_FORMAT_TABLE:
-			fputc('\n', f);
-			table_text(f, m, &m->table[c], color);
-			pc_compare_render_analogs(f, m, &m->table[c], false, 0);
-			break;
-		case PC_FORMAT_MARKDOWN:
-			fputc('\n', f);
-			table_markdown(f, m, &m->table[c]);
-			judging_legend(f, &m->table[c], "> ");
-			pc_compare_render_analogs(f, m, &m->table[c], true, 0);
-			break;
-		case PC_FORMAT_CSV:
-			table_csv(f, &m->table[c]);
-			break;
-		case PC_FORMAT_JSON:
-			break;
-		}
-	}
-	if (fmt == PC_FORMAT_TABLE || fmt == PC_FORMAT_MARKDOWN)
-	{
-		fprintf(f, "\n%s%zu slower, %zu faster, %zu same",
-			fmt == PC_FORMAT_MARKDOWN ? "> " : "", m->slower, m->faster,
-			m->same);
-		if (m->not_comparable)
-			fprintf(f, ", %zu not comparable", m->not_comparable);
 		fputc('\n', f);
+		if (table_view(f, m, &m->table[c], markdown, color) < 0)
+			return -1;
+		pc_compare_render_analogs(f, m, &m->table[c], markdown, 0);
 	}
+	fprintf(f, "\n%s%zu slower, %zu faster, %zu same", markdown ? "> " : "", m->slower,
+		m->faster, m->same);
+	if (m->not_comparable)
+		fprintf(f, ", %zu not comparable", m->not_comparable);
+	fputc('\n', f);
 	return ferror(f) ? -1 : 0;
 }
