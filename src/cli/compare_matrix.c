@@ -4,7 +4,9 @@
  * one narrow column per CPU, a legend naming them, and every reason once,
  * as a numbered footnote, instead of in every row. Up to four CPUs fit 80
  * columns; more are wrapped into blocks that repeat the probe column. A
- * probe name longer than its column gets a line of its own.
+ * probe name longer than its column gets a line of its own. The matrix is
+ * a table of the table model (results/table.h), drawn a block at a time
+ * by its text view; the legend and the wrapped footnotes are drawn here.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,10 +14,11 @@
 #include <string.h>
 
 #include "results/compare.h"
+#include "results/table.h"
 
 #define MATRIX_MIN_PROBE 16	/* narrowest probe column */
 #define MATRIX_MAX_COLS 4	/* CPUs per block, at most */
-#define MATRIX_CELL 24
+#define MATRIX_MIN_CELL 6	/* narrowest CPU column */
 
 int pc_footnote(struct pc_footnotes *fn, const char *status, const char *reason)
 {
@@ -61,21 +64,6 @@ const char *pc_fmt_figure(double x, char *buf, size_t len)
 	return buf;
 }
 
-/* A median with about four significant digits, or the no-value word; a
- * footnote mark when the cell carries a reason. */
-static void cell_text(const struct pc_cmp_cell *c, struct pc_footnotes *fn, char *buf)
-{
-	char v[32] = PC_NO_VALUE;
-	int k = pc_cell_footnote(c, fn);
-
-	if (c->state == PC_CELL_OK)
-		pc_fmt_figure(c->median, v, sizeof(v));
-	if (k > 0)
-		snprintf(buf, MATRIX_CELL, "%s[%d]", v, k);
-	else
-		snprintf(buf, MATRIX_CELL, "%s", v);
-}
-
 /* Words of s wrapped to width, the first line after lead, the others
  * indented by indent. */
 void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int width)
@@ -116,109 +104,123 @@ int pc_cell_footnote(const struct pc_cmp_cell *c, struct pc_footnotes *fn)
 	return 0;
 }
 
-static int probe_width(const struct pc_cmp_table *t, int cap)
+/* The matrix as a table: the probe, then a column per side of medians,
+ * each reason a footnote; -1 when out of memory. Columns are filled side
+ * by side, so footnotes are numbered down the first column first. */
+static int matrix_init(struct pc_table *tt, char (*labels)[PC_LABEL_LEN],
+		       const struct pc_cmp_table *t)
 {
-	int w = MATRIX_MIN_PROBE;
-	size_t r;
+	struct pc_table_col *cols = calloc(t->nsides + 1, sizeof(*cols));
+	struct pc_footnotes fn = { 0, NULL };
+	char v[32];
+	size_t r, i;
+	int rc, k;
 
-	for (r = 0; r < t->nrows; r++)
-		if ((int)strlen(t->row[r].probe) > w)
-			w = (int)strlen(t->row[r].probe);
+	if (!cols)
+		return -1;
+	cols[0] = (struct pc_table_col){ .head = "probe",
+		.flags = PC_COL_STUB | PC_COL_LEFT | PC_COL_ALONE };
+	for (i = 0; i < t->nsides; i++)
+		cols[i + 1] = (struct pc_table_col){ .head = pc_side_label(i, labels[i]),
+			.width = MATRIX_MIN_CELL, .gap = " " };
+	rc = pc_table_init(tt, NULL, cols, t->nsides + 1);
+	free(cols);
+	for (r = 0; rc == 0 && r < t->nrows; r++)
+		rc = pc_table_row(tt) < 0 ? -1 : pc_table_text(tt, r, 0, "%s", t->row[r].probe);
+	for (i = 0; rc == 0 && i < t->nsides; i++) {
+		for (r = 0; rc == 0 && r < t->nrows; r++) {
+			const struct pc_cmp_cell *c = &t->row[r].cell[i];
+
+			if (c->state == PC_CELL_OK)
+				rc = pc_table_text(tt, r, i + 1, "%s",
+						   pc_fmt_figure(c->median, v, sizeof(v)));
+			/* the reason in the words the other views use */
+			if ((k = pc_cell_footnote(c, &fn)) > 0)
+				pc_table_at(tt, r, i + 1)->note = pc_table_note(tt, fn.text[k - 1]);
+		}
+		if (rc == 0 && pc_table_widest(tt, i + 1) > tt->cols[i + 1].width)
+			tt->cols[i + 1].width = pc_table_widest(tt, i + 1);
+	}
+	pc_footnotes_free(&fn);
+	return rc;
+}
+
+/* The probe column: as wide as the longest name, at least
+ * MATRIX_MIN_PROBE, at most cap. */
+static int probe_width(const struct pc_table *tt, int cap)
+{
+	int w = pc_table_widest(tt, 0);
+
+	if (w < MATRIX_MIN_PROBE)
+		w = MATRIX_MIN_PROBE;
 	return w < cap ? w : cap;
 }
 
-/* One block: columns [from, to) of every row. */
-static void block(FILE *f, const struct pc_cmp_table *t, char (*cells)[MATRIX_CELL],
-		  const int *cw, size_t from, size_t to, int pw)
+/* Who each side is, wrapped to width. */
+static void legend(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
+		   int width)
 {
-	char l[PC_LABEL_LEN];
-	size_t r, i;
+	char l[PC_LABEL_LEN], lead[48], *d;
+	size_t i;
 
-	fprintf(f, "%-*s", pw, "probe");
-	for (i = from; i < to; i++)
-		fprintf(f, " %*s", cw[i], pc_side_label(i, l));
-	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
-		const char *name = t->row[r].probe;
+	for (i = 0; i < t->nsides; i++) {
+		const struct pc_cmp_side *s = &t->side[i];
 
-		if ((int)strlen(name) > pw)
-			fprintf(f, "%s\n%-*s", name, pw, "");
-		else
-			fprintf(f, "%-*s", pw, name);
-		for (i = from; i < to; i++)
-			fprintf(f, " %*s", cw[i], cells[r * t->nsides + i]);
-		fputc('\n', f);
+		snprintf(lead, sizeof(lead), "%s =", pc_side_label(i, l));
+		if (asprintf(&d, "%s %s%s%s%s%s", s->key, s->brand ? "(" : "",
+			     s->brand ? s->brand : "",
+			     s->virtualized == 1 ? ", virtual machine" : "",
+			     s->brand ? ")" : "", s->entry ? "" : " (absent)") < 0)
+			d = NULL;
+		pc_text_wrap(f, lead, d ? d : s->key, 4, width);
+		free(d);
 	}
+	fprintf(f, "%s per operation, median; %s: no value; [N]: footnote N\n\n",
+		pc_metric_name(m->cfg.metric), PC_NO_VALUE);
 }
 
 static int matrix_table(FILE *f, const struct pc_compare *m,
 			const struct pc_cmp_table *t, int width)
 {
-	char (*cells)[MATRIX_CELL] = calloc(t->nrows * t->nsides + 1, MATRIX_CELL);
-	int *cw = calloc(t->nsides + 1, sizeof(int));
-	struct pc_footnotes fn = { 0, NULL };
-	char l[PC_LABEL_LEN], lead[48];
-	size_t r, i, from, per;
-	int pw, used;
+	char (*labels)[PC_LABEL_LEN] = calloc(t->nsides + 1, PC_LABEL_LEN);
+	struct pc_table tt = { .page = 0 };
+	char lead[32];
+	size_t i, from, per;
+	int used;
 
-	if (!cells || !cw) {
-		free(cells);
-		free(cw);
+	if (!labels || matrix_init(&tt, labels, t) < 0) {
+		pc_table_free(&tt);
+		free(labels);
 		return -1;
-	}
-	for (i = 0; i < t->nsides; i++) {
-		cw[i] = 6;
-		for (r = 0; r < t->nrows; r++) {
-			char *c = cells[r * t->nsides + i];
-
-			cell_text(&t->row[r].cell[i], &fn, c);
-			if ((int)strlen(c) > cw[i])
-				cw[i] = (int)strlen(c);
-		}
 	}
 	if (*t->title)
 		fprintf(f, "== %s\n", t->title);
-	for (i = 0; i < t->nsides; i++) {
-		const struct pc_cmp_side *s = &t->side[i];
-
-		snprintf(lead, sizeof(lead), "%s =", pc_side_label(i, l));
-		{
-			char *d;
-
-			if (asprintf(&d, "%s %s%s%s%s%s", s->key, s->brand ? "(" : "",
-				     s->brand ? s->brand : "",
-				     s->virtualized == 1 ? ", virtual machine" : "",
-				     s->brand ? ")" : "", s->entry ? "" : " (absent)") < 0)
-				d = NULL;
-			pc_text_wrap(f, lead, d ? d : s->key, 4, width);
-			free(d);
-		}
-	}
-	fprintf(f, "%s per operation, median; %s: no value; [N]: footnote N\n\n",
-		pc_metric_name(m->cfg.metric), PC_NO_VALUE);
+	legend(f, m, t, width);
 	/* As many CPUs per block as fit beside a probe column of at least
-	 * MATRIX_MIN_PROBE, and at most MATRIX_MAX_COLS. */
-	for (from = 0; from < t->nsides; from += per) {
+	 * MATRIX_MIN_PROBE, and at most MATRIX_MAX_COLS; the probe column
+	 * is given what the block leaves of the width. */
+	for (from = 1; from <= t->nsides; from += per) {
 		used = 0;
-		for (per = 0; from + per < t->nsides && per < MATRIX_MAX_COLS; per++) {
-			if (per && MATRIX_MIN_PROBE + used + 1 + cw[from + per] > width)
+		for (per = 0; from + per <= t->nsides && per < MATRIX_MAX_COLS; per++) {
+			int cw = tt.cols[from + per].width;
+
+			if (per && MATRIX_MIN_PROBE + used + 1 + cw > width)
 				break;
-			used += 1 + cw[from + per];
+			used += 1 + cw;
 		}
-		pw = probe_width(t, width - used);
-		if (from)
+		tt.cols[0].width = probe_width(&tt, width - used);
+		if (from > 1)
 			fputc('\n', f);
-		block(f, t, cells, cw, from, from + per, pw);
+		pc_table_draw_text_page(f, &tt, from, per);
 	}
-	if (fn.n)
+	if (tt.nnotes)
 		fputc('\n', f);
-	for (i = 0; i < fn.n; i++) {
+	for (i = 0; i < tt.nnotes; i++) {
 		snprintf(lead, sizeof(lead), "[%zu]", i + 1);
-		pc_text_wrap(f, lead, fn.text[i], 5, width);
+		pc_text_wrap(f, lead, tt.notes[i], 5, width);
 	}
-	pc_footnotes_free(&fn);
-	free(cells);
-	free(cw);
+	pc_table_free(&tt);
+	free(labels);
 	return 0;
 }
 
