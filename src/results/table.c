@@ -358,6 +358,10 @@ void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, siz
 
 	if (!idx)
 		return;
+	if (from > t->ncols)
+		from = t->ncols;
+	if (per > t->ncols - from)
+		per = t->ncols - from;
 	n = page_cols(stubs(t), from, per, idx);
 	text_groups(f, t, idx, n);
 	for (i = 0; i < n; i++) {
