@@ -13,6 +13,7 @@
 
 #include "cli_common.h"
 #include "results/compare.h"
+#include "results/table.h"
 #include "commands.h"
 #include "results/report.h"
 #include "results/results.h"

@@ -15,6 +15,7 @@
 #include "list.h"
 #include "run/run.h"
 #include "results/compare.h"
+#include "results/table.h"
 #include "core/events.h"
 #include "results/report.h"
 #include "results/results.h"

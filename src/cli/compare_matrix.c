@@ -64,28 +64,6 @@ const char *pc_fmt_figure(double x, char *buf, size_t len)
 	return buf;
 }
 
-/* Words of s wrapped to width, the first line after lead, the others
- * indented by indent. */
-void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int width)
-{
-	int col = fprintf(f, "%s", lead), fresh = !*lead;
-
-	while (*s) {
-		int w = (int)strcspn(s, " ");
-
-		if (width > 0 && !fresh && col + 1 + w > width && col > indent) {
-			col = fprintf(f, "\n%*s", indent, "") - 1;
-			fresh = 1;
-		}
-		col += fprintf(f, "%s%.*s", fresh ? "" : " ", w, s);
-		fresh = 0;
-		s += w;
-		while (*s == ' ')
-			s++;
-	}
-	fputc('\n', f);
-}
-
 int pc_cell_footnote(const struct pc_cmp_cell *c, struct pc_footnotes *fn)
 {
 	switch (c->state) {

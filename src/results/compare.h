@@ -217,9 +217,6 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 /* The analog rows of a table as text or markdown (compare_analog.c). */
 void pc_compare_render_analogs(FILE *f, const struct pc_compare *m,
 			       const struct pc_cmp_table *t, bool markdown, int width);
-/* Words of s wrapped to width (0: one line), the first line after lead,
- * the others indented by indent columns. */
-void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int width);
 /* The probe x CPU matrix of medians (compare_matrix.c): columns of every
  * table side by side, at most width columns wide, reasons as numbered
  * footnotes. */

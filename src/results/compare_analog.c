@@ -12,6 +12,7 @@
 
 #include "answers.h"
 #include "compare.h"
+#include "table.h"
 
 static json_t *probe_of(const struct pc_cmp_side *s, const char *name)
 {

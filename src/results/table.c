@@ -142,6 +142,34 @@ int pc_text_width(const char *s)
 	return w;
 }
 
+void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int width)
+{
+	int col = pc_text_width(lead), fresh = !*lead;
+
+	fputs(lead, f);
+	while (*s) {
+		int n = (int)strcspn(s, " "), w;
+		char *word = strndup(s, (size_t)n);
+
+		if (!word)
+			return;
+		w = pc_text_width(word);
+		if (width > 0 && !fresh && col + 1 + w > width && col > indent) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			fresh = 1;
+		}
+		fprintf(f, "%s%s", fresh ? "" : " ", word);
+		col += w + !fresh;
+		fresh = 0;
+		free(word);
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+	fputc('\n', f);
+}
+
 /* ---- what a cell says ------------------------------------------------------------ */
 
 /* A figure as its column writes it. */

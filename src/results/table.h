@@ -139,6 +139,9 @@ void pc_table_draw_notes(FILE *f, const struct pc_table *t, const char *prefix);
 /* s with HTML's special characters as entities, control characters as
  * spaces. */
 void pc_html_escape(FILE *f, const char *s);
+/* Words of s wrapped to width (0: no limit), the first line after lead,
+ * the others indented by indent. */
+void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int width);
 /* Display width of UTF-8 text: one column per character. */
 int pc_text_width(const char *s);
 
