@@ -352,7 +352,23 @@ static void text_groups(FILE *f, const struct pc_table *t, const size_t *idx, si
 	fputc('\n', f);
 }
 
-static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
+/* The characters a PC_COL_MARK column keeps for its marks: its widest
+ * cell's marks and footnote mark, at least one. */
+static int mark_slot(const struct pc_table *t, size_t c)
+{
+	char m[64];
+	int w = 1, k;
+	size_t r;
+
+	for (r = 0; r < t->nrows; r++) {
+		marks_of(t, pc_table_at(t, r, c), true, m, sizeof(m));
+		k = pc_text_width(m);
+		w = k > w ? k : w;
+	}
+	return w;
+}
+
+static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c, int slot)
 {
 	const struct pc_table_col *col = &t->cols[c];
 	const struct pc_table_cell *x = pc_table_at(t, r, c);
@@ -367,8 +383,8 @@ static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
 		v = s;	/* the marks after the words */
 	fputs(on, f);
 	if (col->flags & PC_COL_MARK) {
-		padded(f, v, col->width - 1, left, false);
-		fputs(*m ? m : " ", f);
+		padded(f, v, col->width - slot, left, false);
+		padded(f, m, slot, true, false);
 	} else if ((col->flags & PC_COL_ALONE) && pc_text_width(v) > col->width) {
 		fprintf(f, "%s\n", v);
 		spaces(f, col->width);
@@ -383,15 +399,22 @@ static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
 void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, size_t per)
 {
 	size_t *idx = malloc((t->ncols ? t->ncols : 1) * sizeof(*idx)), n, r, i;
+	int *slot = malloc((t->ncols ? t->ncols : 1) * sizeof(*slot));
 
-	if (!idx)
+	if (!idx || !slot) {
+		free(idx);
+		free(slot);
 		return;
+	}
 	if (from > t->ncols)
 		from = t->ncols;
 	if (per > t->ncols - from)
 		per = t->ncols - from;
 	n = page_cols(stubs(t), from, per, idx);
-	text_groups(f, t, idx, n);
+	for (i = 0; i < n; i++)
+		slot[i] = t->cols[idx[i]].flags & PC_COL_MARK ? mark_slot(t, idx[i]) : 0;
+	if (!t->no_group_line)
+		text_groups(f, t, idx, n);
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputs(gap_of(t, idx[i], opens(t, idx, i)), f);
@@ -403,11 +426,12 @@ void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, siz
 		for (i = 0; i < n; i++) {
 			if (i)
 				fputs(gap_of(t, idx[i], opens(t, idx, i)), f);
-			text_cell(f, t, r, idx[i]);
+			text_cell(f, t, r, idx[i], slot[i]);
 		}
 		fputc('\n', f);
 	}
 	free(idx);
+	free(slot);
 }
 
 void pc_table_draw_text(FILE *f, const struct pc_table *t)
@@ -583,8 +607,11 @@ void pc_table_draw_html(FILE *f, const struct pc_table *t, const char *cls)
 
 void pc_table_draw_notes(FILE *f, const struct pc_table *t, const char *prefix)
 {
+	char lead[64];
 	size_t k;
 
-	for (k = 0; k < t->nnotes; k++)
-		fprintf(f, "%s[%zu] %s\n", prefix, k + 1, t->notes[k]);
+	for (k = 0; k < t->nnotes; k++) {
+		snprintf(lead, sizeof(lead), "%s[%zu]", prefix, k + 1);
+		pc_text_wrap(f, lead, t->notes[k], pc_text_width(lead) + 1, t->fit);
+	}
 }

@@ -29,8 +29,9 @@ enum pc_cell_style {
 /* Column flags. */
 #define PC_COL_LEFT 1u		/* left-aligned (markdown: "---") */
 #define PC_COL_STUB 2u		/* a row label, repeated on every page */
-#define PC_COL_MARK 4u		/* the text view keeps the last character of
-				 * the width for the cell's mark */
+#define PC_COL_MARK 4u		/* the text view keeps the last characters of
+				 * the width for the cells' marks (as many as
+				 * the widest marks take, at least one) */
 #define PC_COL_CODE 8u		/* markdown writes the cells as `code` */
 #define PC_COL_ALONE 16u	/* the text view gives a cell wider than the
 				 * column a line of its own, the row going on
@@ -79,6 +80,8 @@ struct pc_table {
 				 * (pc_table_init sets pc_table_fit()) */
 	const char *none;	/* a cell with nothing to show (PC_NO_VALUE) */
 	bool color;		/* text view: emphasis in terminal colours */
+	bool no_group_line;	/* text view: groups keep their columns on one
+				 * page, without a line of group headings */
 	const struct pc_table_mark *marks;
 	size_t nmarks;
 	size_t ncols, nrows, cap;
@@ -133,7 +136,7 @@ void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, siz
 /* The text view's width of the widest cell of column c (its words or
  * figure and its marks), 0 when there are no rows. */
 int pc_table_widest(const struct pc_table *t, size_t c);
-/* The footnotes, one a line after prefix: "[1] text". */
+/* The footnotes, one a line after prefix: "[1] text", wrapped to t->fit. */
 void pc_table_draw_notes(FILE *f, const struct pc_table *t, const char *prefix);
 
 /* s with HTML's special characters as entities, control characters as
