@@ -53,7 +53,7 @@ cmp = open(t + "/compare.txt").read().splitlines()
 head = next(l for l in cmp if l.startswith("probe "))
 words = [w for w in head.split() if not re.fullmatch(r"[A-Z]", w)]
 rows = cmp[cmp.index(head) + 1:]
-verdicts = [l.split()[-1] for l in rows if l.split() and l.split()[0] in
+verdicts = [re.sub(r"\[\d+\]$", "", l.split()[-1]) for l in rows if l.split() and l.split()[0] in
             ("baseline", "calib.add_chain", "cmpxchg64", "local_irq_save", "mb")]
 words += verdicts + [l.split()[0] for l in rows if l.startswith("geomean")]
 ok(verdicts and not undefined(words),

@@ -229,7 +229,7 @@ static void worded(void)
 		"|---|---:|---:|---|\n"
 		"| `cas` | 12.00 \xc2\xb1" "0.10 (noisy) (not linear) | 12.3 | **slower** |\n"
 		"| *geomean* | | - | not comparable[1] |\n"
-		"[1] not comparable: no samples\n",
+		"\n- [1] not comparable: no samples\n",
 	     "markdown: words for marks, code, bold alerts, the wide words, an empty cell");
 	free(s);
 	s = draw_csv(&t);

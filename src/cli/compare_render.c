@@ -28,50 +28,82 @@ static const struct pc_table_mark marks[] = {
 #define MARKED_NOISY 1u		/* bit 0: marks[0] */
 #define MARKED_NONLINEAR 2u
 
+/* The p value of the U test; the other tests have none: their verdicts
+ * carry a footnote (test_note). */
 static const char *p_text(const struct pc_cmp_cell *c, char *buf, size_t len)
 {
+	if (c->test != PC_TEST_MWU)
+		return DASH;
+	if (c->p < 0.001)
+		return "<0.001";
+	snprintf(buf, len, "%.3f", c->p);
+	return buf;
+}
+
+/* How a verdict was reached when not by the U test, or NULL. */
+static const char *test_note(const struct pc_cmp_cell *c)
+{
 	switch (c->test) {
-	case PC_TEST_MWU:
-		if (c->p < 0.001)
-			return "<0.001";
-		snprintf(buf, len, "%.3f", c->p);
-		return buf;
 	case PC_TEST_QUARTILES:
-		return "iqr";
+		return "judged by whether the quartiles overlap: no raw samples were "
+		       "kept (run -k keeps them for the U test)";
 	case PC_TEST_SINGLE:
-		return "single";
+		return "a published figure is one number: judged by the difference "
+		       "against the threshold alone";
+	case PC_TEST_MWU:
 	case PC_TEST_NONE:
 		break;
 	}
-	return DASH;
+	return NULL;
+}
+
+/* Prose lines: "> " before markdown's, which are not wrapped; the text
+ * view's wrapped to its width, later lines indented. */
+static void prose(FILE *f, const char *quote, const char *lead, const char *text,
+		  int indent)
+{
+	char l[PC_LABEL_LEN + 16];
+
+	snprintf(l, sizeof(l), "%s%s", *quote ? ">" : "", lead);
+	if (*quote && !*lead)
+		fprintf(f, "> %s\n", text);
+	else
+		pc_text_wrap(f, l, text, indent, *quote ? 0 : pc_table_fit());
 }
 
 static void describe_side(FILE *f, const struct pc_cmp_side *s, size_t i,
-			  const char *prefix)
+			  const char *quote)
 {
-	char l[PC_LABEL_LEN];
+	char l[PC_LABEL_LEN], lead[PC_LABEL_LEN + 4], *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
 
-	fprintf(f, "%s%s = %s: %s", prefix, pc_side_label(i, l), pc_shown(s->file),
-		pc_shown(s->key));
-	if (!s->entry) {
-		fputs(" (absent)\n", f);
+	if (!m)
 		return;
-	}
-	if (s->brand)
-		fprintf(f, " (%s%s)", pc_shown(s->brand),
+	fprintf(m, "= %s: %s", pc_shown(s->file), pc_shown(s->key));
+	if (!s->entry)
+		fputs(" (absent)", m);
+	else if (s->brand)
+		fprintf(m, " (%s%s)", pc_shown(s->brand),
 			s->virtualized == 1 ? ", virtual machine" : "");
-	if (s->cycles_source)
-		fprintf(f, ", cycles %s", pc_shown(s->cycles_source));
-	fputc('\n', f);
+	if (s->entry && s->cycles_source)
+		fprintf(m, ", cycles %s", pc_shown(s->cycles_source));
+	if (fclose(m) == 0) {
+		snprintf(lead, sizeof(lead), "%s%s", *quote ? " " : "", pc_side_label(i, l));
+		prose(f, quote, lead, text, 4);
+	}
+	free(text);
 }
 
-static void rule_line(FILE *f, const struct pc_compare *m, const char *prefix)
+static void rule_line(FILE *f, const struct pc_compare *m, const char *quote)
 {
-	fprintf(f, "%s%s per operation, median \xc2\xb1MAD; verdict against A: "
-		"significant (Mann-Whitney U p < %g on raw samples, else no "
-		"overlap of quartiles) and |\xce\x94| >= %g%% or the probe's spread\n",
-		prefix,
-		pc_metric_name(m->cfg.metric), m->cfg.alpha, m->cfg.threshold_pct);
+	char text[512];
+
+	snprintf(text, sizeof(text), "%s per operation, median \xc2\xb1MAD; verdict "
+		 "against A: significant (Mann-Whitney U p < %g on raw samples, else "
+		 "no overlap of quartiles) and |\xce\x94| >= %g%% or the probe's spread",
+		 pc_metric_name(m->cfg.metric), m->cfg.alpha, m->cfg.threshold_pct);
+	prose(f, quote, "", text, 0);
 }
 
 /* What a table's sides are and its notes, each line after quote. */
@@ -82,18 +114,15 @@ static void describe_table(FILE *f, const struct pc_cmp_table *t, const char *qu
 	for (i = 0; i < t->nsides; i++)
 		describe_side(f, &t->side[i], i, quote);
 	for (i = 0; i < t->nnotes; i++)
-		fprintf(f, "%snote: %s\n", quote, t->note[i]);
+		prose(f, quote, *quote ? " note:" : "note:", t->note[i], 4);
 }
 
 /* ---- the table: probe, A's figure, then each other side's figure, ratio,
  * delta, p and verdict ---------------------------------------------------- */
 
-#define W_PROBE 24
-#define W_VALUE 17
-#define W_RATIO 8
-#define W_DELTA 8
-#define W_P 7
-#define W_VERDICT 7
+#define W_PROBE 24		/* the probe column, at most (longer names go on
+				 * a line of their own when the table must fit) */
+#define W_PROBE_MIN 16
 
 /* A side's columns, in order; side A has its figure alone. */
 enum { COL_VALUE, COL_RATIO, COL_DELTA, COL_P, COL_VERDICT, COLS_PER_SIDE };
@@ -103,52 +132,86 @@ static size_t col_of(size_t side, int what)
 	return side ? 2 + (side - 1) * COLS_PER_SIDE + (size_t)what : 1;
 }
 
-/* The headings that name a side: "B cycles", "B/A". */
+/* The headings that name a side: "B cycles", "B/A", and its group. */
 struct side_heads {
-	char value[PC_LABEL_LEN + 16], ratio[PC_LABEL_LEN + 4];
+	char value[PC_LABEL_LEN + 16], ratio[PC_LABEL_LEN + 4], label[PC_LABEL_LEN];
 };
 
-/* The table's columns, their headings in h (one per side); -1 when out
- * of memory. */
+/* Does any side hold a figure of the row? */
+static bool measured(const struct pc_cmp_row *row, size_t nsides)
+{
+	size_t i;
+
+	for (i = 0; i < nsides; i++)
+		if (row->cell[i].state == PC_CELL_OK)
+			return true;
+	return false;
+}
+
+/* The table's columns, their headings in h (one per side): A's figure is
+ * a stub, so that each page of the text view repeats it, and each other
+ * side's columns are a group kept on one page; -1 when out of memory. */
 static int table_init(struct pc_table *tt, struct side_heads *h, const struct pc_compare *m,
 		      const struct pc_cmp_table *t)
 {
-	size_t n = t->nsides ? col_of(t->nsides - 1, COL_VERDICT) + 1 : 1, i, r;
+	size_t n = t->nsides ? col_of(t->nsides - 1, COL_VERDICT) + 1 : 1, i;
 	struct pc_table_col *cols = calloc(n, sizeof(*cols));
-	char l[PC_LABEL_LEN];
 	int rc;
 
 	if (!cols)
 		return -1;
-	cols[0] = (struct pc_table_col){ .head = "probe", .width = W_PROBE,
-		.flags = PC_COL_STUB | PC_COL_LEFT | PC_COL_CODE, .gap = "" };
-	for (r = 0; r < t->nrows; r++)	/* a space after the longest name */
-		if (pc_text_width(t->row[r].probe) + 1 > cols[0].width)
-			cols[0].width = pc_text_width(t->row[r].probe) + 1;
+	cols[0] = (struct pc_table_col){ .head = "probe",
+		.flags = PC_COL_STUB | PC_COL_LEFT | PC_COL_CODE | PC_COL_ALONE, .gap = "" };
 	for (i = 0; i < t->nsides; i++) {
-		snprintf(h[i].value, sizeof(h[i].value), "%s %s", pc_side_label(i, l),
+		pc_side_label(i, h[i].label);
+		snprintf(h[i].value, sizeof(h[i].value), "%s %s", h[i].label,
 			 pc_metric_name(m->cfg.metric));
 		cols[col_of(i, COL_VALUE)] = (struct pc_table_col){ .head = h[i].value,
-			.width = W_VALUE, .gap = "" };
+			.flags = PC_COL_MARK | (i ? 0 : PC_COL_STUB), .gap = " ",
+			.group = i ? h[i].label : NULL };
 		if (!i)
 			continue;
-		snprintf(h[i].ratio, sizeof(h[i].ratio), "%s/A", l);
+		snprintf(h[i].ratio, sizeof(h[i].ratio), "%s/A", h[i].label);
 		cols[col_of(i, COL_RATIO)] = (struct pc_table_col){ .head = h[i].ratio,
-			.width = W_RATIO, .gap = "" };
+			.gap = " ", .group = h[i].label };
 		cols[col_of(i, COL_DELTA)] = (struct pc_table_col){ .head = "\xce\x94%",
-			.width = W_DELTA, .gap = "" };
-		cols[col_of(i, COL_P)] = (struct pc_table_col){ .head = "p", .width = W_P,
-			.gap = "" };
+			.gap = " ", .group = h[i].label };
+		cols[col_of(i, COL_P)] = (struct pc_table_col){ .head = "p", .gap = " ",
+			.group = h[i].label };
 		cols[col_of(i, COL_VERDICT)] = (struct pc_table_col){ .head = "verdict",
-			.width = W_VERDICT, .flags = PC_COL_LEFT, .gap = " " };
+			.flags = PC_COL_LEFT, .gap = " ", .group = h[i].label };
 	}
 	rc = pc_table_init(tt, NULL, cols, n);
 	free(cols);
 	if (rc == 0) {
 		tt->marks = marks;
 		tt->nmarks = sizeof(marks) / sizeof(marks[0]);
+		tt->no_group_line = true;
 	}
 	return rc;
+}
+
+/* Each column as wide as its heading and widest cell (the verdict's last,
+ * left-aligned, as wide as its widest word); the probe column as wide as
+ * the longest name, narrowed (down to W_PROBE_MIN) when A's figure and one
+ * other side's columns would not fit beside it. */
+static void table_widths(struct pc_table *tt)
+{
+	size_t c, side = tt->ncols > 2 ? 7 : 2;
+	int rest = 0, fit = pc_table_fit();
+
+	for (c = 1; c < tt->ncols; c++) {
+		int w = pc_table_widest(tt, c), h = pc_text_width(tt->cols[c].head);
+
+		tt->cols[c].width = w > h ? w : h;
+		if (c < side)
+			rest += tt->cols[c].width + (int)strlen(tt->cols[c].gap);
+	}
+	tt->cols[0].width = pc_table_widest(tt, 0);
+	if (tt->cols[0].width < W_PROBE_MIN)
+		tt->cols[0].width = W_PROBE_MIN;
+	if (fit > 0 && tt->cols[0].width + rest > fit)
+		tt->cols[0].width = fit - rest > W_PROBE_MIN ? fit - rest : W_PROBE_MIN;
 }
 
 /* A side's figure: the median and its MAD, marked when noisy or not
@@ -186,11 +249,13 @@ static int delta_cell(struct pc_table *tt, size_t r, size_t col, double d)
 	return isnan(d) ? 0 : pc_table_text(tt, r, col, "%+.1f%%", fabs(d) < 0.05 ? 0.0 : d);
 }
 
-/* The verdict: n/c in the text table, why in markdown; slower an alert,
- * faster good. */
+/* The verdict, slower an alert and faster good; "n/c" with why in a
+ * footnote, and a verdict not reached by the U test with how. */
 static int verdict_cell(struct pc_table *tt, size_t r, size_t col, const struct pc_cmp_cell *c)
 {
 	struct pc_table_cell *x = pc_table_at(tt, r, col);
+	const char *how = test_note(c);
+	char *why;
 
 	x->emph = c->verdict == PC_VERDICT_SLOWER ? PC_EMPH_ALERT :
 		  c->verdict == PC_VERDICT_FASTER ? PC_EMPH_GOOD : PC_EMPH_NONE;
@@ -198,10 +263,14 @@ static int verdict_cell(struct pc_table *tt, size_t r, size_t col, const struct 
 	case PC_VERDICT_NONE:
 		return 0;
 	case PC_VERDICT_NOT_COMPARABLE:
-		if (pc_table_text(tt, r, col, "n/c") < 0)
+		if (asprintf(&why, "not comparable: %s", c->why) < 0)
 			return -1;
-		return pc_table_wide(tt, r, col, "not comparable: %s", c->why);
+		x->note = pc_table_note(tt, why);
+		free(why);
+		return x->note ? pc_table_text(tt, r, col, "n/c") : -1;
 	default:
+		if (how && !(x->note = pc_table_note(tt, how)))
+			return -1;
 		return pc_table_text(tt, r, col, "%s", pc_verdict_name(c->verdict));
 	}
 }
@@ -225,7 +294,8 @@ static int probe_row(struct pc_table *tt, const struct pc_cmp_table *t,
 			continue;
 		bad |= ratio_cell(tt, (size_t)r, col_of(i, COL_RATIO), c->ratio) < 0;
 		bad |= delta_cell(tt, (size_t)r, col_of(i, COL_DELTA), c->delta_pct) < 0;
-		bad |= pc_table_text(tt, (size_t)r, col_of(i, COL_P), "%s",
+		bad |= c->verdict != PC_VERDICT_NONE &&
+		       pc_table_text(tt, (size_t)r, col_of(i, COL_P), "%s",
 				     p_text(c, buf, sizeof(buf))) < 0;
 		bad |= verdict_cell(tt, (size_t)r, col_of(i, COL_VERDICT), c) < 0;
 	}
@@ -262,12 +332,10 @@ static int geomean_row(struct pc_table *tt, const struct pc_cmp_table *t)
 	return bad ? -1 : 0;
 }
 
-/* The rows side i could not be judged on, grouped by why, and the marks
- * the table used; each line after quote. */
-static void judging_legend(FILE *f, const struct pc_cmp_table *t, const char *quote)
+/* The marks the table used, each line after quote. */
+static void marks_legend(FILE *f, const struct pc_cmp_table *t, const char *quote)
 {
-	char l[PC_LABEL_LEN], lead[64];
-	size_t i, r, q;
+	size_t i, r;
 	int noisy = 0, nonlinear = 0;
 
 	for (r = 0; r < t->nrows; r++)
@@ -278,56 +346,77 @@ static void judging_legend(FILE *f, const struct pc_cmp_table *t, const char *qu
 	if (noisy || nonlinear)
 		fputc('\n', f);
 	if (noisy)
-		fprintf(f, "%s" MARK_NOISY " noisy: the samples stayed disturbed; the "
-			"figure is the last sampling's, not to be judged\n", quote);
+		prose(f, quote, "", MARK_NOISY " noisy: the samples stayed disturbed; the "
+		      "figure is the last sampling's, not to be judged", 4);
 	if (nonlinear)
-		fprintf(f, "%s" MARK_NONLINEAR " not linear: doubling the iterations did "
-			"not double the time\n", quote);
-	for (i = 1; i < t->nsides; i++) {
-		for (r = 0; r < t->nrows; r++) {
-			const struct pc_cmp_cell *c = &t->row[r].cell[i];
-			char *names = NULL;
-			size_t len = 0;
-			FILE *m;
+		prose(f, quote, "", MARK_NONLINEAR " not linear: doubling the iterations "
+		      "did not double the time", 4);
+}
 
-			if (c->verdict != PC_VERDICT_NOT_COMPARABLE)
-				continue;
-			for (q = 0; q < r; q++)	/* said with an earlier row */
-				if (t->row[q].cell[i].verdict == PC_VERDICT_NOT_COMPARABLE &&
-				    strcmp(t->row[q].cell[i].why, c->why) == 0)
-					break;
-			if (q < r || !(m = open_memstream(&names, &len)))
-				continue;
-			for (q = r; q < t->nrows; q++)
-				if (t->row[q].cell[i].verdict == PC_VERDICT_NOT_COMPARABLE &&
-				    strcmp(t->row[q].cell[i].why, c->why) == 0)
-					fprintf(m, "%s%s", q > r ? " " : "", t->row[q].probe);
-			if (fclose(m) == 0) {
-				snprintf(lead, sizeof(lead), "%s%s n/c: not comparable:",
-					 quote, pc_side_label(i, l));
-				fprintf(f, "%s %s: %s\n", lead, c->why, names);
-			}
-			free(names);
+/* What the sides say of a row none measured: the first side's status that
+ * has one ("unsupported"), else "absent". */
+static const char *unmeasured_why(const struct pc_cmp_row *row, size_t nsides)
+{
+	size_t i;
+
+	for (i = 0; i < nsides; i++)
+		if (row->cell[i].status)
+			return row->cell[i].status;
+	return "absent";
+}
+
+/* The rows the text view leaves out, with no figure on any side: one line
+ * per what the sides say of them ("unsupported: cmpxchg64 cmpxchg.llsc"). */
+static void unmeasured(FILE *f, const struct pc_cmp_table *t)
+{
+	size_t r, q;
+
+	for (r = 0; r < t->nrows; r++) {
+		const char *st = unmeasured_why(&t->row[r], t->nsides);
+		char *names = NULL, lead[96];
+		size_t len = 0;
+		FILE *m;
+
+		if (measured(&t->row[r], t->nsides))
+			continue;
+		for (q = 0; q < r; q++)	/* said with an earlier row */
+			if (!measured(&t->row[q], t->nsides) &&
+			    strcmp(unmeasured_why(&t->row[q], t->nsides), st) == 0)
+				break;
+		if (q < r || !(m = open_memstream(&names, &len)))
+			continue;
+		for (q = r; q < t->nrows; q++)
+			if (!measured(&t->row[q], t->nsides) &&
+			    strcmp(unmeasured_why(&t->row[q], t->nsides), st) == 0)
+				fprintf(m, "%s%s", q > r ? " " : "", t->row[q].probe);
+		if (fclose(m) == 0) {
+			snprintf(lead, sizeof(lead), "no figure on any side (%s):", st);
+			pc_text_wrap(f, lead, names, 4, pc_table_fit());
 		}
+		free(names);
 	}
 }
 
 /* A comparison table as text (coloured on a terminal) or markdown: its
- * title, its sides and notes, the table, the legend of what it could not
- * judge; -1 when out of memory. */
+ * title, its sides and notes, the table (the text view without the rows
+ * no side measured, named under it) and its footnotes, the marks' legend;
+ * -1 when out of memory. */
 static int table_view(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
 		      bool markdown, bool color)
 {
 	struct side_heads *h = calloc(t->nsides + 1, sizeof(*h));
 	struct pc_table tt;
-	size_t r;
+	size_t r, shown = 0;
 	int rc;
 
 	if (!h)
 		return -1;
 	rc = table_init(&tt, h, m, t);
 	for (r = 0; rc == 0 && r < t->nrows; r++)
-		rc = probe_row(&tt, t, &t->row[r]);
+		if (markdown || measured(&t->row[r], t->nsides)) {
+			rc = probe_row(&tt, t, &t->row[r]);
+			shown++;
+		}
 	if (rc == 0 && t->nsides > 1)
 		rc = geomean_row(&tt, t);
 	if (rc == 0) {
@@ -336,11 +425,17 @@ static int table_view(FILE *f, const struct pc_compare *m, const struct pc_cmp_t
 		describe_table(f, t, markdown ? "> " : "");
 		fputc('\n', f);
 		tt.color = color;
-		if (markdown)
+		if (markdown) {
 			pc_table_draw_markdown(f, &tt);
-		else
-			pc_table_draw_text(f, &tt);
-		judging_legend(f, t, markdown ? "> " : "");
+		} else {
+			table_widths(&tt);
+			if (shown)
+				pc_table_draw_text(f, &tt);
+			if (shown < t->nrows)
+				fputc('\n', f);
+			unmeasured(f, t);
+		}
+		marks_legend(f, t, markdown ? "> " : "");
 	}
 	pc_table_free(&tt);
 	free(h);
@@ -625,7 +720,8 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		fputc('\n', f);
 		if (table_view(f, m, &m->table[c], markdown, color) < 0)
 			return -1;
-		pc_compare_render_analogs(f, m, &m->table[c], markdown, 0);
+		pc_compare_render_analogs(f, m, &m->table[c], markdown,
+					  markdown ? 0 : pc_table_fit());
 	}
 	fprintf(f, "\n%s%zu slower, %zu faster, %zu same", markdown ? "> " : "", m->slower,
 		m->faster, m->same);

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "config.h"
+#include "results/table.h"
 
 static const struct pc_command commands[] = {
 	{ "run", cmd_run, "measure the probes on this CPU and save the results" },
@@ -105,7 +107,6 @@ static int close_stdout(int rc)
 }
 
 static int dispatch(int argc, char **argv)
-
 {
 	const struct pc_command *c;
 
@@ -130,5 +131,6 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	hold_closed_std_fds();
+	pc_table_set_fit(pc_term_width());	/* every text view fits it */
 	return close_stdout(dispatch(argc, argv));
 }

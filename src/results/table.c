@@ -449,16 +449,18 @@ void pc_table_draw_text(FILE *f, const struct pc_table *t)
 int pc_table_widest(const struct pc_table *t, size_t c)
 {
 	char buf[64], m[64];
+	bool slot = t->cols[c].flags & PC_COL_MARK;
 	int w = 0, k;
 	size_t r;
 
 	for (r = 0; r < t->nrows; r++) {
 		marks_of(t, pc_table_at(t, r, c), true, m, sizeof(m));
-		k = pc_text_width(content(t, r, c, false, buf, sizeof(buf))) + pc_text_width(m);
+		k = pc_text_width(content(t, r, c, false, buf, sizeof(buf))) +
+		    (slot ? 0 : pc_text_width(m));
 		if (k > w)
 			w = k;
 	}
-	return w;
+	return slot && t->nrows ? w + mark_slot(t, c) : w;
 }
 
 /* ---- markdown ---------------------------------------------------------------------- */
@@ -497,7 +499,8 @@ void pc_table_draw_markdown(FILE *f, const struct pc_table *t)
 		}
 		fputc('\n', f);
 	}
-	pc_table_draw_notes(f, t, "");
+	for (c = 0; c < t->nnotes; c++)	/* a list under the table */
+		fprintf(f, "%s- [%zu] %s\n", c ? "" : "\n", c + 1, t->notes[c]);
 }
 
 /* ---- CSV --------------------------------------------------------------------------- */

@@ -123,7 +123,8 @@ void pc_table_free(struct pc_table *t);
 /* The text view: per page, a line of group headings (when a column has
  * one), a line of column headings, a line per row; then the footnotes. */
 void pc_table_draw_text(FILE *f, const struct pc_table *t);
-/* The markdown view: "| size | glibc malloc | ...", then the footnotes. */
+/* The markdown view: "| size | glibc malloc | ...", then the footnotes as
+ * a list. */
 void pc_table_draw_markdown(FILE *f, const struct pc_table *t);
 /* CSV: a line of headings (when head), a line per row, fields quoted as
  * needed; a figure as its column writes it. */
@@ -134,7 +135,8 @@ void pc_table_draw_html(FILE *f, const struct pc_table *t, const char *cls);
  * column from; no footnotes. For a caller that chooses its own pages. */
 void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, size_t per);
 /* The text view's width of the widest cell of column c (its words or
- * figure and its marks), 0 when there are no rows. */
+ * figure and its marks; in a mark column, the widest words or figure and
+ * the marks' characters), 0 when there are no rows. */
 int pc_table_widest(const struct pc_table *t, size_t c);
 /* The footnotes, one a line after prefix: "[1] text", wrapped to t->fit. */
 void pc_table_draw_notes(FILE *f, const struct pc_table *t, const char *prefix);
