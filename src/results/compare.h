@@ -116,7 +116,7 @@ struct pc_cmp_cell {
 	double p;		/* NAN unless the U test ran */
 	enum pc_test test;
 	enum pc_verdict verdict;
-	char why[192];		/* PC_VERDICT_NOT_COMPARABLE: why not */
+	char why[640];		/* PC_VERDICT_NOT_COMPARABLE: why not */
 };
 
 struct pc_cmp_row {
