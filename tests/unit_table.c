@@ -298,11 +298,62 @@ static void own_pages(void)
 	pc_table_free(&t);
 }
 
+/* Columns added to a table that has rows: the rows' cells stay where they
+ * were, the new column's are empty, its headings are the table's own copy. */
+static void added(void)
+{
+	static const struct pc_table_col stub = {
+		NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL };
+	struct pc_table_col col = { NULL, NULL, 8, PC_CELL_CYCLES, 0, 0, " ", NULL };
+	char head[16], wide[16];
+	struct pc_table t;
+	long c1, c2;
+	char *s;
+
+	ok(pc_table_init(&t, " ", &stub, 1) == 0, "a table of one stub");
+	pc_table_row(&t);
+	pc_table_row(&t);
+	pc_table_at(&t, 0, 0)->v = 1;
+	pc_table_at(&t, 1, 0)->v = 2;
+	strcpy(head, "tas");
+	col.head = head;
+	c1 = pc_table_col_add(&t, &col);
+	pc_table_at(&t, 1, (size_t)c1)->v = 31.94;
+	strcpy(head, "ticket");
+	strcpy(wide, "lock.ticket");
+	col.wide_head = wide;
+	c2 = pc_table_col_add(&t, &col);
+	strcpy(head, "spoiled");
+	strcpy(wide, "spoiled");
+	ok(c1 == 1 && c2 == 2 && t.ncols == 3, "columns added after the stub, in order");
+	pc_table_at(&t, 0, (size_t)c2)->v = 2752;
+	ok(pc_table_insert(&t, 1) == 1, "a row inserted among them");
+	pc_table_at(&t, 1, 0)->v = 4;
+	s = drawn(&t, pc_table_draw_text);
+	same(s, "threads      tas   ticket\n"
+		"      1        -     2752\n"
+		"      4        -        -\n"
+		"      2     31.9        -\n",
+	     "text: the rows' figures kept in place, the new cells empty, "
+	     "the headings copied");
+	free(s);
+	s = drawn(&t, pc_table_draw_markdown);
+	same(s, "| threads | tas | lock.ticket |\n"
+		"|---:|---:|---:|\n"
+		"| 1 | - | 2752 |\n"
+		"| 4 | - | - |\n"
+		"| 2 | 31.9 | - |\n",
+	     "markdown: an added column's heading in full");
+	free(s);
+	pc_table_free(&t);
+}
+
 int main(void)
 {
 	grouped();
 	paged();
 	worded();
 	own_pages();
+	added();
 	return done_testing();
 }

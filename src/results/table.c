@@ -37,6 +37,52 @@ int pc_table_init(struct pc_table *t, const char *gap, const struct pc_table_col
 	return 0;
 }
 
+/* *s replaced by a copy the table keeps (NULL stays NULL); -1 when out of
+ * memory. */
+static int keep(struct pc_table *t, const char **s)
+{
+	char **kept, *copy;
+
+	if (!*s)
+		return 0;
+	kept = realloc(t->kept, (t->nkept + 1) * sizeof(*kept));
+	if (!kept)
+		return -1;
+	t->kept = kept;
+	if (!(copy = strdup(*s)))
+		return -1;
+	kept[t->nkept++] = copy;
+	*s = copy;
+	return 0;
+}
+
+long pc_table_col_add(struct pc_table *t, const struct pc_table_col *col)
+{
+	size_t r, n = t->ncols;
+	struct pc_table_col *cols = realloc(t->cols, (n + 1) * sizeof(*cols)), c = *col;
+	struct pc_table_cell *cells;
+
+	if (!cols)
+		return -1;
+	t->cols = cols;
+	if (keep(t, &c.group) < 0 || keep(t, &c.head) < 0 || keep(t, &c.wide_head) < 0)
+		return -1;
+	if (t->cap) {
+		cells = realloc(t->cells, t->cap * (n + 1) * sizeof(*cells));
+		if (!cells)
+			return -1;
+		t->cells = cells;
+		/* each row one cell longer, from the last row back */
+		for (r = t->nrows; r-- > 0;) {
+			memmove(&cells[r * (n + 1)], &cells[r * n], n * sizeof(*cells));
+			cells[r * (n + 1) + n] = (struct pc_table_cell){ .v = NAN };
+		}
+	}
+	cols[n] = c;
+	t->ncols = n + 1;
+	return (long)n;
+}
+
 long pc_table_insert(struct pc_table *t, size_t at)
 {
 	size_t c, n = t->ncols;
@@ -128,6 +174,9 @@ void pc_table_free(struct pc_table *t)
 	for (i = 0; i < t->nnotes; i++)
 		free(t->notes[i]);
 	free(t->notes);
+	for (i = 0; i < t->nkept; i++)
+		free(t->kept[i]);
+	free(t->kept);
 	free(t->cols);
 	free(t->cells);
 	memset(t, 0, sizeof(*t));

@@ -89,6 +89,8 @@ struct pc_table {
 	struct pc_table_cell *cells;	/* nrows x ncols */
 	size_t nnotes;
 	char **notes;		/* footnote n is notes[n - 1] */
+	size_t nkept;
+	char **kept;		/* the headings pc_table_col_add copied */
 };
 
 /* The width text views fit, set once by the command line ($COLUMNS, the
@@ -100,6 +102,10 @@ int pc_table_fit(void);
  * -1 when out of memory. */
 int pc_table_init(struct pc_table *t, const char *gap, const struct pc_table_col *cols,
 		  size_t ncols);
+/* Appends a column, its headings (group, head, wide_head) copied for the
+ * table to keep; the rows there are get an empty cell in it. Its index, or
+ * -1 when out of memory. */
+long pc_table_col_add(struct pc_table *t, const struct pc_table_col *col);
 /* Appends a row of empty cells; its index, or -1 when out of memory. */
 long pc_table_row(struct pc_table *t);
 /* Inserts a row of empty cells before row at (at most nrows); at, or -1. */
