@@ -15,98 +15,51 @@
 #include "contend.h"
 #include "results/report.h"
 #include "results/results.h"
+#include "results/table.h"
 #include "core/util.h"
 
-/* ---- the model of the views: a figure by row (threads and a key) and column ------- */
+/* ---- a point's fields into cells ------------------------------------------------- */
 
-#define G_ROWS 64
-#define G_COLS 32
-
-struct grid {
-	unsigned nrow, ncol;
-	int threads[G_ROWS];
-	char key[G_ROWS][24];		/* placement, or nodes */
-	char col[G_COLS][48];
-	double v[G_ROWS][G_COLS];	/* NAN: none */
-	char mark[G_ROWS][G_COLS];	/* ' ', '*' noisy, '!' failed */
-};
-
-static void grid_init(struct grid *g)
+/* The number key of o, or NAN. */
+static double number(json_t *o, const char *key)
 {
-	unsigned r, c;
+	json_t *v = json_object_get(o, key);
 
-	memset(g, 0, sizeof(*g));
-	for (r = 0; r < G_ROWS; r++)
-		for (c = 0; c < G_COLS; c++) {
-			g->v[r][c] = NAN;
-			g->mark[r][c] = ' ';
-		}
+	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The row of (threads, key), kept in order of threads; -1 when full. */
-static int grid_row(struct grid *g, int threads, const char *key)
+/* The point's string key as the words of cell (r, c), none when it has no
+ * such string. -1: out of memory. */
+static int put_words(struct pc_table *t, long r, size_t c, json_t *pt, const char *key,
+		     const char *none)
 {
-	unsigned r, k;
+	return pc_table_text(t, (size_t)r, c, "%s",
+			     json_string_value(json_object_get(pt, key)) ? : none);
+}
 
-	for (r = 0; r < g->nrow; r++)
-		if (g->threads[r] == threads && strcmp(g->key[r], key) == 0)
-			return (int)r;
-	if (g->nrow == G_ROWS)
+/* ---- the kinds' tables: a row per threads and key, a column per kind -------------- */
+
+/* The stub columns: threads, then the key (the placement, or in compare the
+ * nodes and the placement). */
+#define KEY_COLS 2
+
+static const struct pc_table_mark noisy[] = { { "*", "*" } };
+
+/* An empty table of the stubs (the key's heading keyname): the text view 5
+ * kinds a page (80 columns), a noisy figure marked '*'. -1: out of memory. */
+static int kinds_table(struct pc_table *t, const char *keyname)
+{
+	const struct pc_table_col stubs[KEY_COLS] = {
+		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
+		{ NULL, keyname, 9, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0, NULL, NULL },
+	};
+
+	if (pc_table_init(t, " ", stubs, KEY_COLS) < 0)
 		return -1;
-	for (r = 0; r < g->nrow && g->threads[r] <= threads; r++)
-		;
-	for (k = g->nrow; k > r; k--) {
-		g->threads[k] = g->threads[k - 1];
-		memcpy(g->key[k], g->key[k - 1], sizeof(g->key[k]));
-		memcpy(g->v[k], g->v[k - 1], sizeof(g->v[k]));
-		memcpy(g->mark[k], g->mark[k - 1], sizeof(g->mark[k]));
-	}
-	g->threads[r] = threads;
-	snprintf(g->key[r], sizeof(g->key[r]), "%s", key);
-	for (k = 0; k < G_COLS; k++) {
-		g->v[r][k] = NAN;
-		g->mark[r][k] = ' ';
-	}
-	g->nrow++;
-	return (int)r;
-}
-
-static int grid_col(struct grid *g, const char *name)
-{
-	unsigned c;
-
-	for (c = 0; c < g->ncol; c++)
-		if (strcmp(g->col[c], name) == 0)
-			return (int)c;
-	if (g->ncol == G_COLS)
-		return -1;
-	snprintf(g->col[c], sizeof(g->col[c]), "%s", name);
-	return (int)g->ncol++;
-}
-
-static void grid_put(struct grid *g, int threads, const char *key, const char *col,
-		     json_t *pt)
-{
-	const char *st = json_string_value(json_object_get(pt, "status")) ? : "";
-	json_t *m = json_object_get(json_object_get(pt, "cycles"), "median");
-	int r = grid_row(g, threads, key), c = grid_col(g, col);
-
-	if (r < 0 || c < 0)
-		return;
-	if (json_is_number(m))
-		g->v[r][c] = json_number_value(m);
-	g->mark[r][c] = strcmp(st, "failed") == 0 ? '!' : strcmp(st, "noisy") == 0 ?
-			'*' : ' ';
-}
-
-static void cell(FILE *f, double v, char mark, int width)
-{
-	if (mark == '!')
-		fprintf(f, "%*s ", width - 1, "FAILED");
-	else if (isnan(v))
-		fprintf(f, "%*s ", width - 1, PC_NO_VALUE);
-	else
-		fprintf(f, "%*.*f%c", width - 1, v < 100 ? 1 : 0, v, mark);
+	t->page = 5;
+	t->marks = noisy;
+	t->nmarks = 1;
+	return 0;
 }
 
 /* A row's name in 11 columns with a CPU's letter: the longer ones shortened. */
@@ -120,7 +73,7 @@ static const char *short_name(const char *name)
 	static char buf[48];
 	unsigned i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < PC_ARRAY_LEN(names); i++)
 		if (strcmp(tail, names[i][0]) == 0) {
 			snprintf(buf, sizeof(buf), "%.*s%s", (int)(tail - name), name,
 				 names[i][1]);
@@ -129,29 +82,66 @@ static const char *short_name(const char *name)
 	return name;
 }
 
-/* Columns 5 at a time (80 columns): rows = threads and key. */
-static void grid_render(FILE *f, const struct grid *g, const char *keyname)
+/* The column of kind name, added when there is none: the text view's
+ * heading shortened (and cut to 11), markdown's in full. -1: out of memory. */
+static long kind_col(struct pc_table *t, const char *name)
 {
-	unsigned from, c, r;
+	const struct pc_table_col col = { NULL, short_name(name), 11, PC_CELL_CYCLES,
+					  PC_COL_MARK, 0, NULL, name };
+	size_t c;
 
-	for (from = 0; from < g->ncol; from += 5) {
-		fprintf(f, "%7s %-9s", "threads", keyname);
-		for (c = from; c < g->ncol && c < from + 5; c++)
-			fprintf(f, " %11.11s", short_name(g->col[c]));
-		fputc('\n', f);
-		for (r = 0; r < g->nrow; r++) {
-			fprintf(f, "%7d %-9s", g->threads[r], g->key[r]);
-			for (c = from; c < g->ncol && c < from + 5; c++) {
-				fputc(' ', f);
-				cell(f, g->v[r][c], g->mark[r][c], 11);
-			}
-			fputc('\n', f);
-		}
-	}
+	for (c = KEY_COLS; c < t->ncols; c++)
+		if (strcmp(t->cols[c].wide_head, name) == 0)
+			return (long)c;
+	return pc_table_col_add(t, &col);
+}
+
+/* The row of (threads, key), added after the rows of as many threads or
+ * fewer when there is none. -1: out of memory. */
+static long kind_row(struct pc_table *t, int threads, const char *key)
+{
+	size_t r;
+	long at;
+
+	for (r = 0; r < t->nrows; r++)
+		if (pc_table_at(t, r, 0)->v == threads &&
+		    strcmp(pc_table_at(t, r, 1)->text, key) == 0)
+			return (long)r;
+	for (r = 0; r < t->nrows && pc_table_at(t, r, 0)->v <= threads; r++)
+		;
+	if ((at = pc_table_insert(t, r)) < 0)
+		return -1;
+	pc_table_at(t, (size_t)at, 0)->v = threads;
+	return pc_table_text(t, (size_t)at, 1, "%s", key) < 0 ? -1 : at;
+}
+
+/* A point's median into the cell (a point met again keeps the figure when
+ * it has none), marked when noisy, FAILED in its place when failed. */
+static int put_cell(struct pc_table *t, long r, long c, json_t *pt)
+{
+	const char *st = json_string_value(json_object_get(pt, "status")) ? : "";
+	json_t *m = json_object_get(json_object_get(pt, "cycles"), "median");
+	struct pc_table_cell *x = pc_table_at(t, (size_t)r, (size_t)c);
+
+	if (json_is_number(m))
+		x->v = json_number_value(m);
+	x->marks = strcmp(st, "noisy") == 0;
+	free(x->text);
+	x->text = NULL;
+	return strcmp(st, "failed") == 0 ? pc_table_text(t, (size_t)r, (size_t)c, "FAILED") : 0;
+}
+
+/* A point at (threads, key) under kind. -1: out of memory. */
+static int put_point(struct pc_table *t, int threads, const char *key, const char *kind,
+		     json_t *pt)
+{
+	long r = kind_row(t, threads, key), c = kind_col(t, kind);
+
+	return r < 0 || c < 0 ? -1 : put_cell(t, r, c, pt);
 }
 
 /* The points of the rows of entry whose name starts with prefix. */
-static void add_points(struct grid *g, json_t *entry, const char *prefix)
+static int add_points(struct pc_table *t, json_t *entry, const char *prefix)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p, *pt;
 	const char *name;
@@ -164,11 +154,13 @@ static void add_points(struct grid *g, json_t *entry, const char *prefix)
 			json_t *th = json_object_get(pt, "threads");
 			const char *pl = json_string_value(json_object_get(pt, "placement"));
 
-			if (json_is_integer(th))
-				grid_put(g, (int)json_integer_value(th), pl ? pl : "?",
-					 name + strlen(prefix), pt);
+			if (json_is_integer(th) &&
+			    put_point(t, (int)json_integer_value(th), pl ? pl : "?",
+				      name + strlen(prefix), pt) < 0)
+				return -1;
 		}
 	}
+	return 0;
 }
 
 /* ---- c2c: the pairs, and a heat map of them ---------------------------------------- */
@@ -225,27 +217,61 @@ static void heat_map(FILE *f, json_t *points)
 	}
 }
 
-static void c2c_report(FILE *f, json_t *probe)
+/* The pairs of c2c.latency as a table. -1: out of memory. */
+enum { C2C_CPUS, C2C_CLASS, C2C_CYCLES, C2C_NS, C2C_STATUS, C2C_COLS };
+
+static int c2c_table(struct pc_table *t, json_t *points)
 {
-	json_t *points = json_object_get(probe, "points"), *pt;
+	static const struct pc_table_col cols[C2C_COLS] = {
+		[C2C_CPUS] = { NULL, "cpus", 11, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0,
+			       NULL, NULL },
+		[C2C_CLASS] = { NULL, "class", 8, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0,
+				NULL, NULL },
+		[C2C_CYCLES] = { NULL, "cycles", 10, PC_CELL_CYCLES, PC_COL_MARK, 0, NULL, NULL },
+		[C2C_NS] = { NULL, "ns", 10, PC_CELL_CYCLES, PC_COL_MARK, 0, "", NULL },
+		[C2C_STATUS] = { NULL, "status", 0, PC_CELL_FIXED, PC_COL_LEFT, 0, NULL, NULL },
+	};
+	json_t *pt;
 	size_t k;
+	long r;
+
+	if (pc_table_init(t, " ", cols, C2C_COLS) < 0)
+		return -1;
+	json_array_foreach(points, k, pt) {
+		if ((r = pc_table_row(t)) < 0 || put_words(t, r, C2C_CPUS, pt, "cpus", "?") < 0 ||
+		    put_words(t, r, C2C_CLASS, pt, "class", "?") < 0 ||
+		    put_words(t, r, C2C_STATUS, pt, "status", "?") < 0)
+			return -1;
+		pc_table_at(t, (size_t)r, C2C_CYCLES)->v = number(json_object_get(pt, "cycles"),
+								  "median");
+		pc_table_at(t, (size_t)r, C2C_NS)->v = number(json_object_get(pt, "ns"), "median");
+	}
+	return 0;
+}
+
+/* c2c.latency's pairs under their title, as markdown or as text with the
+ * heat map. -1: out of memory. */
+static int c2c_view(FILE *f, json_t *probe, bool markdown)
+{
+	json_t *points = json_object_get(probe, "points");
+	struct pc_table t;
+	int rc;
 
 	if (!json_array_size(points))
-		return;
-	fprintf(f, "\nc2c.latency: one-way transfer of a line (CAS ping-pong, round "
-		"trip / 2)\n%-11s %-8s %10s %10s  %s\n", "cpus", "class", "cycles", "ns",
-		"status");
-	json_array_foreach(points, k, pt) {
-		json_t *c = json_object_get(json_object_get(pt, "cycles"), "median");
-		json_t *ns = json_object_get(json_object_get(pt, "ns"), "median");
-
-		fprintf(f, "%-11s %-8s ", json_string_value(json_object_get(pt, "cpus")) ? : "?",
-			json_string_value(json_object_get(pt, "class")) ? : "?");
-		cell(f, json_is_number(c) ? json_number_value(c) : NAN, ' ', 10);
-		cell(f, json_is_number(ns) ? json_number_value(ns) : NAN, ' ', 10);
-		fprintf(f, " %s\n", json_string_value(json_object_get(pt, "status")) ? : "?");
+		return 0;
+	if ((rc = c2c_table(&t, points)) == 0) {
+		fputs("\nc2c.latency: one-way transfer of a line (CAS ping-pong, round trip / 2)"
+		      "\n", f);
+		if (markdown) {
+			fputc('\n', f);
+			pc_table_draw_markdown(f, &t);
+		} else {
+			pc_table_draw_text(f, &t);
+			heat_map(f, points);
+		}
 	}
-	heat_map(f, points);
+	pc_table_free(&t);
+	return rc;
 }
 
 /* Under the tables: the transfer gauge over the entry's points, and why
@@ -288,35 +314,61 @@ static void gauge_and_reasons(FILE *f, json_t *entry)
 	free(x);
 }
 
+/* The kinds' tables of an entry: the rows' prefix and the title. */
+static const struct {
+	const char *prefix, *title;
+} kinds[] = {
+	{ "lock.", "locks: cycles per lock+unlock pair per thread (median of the windows; "
+	  "* noisy)" },
+	{ "contended.", "contended atomics: cycles per operation per thread" },
+};
+
+/* The table of entry's rows kinds[k].prefix* under its title, as markdown or
+ * text (nothing when there are none). -1: out of memory. */
+static int kinds_view(FILE *f, json_t *entry, size_t k, bool markdown)
+{
+	struct pc_table t;
+	int rc = kinds_table(&t, "placement");
+
+	if (rc == 0)
+		rc = add_points(&t, entry, kinds[k].prefix);
+	if (rc == 0 && t.ncols > KEY_COLS) {
+		if (markdown) {
+			fprintf(f, "\n%s\n\n", kinds[k].title);
+			pc_table_draw_markdown(f, &t);
+		} else {
+			fprintf(f, "%s%s\n", k ? "\n" : "", kinds[k].title);
+			pc_table_draw_text(f, &t);
+		}
+	}
+	pc_table_free(&t);
+	return rc;
+}
+
+/* An entry's tables: the locks', the atomics', c2c's. -1: out of memory. */
+static int entry_tables(FILE *f, json_t *entry, bool markdown)
+{
+	size_t k;
+
+	for (k = 0; k < PC_ARRAY_LEN(kinds); k++)
+		if (kinds_view(f, entry, k, markdown) < 0)
+			return -1;
+	return c2c_view(f, json_object_get(json_object_get(entry, "probes"), "c2c.latency"),
+			markdown);
+}
+
 static int report(FILE *f, json_t *doc)
 {
-	struct grid *g = malloc(sizeof(*g));
 	json_t *entry;
 	const char *key;
 
-	if (!g)
-		return -1;
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
 		fprintf(f, "%s\n", pc_entry_brand(entry, key));
-		grid_init(g);
-		add_points(g, entry, "lock.");
-		if (g->ncol) {
-			fprintf(f, "locks: cycles per lock+unlock pair per thread (median of "
-				"the windows; * noisy)\n");
-			grid_render(f, g, "placement");
-		}
-		grid_init(g);
-		add_points(g, entry, "contended.");
-		if (g->ncol) {
-			fprintf(f, "\ncontended atomics: cycles per operation per thread\n");
-			grid_render(f, g, "placement");
-		}
-		c2c_report(f, json_object_get(json_object_get(entry, "probes"),
-					      "c2c.latency"));
+		if (entry_tables(f, entry, false) < 0)
+			return -1;
 		fputc('\n', f);
 		gauge_and_reasons(f, entry);
 	}
-	free(g);
 	return 0;
 }
 
@@ -327,29 +379,37 @@ enum { ADD_OURS = 1, ADD_PUBLISHED = 2, ADD_BOTH = 3 };
 
 /* A published figure (no placement) beside every placement of its threads
  * and nodes that our points hold; a row of its own ("N -") when none. */
-static void put_published(struct grid *g, int threads, int nodes, const char *col, json_t *p)
+static int put_published(struct pc_table *t, int threads, int nodes, const char *kind,
+			 json_t *p)
 {
 	char key[24];
-	size_t len = (size_t)snprintf(key, sizeof(key), "%d ", nodes);
-	unsigned r, n = g->nrow;
+	size_t len = (size_t)snprintf(key, sizeof(key), "%d ", nodes), r;
+	long c = kind_col(t, kind);
 	bool put = false;
 
-	for (r = 0; r < n; r++)
-		if (g->threads[r] == threads && strncmp(g->key[r], key, len) == 0 &&
-		    strcmp(g->key[r] + len, "-") != 0) {
-			grid_put(g, threads, g->key[r], col, p);
+	if (c < 0)
+		return -1;
+	for (r = 0; r < t->nrows; r++) {
+		const char *k = pc_table_at(t, r, 1)->text;
+
+		if (pc_table_at(t, r, 0)->v == threads && strncmp(k, key, len) == 0 &&
+		    strcmp(k + len, "-") != 0) {
+			if (put_cell(t, (long)r, c, p) < 0)
+				return -1;
 			put = true;
 		}
-	if (!put) {
-		snprintf(key, sizeof(key), "%d -", nodes);
-		grid_put(g, threads, key, col, p);
 	}
+	if (put)
+		return 0;
+	snprintf(key, sizeof(key), "%d -", nodes);
+	return put_point(t, threads, key, kind, p);
 }
 
 /* Our lock and atomic rows' points (rows by threads, nodes and placement)
  * and the published flat rows spin_lock_unlock.<lock>.nodes<N>.threads<T>
- * (put_published) of one CPU entry (tag: its letter) into g. */
-static void compare_add(struct grid *g, json_t *entry, char tag, int what)
+ * (put_published) of one CPU entry (tag: its letter) into t. -1: out of
+ * memory. */
+static int compare_add(struct pc_table *t, json_t *entry, char tag, int what)
 {
 	json_t *probes = json_object_get(entry, "probes"), *p, *pt;
 	const char *name;
@@ -357,13 +417,13 @@ static void compare_add(struct grid *g, json_t *entry, char tag, int what)
 	size_t i;
 
 	json_object_foreach(probes, name, p) {
-		int n, t, end = 0;
+		int n, th, end = 0;
 
 		if (sscanf(name, "spin_lock_unlock.%31[^.].nodes%d.threads%d%n", lock, &n,
-			   &t, &end) == 3 && !name[end]) {
+			   &th, &end) == 3 && !name[end]) {
 			snprintf(col, sizeof(col), "%c %s", tag, lock);
-			if (what & ADD_PUBLISHED)
-				put_published(g, t, n, col, p);
+			if (what & ADD_PUBLISHED && put_published(t, th, n, col, p) < 0)
+				return -1;
 			continue;
 		}
 		if (!(what & ADD_OURS) || (strncmp(name, "lock.", 5) != 0 &&
@@ -371,15 +431,17 @@ static void compare_add(struct grid *g, json_t *entry, char tag, int what)
 			continue;
 		snprintf(col, sizeof(col), "%c %s", tag, strchr(name, '.') + 1);
 		json_array_foreach(json_object_get(p, "points"), i, pt) {
-			json_t *th = json_object_get(pt, "threads");
+			json_t *threads = json_object_get(pt, "threads");
 
 			snprintf(key, sizeof(key), "%lld %.12s",
 				 (long long)json_integer_value(json_object_get(pt, "nodes")),
 				 json_string_value(json_object_get(pt, "placement")) ? : "?");
-			if (json_is_integer(th))
-				grid_put(g, (int)json_integer_value(th), key, col, pt);
+			if (json_is_integer(threads) &&
+			    put_point(t, (int)json_integer_value(threads), key, col, pt) < 0)
+				return -1;
 		}
 	}
+	return 0;
 }
 
 /* text at indent, wrapped at 80 columns (later lines 4 further in). */
@@ -462,74 +524,84 @@ static void pass_methods(FILE *f, json_t *entry, char tag, bool *seen)
 }
 
 /* The entries of the documents that hold lock rows, lettered from A: each
- * named and its columns registered in g in that order (PASS_NAME), its
- * points or the published rows put into g (ADD_OURS, ADD_PUBLISHED), or its
- * method told when it is a published one (PASS_METHODS). Returns how many. */
-static unsigned compare_pass(FILE *f, struct grid *g, json_t *const *docs,
-			     const char *const *names, unsigned ndocs, int what)
+ * named and its columns added to t in that order (PASS_NAME), its points or
+ * the published rows put into t (ADD_OURS, ADD_PUBLISHED), or its method
+ * told when it is a published one (PASS_METHODS). Returns how many, or -1
+ * when out of memory. */
+static long compare_pass(FILE *f, struct pc_table *t, json_t *const *docs,
+			 const char *const *names, unsigned ndocs, int what)
 {
-	struct grid *one = malloc(sizeof(*one));
+	struct pc_table one;
 	json_t *entry;
 	const char *key;
-	unsigned d, c, n = 0;
+	unsigned d;
+	size_t c;
+	long n = 0;
 	char tag = 'A', buf[512];
 	bool seen = false;
 
-	for (d = 0; one && d < ndocs; d++)
+	for (d = 0; d < ndocs; d++)
 		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
-			grid_init(one);
-			compare_add(one, entry, tag, ADD_BOTH);
-			if (!one->ncol)
-				continue;
-			n++;
-			if (what == PASS_METHODS) {
-				pass_methods(f, entry, tag, &seen);
-			} else if (what) {
-				compare_add(g, entry, tag, what);
-			} else {
-				for (c = 0; c < one->ncol; c++)
-					grid_col(g, one->col[c]);
-				snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
-					 pc_entry_brand(entry, key), names[d]);
-				wrapped(f, 2, buf);
+			int rc = kinds_table(&one, "nodes pl.");
+
+			if (rc == 0)
+				rc = compare_add(&one, entry, tag, ADD_BOTH);
+			if (rc == 0 && one.ncols > KEY_COLS) {
+				n++;
+				if (what == PASS_METHODS) {
+					pass_methods(f, entry, tag, &seen);
+				} else if (what) {
+					rc = compare_add(t, entry, tag, what);
+				} else {
+					for (c = KEY_COLS; rc == 0 && c < one.ncols; c++)
+						rc = kind_col(t, one.cols[c].wide_head) < 0 ? -1 : 0;
+					snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
+						 pc_entry_brand(entry, key), names[d]);
+					wrapped(f, 2, buf);
+				}
+				tag = next_tag(tag);
 			}
-			tag = next_tag(tag);
+			pc_table_free(&one);
+			if (rc < 0)
+				return -1;
 		}
-	free(one);
 	return n;
 }
 
 int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, const char *base, char *err, size_t errlen)
 {
-	struct grid *g = malloc(sizeof(*g));
+	struct pc_table t;
+	long n;
 
 	(void)base;	/* the published tables are the reference */
 
-	if (!g) {
+	if (kinds_table(&t, "nodes pl.") < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	grid_init(g);
 	fprintf(f, "locks and atomics under contention: cycles per lock+unlock pair "
 		"(or operation)\nper thread, medians; rows: threads, the NUMA nodes they "
 		"span and the placement\n(Zijlstra's 2014 tables have none: beside "
 		"every placement, else -)\n");
 	/* Our points make the rows; the published figures go beside them. */
-	if (!compare_pass(f, g, docs, names, ndocs, PASS_NAME)) {
+	n = compare_pass(f, &t, docs, names, ndocs, PASS_NAME);
+	if (n > 0 && (compare_pass(f, &t, docs, names, ndocs, ADD_OURS) < 0 ||
+		      compare_pass(f, &t, docs, names, ndocs, ADD_PUBLISHED) < 0))
+		n = -1;
+	if (n > 0) {
+		fputc('\n', f);
+		pc_table_draw_text(f, &t);
+		n = compare_pass(f, NULL, docs, names, ndocs, PASS_METHODS);
+	}
+	pc_table_free(&t);
+	if (n == 0)
 		snprintf(err, errlen, "--by lock: no lock rows (points of lock.* or "
 			 "contended.*, or the published spin_lock_unlock tables) in %s%s", names[0],
 			 ndocs > 1 ? " and the rest" : "");
-		free(g);
-		return -1;
-	}
-	compare_pass(f, g, docs, names, ndocs, ADD_OURS);
-	compare_pass(f, g, docs, names, ndocs, ADD_PUBLISHED);
-	fputc('\n', f);
-	grid_render(f, g, "nodes pl.");
-	compare_pass(f, NULL, docs, names, ndocs, PASS_METHODS);
-	free(g);
-	return 0;
+	else if (n < 0)
+		snprintf(err, errlen, "out of memory");
+	return n > 0 ? 0 : -1;
 }
 
 /* ---- list: the rows -------------------------------------------------------------------- */
@@ -578,149 +650,113 @@ const struct pc_point_row *pc_contend_point_rows(size_t *n)
 
 /* ---- csv and markdown ------------------------------------------------------------------- */
 
-static void csv_number(FILE *f, json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
+/* The CSV's columns: a point's words (the CPU entry, the row, its threads
+ * ...), then its figures (csv_figures). */
+enum { CSV_CPU, CSV_PROBE, CSV_THREADS, CSV_PLACEMENT, CSV_CPUS, CSV_CLASS, CSV_NODES,
+       CSV_STATUS, CSV_WORDS };
 
-	if (json_is_number(v))
-		fprintf(f, ",%.7g", json_number_value(v));
-	else
-		fputs(",", f);
-}
+static const struct pc_table_col csv_words[CSV_WORDS] = {
+	[CSV_CPU] = { .head = "cpu" },
+	[CSV_PROBE] = { .head = "probe" },
+	[CSV_THREADS] = { .head = "threads", .style = PC_CELL_FIXED },
+	[CSV_PLACEMENT] = { .head = "placement" },
+	[CSV_CPUS] = { .head = "cpus" },
+	[CSV_CLASS] = { .head = "class" },
+	[CSV_NODES] = { .head = "nodes", .style = PC_CELL_FIXED },
+	[CSV_STATUS] = { .head = "status" },
+};
 
-/* One line per point of one CPU entry; cpus is quoted (it holds commas). */
-static void csv_points(FILE *f, const char *key, json_t *entry)
+/* The figures, and where in a point each is (in: an object of the point;
+ * NULL: the point itself). */
+static const struct {
+	const char *head, *in, *key;
+} csv_figures[] = {
+	{ "cycles_median", "cycles", "median" }, { "cycles_q1", "cycles", "q1" },
+	{ "cycles_q3", "cycles", "q3" }, { "ns_median", "ns", "median" },
+	{ "samples", NULL, "samples" }, { "fairness_cv", "fairness", "cv" },
+	{ "max_share", "fairness", "max_share" }, { "ops_per_s", NULL, "ops_per_s" },
+	{ "transfer_cycles", "transfer", "cycles" },
+};
+
+/* A table of the CSV's columns; a missing figure an empty field. */
+static int csv_table(struct pc_table *t)
 {
-	json_t *p, *pt;
-	const char *name;
+	struct pc_table_col cols[CSV_WORDS + PC_ARRAY_LEN(csv_figures)];
 	size_t i;
 
-	json_object_foreach(json_object_get(entry, "probes"), name, p) {
-		if (strcmp(json_string_value(json_object_get(p, "group")) ? : "",
-			   "contended") != 0)
-			continue;
-		json_array_foreach(json_object_get(p, "points"), i, pt) {
-			json_t *cyc = json_object_get(pt, "cycles");
-			json_t *fair = json_object_get(pt, "fairness");
+	memcpy(cols, csv_words, sizeof(csv_words));
+	for (i = 0; i < PC_ARRAY_LEN(csv_figures); i++)
+		cols[CSV_WORDS + i] = (struct pc_table_col){ .head = csv_figures[i].head,
+			.style = PC_CELL_GENERAL, .digits = 7 };
+	if (pc_table_init(t, NULL, cols, PC_ARRAY_LEN(cols)) < 0)
+		return -1;
+	t->none = "";
+	return 0;
+}
 
-			pc_csv_field(f, key);
-			fprintf(f, ",%s,%lld,%s,", name,
-				(long long)json_integer_value(json_object_get(pt, "threads")),
-				json_string_value(json_object_get(pt, "placement")) ? : "");
-			pc_csv_field(f, json_string_value(json_object_get(pt, "cpus")));
-			fprintf(f, ",%s,%lld,%s", json_string_value(json_object_get(pt,
-				"class")) ? : "",
-				(long long)json_integer_value(json_object_get(pt, "nodes")),
-				json_string_value(json_object_get(pt, "status")) ? : "");
-			csv_number(f, cyc, "median");
-			csv_number(f, cyc, "q1");
-			csv_number(f, cyc, "q3");
-			csv_number(f, json_object_get(pt, "ns"), "median");
-			csv_number(f, pt, "samples");
-			csv_number(f, fair, "cv");
-			csv_number(f, fair, "max_share");
-			csv_number(f, pt, "ops_per_s");
-			csv_number(f, json_object_get(pt, "transfer"), "cycles");
-			fputc('\n', f);
+/* A point's line: its words, then its figures. -1: out of memory. */
+static int csv_point(struct pc_table *t, const char *key, const char *name, json_t *pt)
+{
+	long r = pc_table_row(t);
+	size_t i;
+
+	if (r < 0 || pc_table_text(t, (size_t)r, CSV_CPU, "%s", key) < 0 ||
+	    pc_table_text(t, (size_t)r, CSV_PROBE, "%s", name) < 0 ||
+	    put_words(t, r, CSV_PLACEMENT, pt, "placement", "") < 0 ||
+	    put_words(t, r, CSV_CPUS, pt, "cpus", "") < 0 ||
+	    put_words(t, r, CSV_CLASS, pt, "class", "") < 0 ||
+	    put_words(t, r, CSV_STATUS, pt, "status", "") < 0)
+		return -1;
+	pc_table_at(t, (size_t)r, CSV_THREADS)->v =
+		(double)json_integer_value(json_object_get(pt, "threads"));
+	pc_table_at(t, (size_t)r, CSV_NODES)->v =
+		(double)json_integer_value(json_object_get(pt, "nodes"));
+	for (i = 0; i < PC_ARRAY_LEN(csv_figures); i++)
+		pc_table_at(t, (size_t)r, CSV_WORDS + i)->v = number(csv_figures[i].in ?
+			json_object_get(pt, csv_figures[i].in) : pt, csv_figures[i].key);
+	return 0;
+}
+
+/* A line per point of the contended rows, every CPU entry's. */
+static int csv_view(FILE *f, json_t *doc)
+{
+	struct pc_table t;
+	json_t *entry, *p, *pt;
+	const char *key, *name;
+	size_t i;
+	int rc = csv_table(&t);
+
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry)
+		json_object_foreach(json_object_get(entry, "probes"), name, p) {
+			if (strcmp(json_string_value(json_object_get(p, "group")) ? : "",
+				   "contended") != 0)
+				continue;
+			json_array_foreach(json_object_get(p, "points"), i, pt)
+				if (rc == 0)
+					rc = csv_point(&t, key, name, pt);
 		}
-	}
-}
-
-static void md_cell(FILE *f, double v, char mark)
-{
-	if (mark == '!')
-		fputs(" FAILED |", f);
-	else if (isnan(v))
-		fputs(" " PC_NO_VALUE " |", f);
-	else
-		fprintf(f, " %.*f%s |", v < 100 ? 1 : 0, v, mark == '*' ? "*" : "");
-}
-
-/* A grid as one markdown table: rows = threads and placement. */
-static void md_grid(FILE *f, const struct grid *g)
-{
-	unsigned c, r;
-
-	fputs("| threads | placement |", f);
-	for (c = 0; c < g->ncol; c++)
-		fprintf(f, " %s |", g->col[c]);
-	fputs("\n|---:|---|", f);
-	for (c = 0; c < g->ncol; c++)
-		fputs("---:|", f);
-	fputc('\n', f);
-	for (r = 0; r < g->nrow; r++) {
-		fprintf(f, "| %d | %s |", g->threads[r], g->key[r]);
-		for (c = 0; c < g->ncol; c++)
-			md_cell(f, g->v[r][c], g->mark[r][c]);
-		fputc('\n', f);
-	}
-}
-
-static void md_c2c(FILE *f, json_t *probe)
-{
-	json_t *pt;
-	size_t k;
-
-	if (!json_array_size(json_object_get(probe, "points")))
-		return;
-	fputs("\nc2c.latency: one-way transfer of a line (CAS ping-pong, round trip / 2)"
-	      "\n\n| cpus | class | cycles | ns | status |\n|---|---|---:|---:|---|\n", f);
-	json_array_foreach(json_object_get(probe, "points"), k, pt) {
-		json_t *c = json_object_get(json_object_get(pt, "cycles"), "median");
-		json_t *ns = json_object_get(json_object_get(pt, "ns"), "median");
-
-		fprintf(f, "| %s | %s |", json_string_value(json_object_get(pt, "cpus")) ? : "?",
-			json_string_value(json_object_get(pt, "class")) ? : "?");
-		md_cell(f, json_is_number(c) ? json_number_value(c) : NAN, ' ');
-		md_cell(f, json_is_number(ns) ? json_number_value(ns) : NAN, ' ');
-		fprintf(f, " %s |\n", json_string_value(json_object_get(pt, "status")) ? : "?");
-	}
+	if (rc == 0)
+		pc_table_draw_csv(f, &t, true);
+	pc_table_free(&t);
+	return rc;
 }
 
 /* The published tables' shape in markdown: the locks, the atomics, c2c, per CPU. */
-static void md_entry(FILE *f, struct grid *g, const char *key, json_t *entry)
+static int markdown_view(FILE *f, json_t *doc)
 {
-	fprintf(f, "%s\n", pc_entry_brand(entry, key));
-	grid_init(g);
-	add_points(g, entry, "lock.");
-	if (g->ncol) {
-		fputs("\nlocks: cycles per lock+unlock pair per thread (median of the "
-		      "windows; * noisy)\n\n", f);
-		md_grid(f, g);
-	}
-	grid_init(g);
-	add_points(g, entry, "contended.");
-	if (g->ncol) {
-		fputs("\ncontended atomics: cycles per operation per thread\n\n", f);
-		md_grid(f, g);
-	}
-	md_c2c(f, json_object_get(json_object_get(entry, "probes"), "c2c.latency"));
-}
-
-static int report_as(FILE *f, json_t *doc, bool csv)
-{
-	struct grid *g = csv ? NULL : malloc(sizeof(*g));
 	json_t *entry;
 	const char *key;
 
-	if (!csv && !g)
-		return -1;
-	if (csv)
-		fputs("cpu,probe,threads,placement,cpus,class,nodes,status,cycles_median,"
-		      "cycles_q1,cycles_q3,ns_median,samples,fairness_cv,max_share,"
-		      "ops_per_s,transfer_cycles\n", f);
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
-		if (csv)
-			csv_points(f, key, entry);
-		else
-			md_entry(f, g, key, entry);
+		fprintf(f, "%s\n", pc_entry_brand(entry, key));
+		if (entry_tables(f, entry, true) < 0)
+			return -1;
 	}
-	free(g);
 	return 0;
 }
 
 int pc_contend_show(FILE *f, json_t *doc, enum pc_format fmt)
 {
 	return fmt == PC_FORMAT_TABLE ? report(f, doc) :
-	       report_as(f, doc, fmt == PC_FORMAT_CSV);
+	       fmt == PC_FORMAT_CSV ? csv_view(f, doc) : markdown_view(f, doc);
 }
