@@ -2,6 +2,10 @@
 # lib.sh - TAP helpers for the shell tests. Source it; call done_testing last.
 tap_n=0
 tap_failed=0
+# Text views fit $COLUMNS: the same 80 columns for every test, whatever
+# the shell that runs the suite exports.
+COLUMNS=80
+export COLUMNS
 
 ok() {	# ok CONDITION-EXIT-STATUS DESCRIPTION
 	tap_n=$((tap_n + 1))

@@ -29,7 +29,7 @@ if [ "$(nproc)" -ge 2 ]; then threads=1,2; fi
 pc run -n 9 --threads $threads --window-us 200 -p 'lock.*,contended.*' -o "$pc_tmp/r.json"
 ok $pc_rc "run --threads $threads: every lock and atomic row$(head -c 300 "$pc_tmp/err")"
 ok $(grep -qE '^threads placement +tas +ttas +ticket +mcs +qspinlock$' "$pc_tmp/out" &&
-	grep -qE '^threads placement +pspin +pmutex$' "$pc_tmp/out" &&
+	grep -qE '^threads placement +pthread_spin +pthread_mutex$' "$pc_tmp/out" &&
 	grep -qE '^ +1 compact +[0-9.]+[ *] ' "$pc_tmp/out"; echo $?) \
 	"the table: rows = threads, columns = lock kinds"
 if [ "$threads" = 1,2 ]; then
@@ -269,8 +269,9 @@ sys.exit(got != want)' "$pc_tmp/p.json" "$pc_tmp/out"; echo $?) \
 pc compare --by lock "$pc_tmp/r.json" amd-opteron-interlagos intel-xeon-westmere-ep
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
 ok $(test $pc_rc -eq 0 && test "$w" -le 80 && grep -q '^  B = AMD Opteron (Interlagos)' "$pc_tmp/out" &&
-	grep -qE '^ +2 1 .* 17141 +620 ' "$pc_tmp/out" && grep -q '^method differences:' "$pc_tmp/out";
-	echo $?) "compare --by lock: the run next to the 2014 Interlagos and Westmere tables, $w columns"
+	grep -qE '^ +2 1 .* 17141 +5093 ' "$pc_tmp/out" && grep -qE '^ +2 1 .* 620 +1282 ' "$pc_tmp/out" &&
+	grep -q '^method differences:' "$pc_tmp/out";
+	echo $?) "compare --by lock: the run next to the 2014 Interlagos and Westmere tables, each lock's columns side by side, $w columns"
 pc compare --by lock "$PC_SRCDIR/tests/fixtures/result.json"
 ok $(test $pc_rc -eq 2 && grep -q "no lock rows" "$pc_tmp/err"; echo $?) \
 	"compare --by lock without lock rows: $(cat "$pc_tmp/err")"

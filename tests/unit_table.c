@@ -110,6 +110,7 @@ static void grouped(void)
 		"     8     13.5     128\n"
 		" 16384        -       -\n"
 		"    32    100.0       -\n"
+		"\n"
 		"        ratio  \n"
 		"  size      B/A\n"
 		"     8    0.50x\n"
@@ -160,10 +161,16 @@ static void paged(void)
 	same(s, "threads placement   ticket qspinloc\n"
 		"      1 spread          -        - \n"
 		"      2 compact      41.3*  FAILED \n"
+		"\n"
 		"threads placement    mutex\n"
 		"      1 spread        250 \n"
 		"      2 compact         - \n",
 	     "text: stubs on every page, the mark in its slot, headings cut to the width");
+	free(s);
+	t.drop_empty = true;
+	s = drawn(&t, pc_table_draw_text);
+	ok(s && strstr(s, "mutex\n      1 spread        250 \n") && !strstr(s, "mutex\n      1 spread        250 \n      2"),
+	   "text: a row with nothing on a page left out of that page");
 	free(s);
 	s = drawn(&t, pc_table_draw_markdown);
 	same(s, "| threads | placement | ticket | A qspinlock | mutex |\n"

@@ -45,8 +45,9 @@ static int put_words(struct pc_table *t, long r, size_t c, json_t *pt, const cha
 
 static const struct pc_table_mark noisy[] = { { "*", "*" } };
 
-/* An empty table of the stubs (the key's heading keyname): the text view 5
- * kinds a page (80 columns), a noisy figure marked '*'. -1: out of memory. */
+/* An empty table of the stubs (the key's heading keyname): the text view
+ * as many kinds a page as fit, a noisy figure marked '*'. -1: out of
+ * memory. */
 static int kinds_table(struct pc_table *t, const char *keyname)
 {
 	const struct pc_table_col stubs[KEY_COLS] = {
@@ -56,37 +57,18 @@ static int kinds_table(struct pc_table *t, const char *keyname)
 
 	if (pc_table_init(t, " ", stubs, KEY_COLS) < 0)
 		return -1;
-	t->page = 5;
 	t->marks = noisy;
 	t->nmarks = 1;
 	return 0;
 }
 
-/* A row's name in 11 columns with a CPU's letter: the longer ones shortened. */
-static const char *short_name(const char *name)
-{
-	static const char *const names[][2] = {
-		{ "pthread_spin", "pspin" }, { "pthread_mutex", "pmutex" },
-		{ "atomic_add_return", "add_ret" }, { "false_sharing", "false_sh" },
-	};
-	const char *tail = strchr(name, ' ') ? strchr(name, ' ') + 1 : name;
-	static char buf[48];
-	unsigned i;
-
-	for (i = 0; i < PC_ARRAY_LEN(names); i++)
-		if (strcmp(tail, names[i][0]) == 0) {
-			snprintf(buf, sizeof(buf), "%.*s%s", (int)(tail - name), name,
-				 names[i][1]);
-			return buf;
-		}
-	return name;
-}
-
-/* The column of kind name, added when there is none: the text view's
- * heading shortened (and cut to 11), markdown's in full. -1: out of memory. */
+/* The column of kind name (the row's name after its group's prefix, with
+ * a CPU's letter in compare), added when there is none, at least 11 wide.
+ * -1: out of memory. */
 static long kind_col(struct pc_table *t, const char *name)
 {
-	const struct pc_table_col col = { NULL, short_name(name), 11, PC_CELL_CYCLES,
+	int w = (int)strlen(name) + 2;
+	const struct pc_table_col col = { NULL, name, w > 11 ? w : 11, PC_CELL_CYCLES,
 					  PC_COL_MARK, 0, NULL, name };
 	size_t c;
 
@@ -274,9 +256,9 @@ static int c2c_view(FILE *f, json_t *probe, bool markdown)
 	return rc;
 }
 
-/* Under the tables: the transfer gauge over the entry's points, and why
- * each point that is not ok is what it is. */
-static void gauge_and_reasons(FILE *f, json_t *entry)
+/* Under the tables: the line transfer timed after every window, over the
+ * entry's points, and why each point that is not ok is what it is. */
+static void transfer_and_reasons(FILE *f, json_t *entry)
 {
 	double lo = INFINITY, hi = 0, *x = NULL, *nx;
 	json_t *p, *pt;
@@ -299,17 +281,21 @@ static void gauge_and_reasons(FILE *f, json_t *entry)
 				lo = v < lo ? v : lo;
 				hi = v > hi ? v : hi;
 			}
-			if (st && strcmp(st, "ok") != 0)
-				fprintf(f, "%s %s, %lld threads %s: %s\n", strcmp(st, "noisy") == 0 ?
-					"*" : "!", name,
-					(long long)json_integer_value(json_object_get(pt, "threads")),
-					json_string_value(json_object_get(pt, "placement")) ? : "",
-					why ? why : st);
+			if (st && strcmp(st, "ok") != 0) {
+				char lead[160];
+
+				snprintf(lead, sizeof(lead), "%s %s, %lld threads %s:",
+					 strcmp(st, "noisy") == 0 ? "*" : "!", name,
+					 (long long)json_integer_value(json_object_get(pt,
+								"threads")),
+					 json_string_value(json_object_get(pt, "placement")) ? : "");
+				pc_text_wrap(f, lead, why ? why : st, 4, pc_table_fit());
+			}
 		}
 	}
 	if (n)
-		fprintf(f, "line transfer between each point's first two CPUs (the gauge "
-			"after every window):\n%.0f cycles, the median of %zu points (%.0f "
+		fprintf(f, "line transfer between each point's first two CPUs, timed "
+			"after every window:\n%.0f cycles, the median of %zu points (%.0f "
 			"to %.0f)\n", pc_median(x, n), n, lo, hi);
 	free(x);
 }
@@ -367,7 +353,7 @@ static int report(FILE *f, json_t *doc)
 		if (entry_tables(f, entry, false) < 0)
 			return -1;
 		fputc('\n', f);
-		gauge_and_reasons(f, entry);
+		transfer_and_reasons(f, entry);
 	}
 	return 0;
 }
@@ -444,30 +430,13 @@ static int compare_add(struct pc_table *t, json_t *entry, char tag, int what)
 	return 0;
 }
 
-/* text at indent, wrapped at 80 columns (later lines 4 further in). */
+/* text at indent, wrapped to the width (later lines 4 further in). */
 static void wrapped(FILE *f, int indent, const char *text)
 {
-	int col = 0, width = 80 - indent;
+	char lead[16];
 
-	while (*text) {
-		size_t len = strcspn(text, " ");
-
-		if (col && col + 1 + (int)len > width) {
-			fprintf(f, "\n%*s", indent + 4, "");
-			col = 4;
-			width = 80 - indent;
-		} else if (col) {
-			fputc(' ', f);
-			col++;
-		} else {
-			fprintf(f, "%*s", indent, "");
-		}
-		fprintf(f, "%.*s", (int)len, text);
-		col += (int)len;
-		text += len;
-		text += strspn(text, " ");
-	}
-	fputc('\n', f);
+	snprintf(lead, sizeof(lead), "%*s", indent - 1, "");
+	pc_text_wrap(f, lead, text, indent + 4, pc_table_fit());
 }
 
 /* How the published figures were taken, next to how primcost takes them. */
@@ -568,6 +537,36 @@ static long compare_pass(FILE *f, struct pc_table *t, json_t *const *docs,
 	return n;
 }
 
+/* The columns of t (no rows yet) put side by side by kind: every CPU's
+ * "ticket" next to each other, in the order the kinds came, the CPUs in
+ * order of their letters. -1 when out of memory. */
+static int by_kind(struct pc_table *t)
+{
+	struct pc_table sorted;
+	size_t c, k;
+	int rc = kinds_table(&sorted, t->cols[1].head);
+
+	for (c = KEY_COLS; rc == 0 && c < t->ncols; c++) {
+		const char *kind = strchr(t->cols[c].wide_head, ' ');
+
+		for (k = KEY_COLS; k < c; k++)	/* placed with an earlier one */
+			if (strcmp(strchr(t->cols[k].wide_head, ' '), kind) == 0)
+				break;
+		if (k < c)
+			continue;
+		for (k = c; rc == 0 && k < t->ncols; k++)
+			if (strcmp(strchr(t->cols[k].wide_head, ' '), kind) == 0)
+				rc = kind_col(&sorted, t->cols[k].wide_head) < 0 ? -1 : 0;
+	}
+	if (rc < 0) {
+		pc_table_free(&sorted);
+		return -1;
+	}
+	pc_table_free(t);
+	*t = sorted;
+	return 0;
+}
+
 int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, const char *base, char *err, size_t errlen)
 {
@@ -586,11 +585,14 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		"every placement, else -)\n");
 	/* Our points make the rows; the published figures go beside them. */
 	n = compare_pass(f, &t, docs, names, ndocs, PASS_NAME);
+	if (n > 0 && by_kind(&t) < 0)
+		n = -1;
 	if (n > 0 && (compare_pass(f, &t, docs, names, ndocs, ADD_OURS) < 0 ||
 		      compare_pass(f, &t, docs, names, ndocs, ADD_PUBLISHED) < 0))
 		n = -1;
 	if (n > 0) {
 		fputc('\n', f);
+		t.drop_empty = true;	/* the rows of other CPUs' threads */
 		pc_table_draw_text(f, &t);
 		n = compare_pass(f, NULL, docs, names, ndocs, PASS_METHODS);
 	}

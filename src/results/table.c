@@ -445,6 +445,20 @@ static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c, int
 	free(s);
 }
 
+/* Has row r something to show in the page's columns besides the stubs? */
+static bool shows(const struct pc_table *t, size_t r, const size_t *idx, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct pc_table_cell *x = pc_table_at(t, r, idx[i]);
+
+		if (!(t->cols[idx[i]].flags & PC_COL_STUB) && (x->text || !isnan(x->v)))
+			return true;
+	}
+	return false;
+}
+
 void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, size_t per)
 {
 	size_t *idx = malloc((t->ncols ? t->ncols : 1) * sizeof(*idx)), n, r, i;
@@ -472,6 +486,8 @@ void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, siz
 	}
 	fputc('\n', f);
 	for (r = 0; r < t->nrows; r++) {
+		if (t->drop_empty && !shows(t, r, idx, n))
+			continue;
 		for (i = 0; i < n; i++) {
 			if (i)
 				fputs(gap_of(t, idx[i], opens(t, idx, i)), f);
@@ -489,6 +505,8 @@ void pc_table_draw_text(FILE *f, const struct pc_table *t)
 
 	do {
 		per = page_len(t, ns, from);
+		if (from > ns)
+			fputc('\n', f);	/* between pages */
 		pc_table_draw_text_page(f, t, from, per);
 		from += per;
 	} while (from < t->ncols);

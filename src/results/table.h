@@ -82,6 +82,8 @@ struct pc_table {
 	bool color;		/* text view: emphasis in terminal colours */
 	bool no_group_line;	/* text view: groups keep their columns on one
 				 * page, without a line of group headings */
+	bool drop_empty;	/* text view: a row with nothing but its stubs
+				 * on a page is left out of that page */
 	const struct pc_table_mark *marks;
 	size_t nmarks;
 	size_t ncols, nrows, cap;
@@ -126,8 +128,9 @@ int pc_table_wide(struct pc_table *t, size_t row, size_t col, const char *fmt, .
 unsigned pc_table_note(struct pc_table *t, const char *text);
 void pc_table_free(struct pc_table *t);
 
-/* The text view: per page, a line of group headings (when a column has
- * one), a line of column headings, a line per row; then the footnotes. */
+/* The text view: per page (a blank line between pages), a line of group
+ * headings (when a column has one), a line of column headings, a line per
+ * row; then the footnotes. */
 void pc_table_draw_text(FILE *f, const struct pc_table *t);
 /* The markdown view: "| size | glibc malloc | ...", then the footnotes as
  * a list. */
