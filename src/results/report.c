@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report.c - human renderings of one CPU's entry in a result document:
- * an aligned table, markdown, CSV. They read the JSON model, so a stored
- * file renders exactly like a fresh run.
+ * an aligned table, markdown, CSV, each a table (table.h) drawn by its
+ * renderer. They read the JSON model, so a stored file renders exactly
+ * like a fresh run.
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "answers.h"
 #include "report.h"
+#include "table.h"
 #include "core/util.h"
 
 int pc_format_parse(const char *s, enum pc_format *f)
@@ -128,8 +131,9 @@ static int event_width(const char *name)
 	return strlen(l) > 9 ? (int)strlen(l) : 9;
 }
 
-/* One probe's figure for an event: per-op median, "n/s" when the event
- * does not count here, "-" when the probe has none. */
+/* One probe's figure for an event in the CSV's folded field: per-op
+ * median, "n/s" when the event does not count here, "-" when the probe has
+ * none. */
 static void event_cell(json_t *p, const char *name, int digits, char *buf, size_t len)
 {
 	json_t *e = json_object_get(json_object_get(p, "events"), name);
@@ -143,33 +147,30 @@ static void event_cell(json_t *p, const char *name, int digits, char *buf, size_
 						       name, "median"));
 }
 
-/* A table row's cell for an event: "-" throughout when the probe failed. */
-static void row_event_cell(json_t *p, bool ok, const char *name, char *buf,
-			   size_t len)
+/* A figure into a cell. One the file lacks is written as printf writes it
+ * ("nan"), as these views always have: a measured probe without the figure,
+ * unlike a failed probe's "-". */
+static int figure(struct pc_table *t, size_t r, size_t c, double v)
 {
-	if (ok)
-		event_cell(p, name, 2, buf, len);
-	else
-		snprintf(buf, len, PC_NO_VALUE);
+	if (isnan(v))
+		return pc_table_text(t, r, c, "%.*f", t->cols[c].digits, v);
+	pc_table_at(t, r, c)->v = v;
+	return 0;
 }
 
-/* A table row's cycles median, cycles MAD and ns median, "-" when the probe
- * failed. */
-struct row_figures {
-	char cycles[32], mad[32], ns[32];
-};
-
-static void row_figures(json_t *p, bool ok, struct row_figures *r)
+/* A table row's cell for an event: the per-op median, "n/s" when the event
+ * does not count here, none when the probe has no such event. */
+static int event_figure(struct pc_table *t, size_t r, size_t c, json_t *p,
+			const char *name)
 {
-	if (!ok) {
-		snprintf(r->cycles, sizeof(r->cycles), PC_NO_VALUE);
-		snprintf(r->mad, sizeof(r->mad), PC_NO_VALUE);
-		snprintf(r->ns, sizeof(r->ns), PC_NO_VALUE);
-		return;
-	}
-	snprintf(r->cycles, sizeof(r->cycles), "%.2f", num(p, "cycles", "median"));
-	snprintf(r->mad, sizeof(r->mad), "%.2f", num(p, "cycles", "mad"));
-	snprintf(r->ns, sizeof(r->ns), "%.2f", num(p, "ns", "median"));
+	json_t *events = json_object_get(p, "events");
+	json_t *e = json_object_get(events, name);
+
+	if (!e)
+		return 0;
+	if (json_object_get(e, "status"))
+		return pc_table_text(t, r, c, "n/s");
+	return figure(t, r, c, num(events, name, "median"));
 }
 
 /* A table row's status: "ok", with ": REASON" when there is one, or
@@ -178,7 +179,7 @@ static void row_figures(json_t *p, bool ok, struct row_figures *r)
  * reason loses its own "not linear: " lead. */
 #define NOT_LINEAR_LEAD "not linear: "	/* how samples.c words the reason */
 
-static void put_row_status(FILE *f, json_t *p, bool ok)
+static int row_status(struct pc_table *t, size_t r, size_t c, json_t *p, bool ok)
 {
 	const char *reason = str(p, "reason");
 	bool nonlinear = json_is_true(json_object_get(p, "nonlinear"));
@@ -186,11 +187,11 @@ static void put_row_status(FILE *f, json_t *p, bool ok)
 	if (nonlinear && strncmp(reason, NOT_LINEAR_LEAD, strlen(NOT_LINEAR_LEAD)) == 0)
 		reason += strlen(NOT_LINEAR_LEAD);
 	if (ok && nonlinear)
-		fprintf(f, "%s%s", pc_probe_rank(p) == 2 ? "nonlinear" : "noisy, nonlinear",
-			*reason ? ": " : "");
-	else
-		fprintf(f, "%s%s", str(p, "status"), *reason || !ok ? ": " : "");
-	fputs(reason, f);
+		return pc_table_text(t, r, c, "%s%s%s",
+				     pc_probe_rank(p) == 2 ? "nonlinear" : "noisy, nonlinear",
+				     *reason ? ": " : "", reason);
+	return pc_table_text(t, r, c, "%s%s%s", str(p, "status"),
+			     *reason || !ok ? ": " : "", reason);
 }
 
 static int probe_ring(json_t *p)
@@ -278,144 +279,250 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 	}
 }
 
-/* One probe's row of the table (md false; with its discarded samples when
- * verbose) or of the Markdown table (md true). */
-static void put_row(FILE *f, const char *name, json_t *p, const char *const *evn,
-		    size_t nev, bool md, bool verbose)
+/* ---- the probe table: text and markdown --------------------------------- */
+
+enum { COL_PROBE, COL_RING, COL_CYCLES, COL_MAD, COL_NS, COL_EVENTS };
+
+/* The event columns of an entry and their headings: a label for the text
+ * view, the name in full as code for markdown. */
+struct event_cols {
+	size_t n;
+	const char *name[REPORT_EVENTS_MAX];
+	char label[REPORT_EVENTS_MAX][17];
+	char *code[REPORT_EVENTS_MAX];
+};
+
+static void event_cols_free(struct event_cols *ev)
 {
-	bool ok = pc_probe_measured(p);	/* ok or noisy: a figure to show */
-	struct row_figures r;
-	char cell[64];
 	size_t i;
 
-	row_figures(p, ok, &r);
-	if (md)
-		fprintf(f, "| `%s` | %d | %s | %s | %s |", name, probe_ring(p),
-			r.cycles, r.mad, r.ns);
-	else
-		fprintf(f, "%-*s %4d %9s %7s %9s", pc_probe_name_width(), name,
-			probe_ring(p),
-			r.cycles, r.mad, r.ns);
-	for (i = 0; i < nev; i++) {
-		row_event_cell(p, ok, evn[i], cell, sizeof(cell));
-		if (md)
-			fprintf(f, " %s |", cell);
-		else
-			fprintf(f, " %*s", event_width(evn[i]), cell);
-	}
-	if (verbose) {
-		if (ok && json_object_get(p, "discarded"))
-			fprintf(f, " %9ld", discarded(p));
-		else
-			fprintf(f, " %9s", PC_NO_VALUE);
-	}
-	fputs(md ? " " : "  ", f);
-	put_row_status(f, p, ok);
-	fputs(md ? " |\n" : "\n", f);
+	for (i = 0; i < ev->n; i++)
+		free(ev->code[i]);
 }
 
-static void table(FILE *f, const char *key, json_t *entry, bool verbose)
+static int event_cols(struct event_cols *ev, json_t *entry)
 {
-	json_t *probes = json_object_get(entry, "probes"), *p;
-	const char *name, *evn[REPORT_EVENTS_MAX];
-	size_t nev = event_columns(entry, evn), i;
-	char cell[64];
+	size_t n = event_columns(entry, ev->name);
+
+	for (ev->n = 0; ev->n < n; ev->n++) {
+		event_label(ev->name[ev->n], ev->label[ev->n], sizeof(ev->label[0]));
+		if (asprintf(&ev->code[ev->n], "`%s`", ev->name[ev->n]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One probe's row: "-" for every figure when it failed; its discarded
+ * samples when verbose. */
+static int probe_row(struct pc_table *t, const char *name, json_t *p,
+		     const struct event_cols *ev, bool verbose)
+{
+	bool ok = pc_probe_measured(p);	/* ok or noisy: a figure to show */
+	long row = pc_table_row(t);
+	size_t r = (size_t)row, c = COL_EVENTS, i;
+
+	if (row < 0 || pc_table_text(t, r, COL_PROBE, "%s", name) < 0)
+		return -1;
+	pc_table_at(t, r, COL_RING)->v = probe_ring(p);
+	if (ok && (figure(t, r, COL_CYCLES, num(p, "cycles", "median")) < 0 ||
+		   figure(t, r, COL_MAD, num(p, "cycles", "mad")) < 0 ||
+		   figure(t, r, COL_NS, num(p, "ns", "median")) < 0))
+		return -1;
+	for (i = 0; i < ev->n; i++, c++)
+		if (ok && event_figure(t, r, c, p, ev->name[i]) < 0)
+			return -1;
+	if (verbose) {
+		if (ok && json_object_get(p, "discarded"))
+			pc_table_at(t, r, c)->v = (double)discarded(p);
+		c++;
+	}
+	return row_status(t, r, c, p, ok);
+}
+
+/* The probes of an entry as a table: probe, ring, cycles, MAD, ns, an
+ * event's median per column, the discarded samples when verbose, the
+ * status; -1 when out of memory. */
+static int probe_table(struct pc_table *t, json_t *entry, const struct event_cols *ev,
+		       bool verbose)
+{
+	struct pc_table_col cols[COL_EVENTS + REPORT_EVENTS_MAX + 2] = {
+		[COL_PROBE] = { .head = "probe", .width = pc_probe_name_width(),
+				.flags = PC_COL_STUB | PC_COL_LEFT | PC_COL_CODE },
+		[COL_RING] = { .head = "ring", .width = 4, .style = PC_CELL_FIXED },
+		[COL_CYCLES] = { .head = "cycles", .width = 9, .style = PC_CELL_FIXED,
+				 .digits = 2 },
+		/* "±MAD" is 4 characters in 7 */
+		[COL_MAD] = { .head = PC_MAD_LABEL, .width = 7, .style = PC_CELL_FIXED,
+			      .digits = 2 },
+		[COL_NS] = { .head = "ns", .width = 9, .style = PC_CELL_FIXED,
+			     .digits = 2 },
+	};
+	json_t *p;
+	const char *name;
+	size_t n = COL_EVENTS, i;
+
+	for (i = 0; i < ev->n; i++)
+		cols[n++] = (struct pc_table_col){ .head = ev->label[i],
+			.width = event_width(ev->name[i]),
+			.style = PC_CELL_FIXED, .digits = 2,
+			.wide_head = ev->code[i] };
+	if (verbose)
+		cols[n++] = (struct pc_table_col){ .head = "discarded", .width = 9,
+						   .style = PC_CELL_FIXED };
+	cols[n++] = (struct pc_table_col){ .head = "status", .flags = PC_COL_LEFT,
+					   .gap = "  " };
+	if (pc_table_init(t, " ", cols, n) < 0)
+		return -1;
+	json_object_foreach(json_object_get(entry, "probes"), name, p)
+		if (probe_row(t, name, p, ev, verbose) < 0)
+			return -1;
+	return 0;
+}
+
+/* The entry's table drawn by draw (text or markdown), after a blank line. */
+static int draw_probes(FILE *f, json_t *entry, bool verbose,
+		       void (*draw)(FILE *, const struct pc_table *))
+{
+	struct event_cols ev;
+	struct pc_table t = { 0 };
+	int rc = event_cols(&ev, entry);
+
+	if (rc == 0)
+		rc = probe_table(&t, entry, &ev, verbose);
+	if (rc == 0) {
+		fputc('\n', f);
+		draw(f, &t);
+	}
+	pc_table_free(&t);
+	event_cols_free(&ev);
+	return rc;
+}
+
+static int table(FILE *f, const char *key, json_t *entry, bool verbose)
+{
+	int rc;
 
 	header(f, key, entry, "");
 	events_header(f, entry, "");
-	/* "±MAD" is 5 bytes in 4 columns: padded by hand */
-	fprintf(f, "\n%-*s %4s %9s    %s %9s", pc_probe_name_width(), "probe", "ring",
-		"cycles", PC_MAD_LABEL, "ns");
-	for (i = 0; i < nev; i++) {
-		event_label(evn[i], cell, sizeof(cell));
-		fprintf(f, " %*s", event_width(evn[i]), cell);
-	}
-	if (verbose)
-		fprintf(f, " %9s", "discarded");
-	fprintf(f, "  %s\n", "status");
-	json_object_foreach(probes, name, p)
-		put_row(f, name, p, evn, nev, false, verbose);
+	rc = draw_probes(f, entry, verbose, pc_table_draw_text);
 	pc_answers_print(f, entry, "");
+	return rc;
 }
 
-/* ,discarded,"name=median;name=n/s;..." */
-static void csv_events(FILE *f, json_t *p)
+static int markdown(FILE *f, const char *key, json_t *entry)
 {
-	json_t *evs = json_object_get(p, "events"), *e;
+	int rc;
+
+	header(f, key, entry, "> ");
+	events_header(f, entry, "> ");
+	rc = draw_probes(f, entry, false, pc_table_draw_markdown);
+	pc_answers_print(f, entry, "> ");
+	return rc;
+}
+
+/* ---- CSV: a line per probe ------------------------------------------------- */
+
+enum {
+	CSV_CPU, CSV_PROBE, CSV_RING, CSV_STATUS, CSV_CYCLES_MEDIAN, CSV_CYCLES_Q1,
+	CSV_CYCLES_Q3, CSV_CYCLES_MAD, CSV_NS_MEDIAN, CSV_TICKS_MEDIAN, CSV_SAMPLES,
+	CSV_CYCLES_SOURCE, CSV_REASON, CSV_DISCARDED, CSV_EVENTS, CSV_NONLINEAR,
+	CSV_ROUND_SPREAD, CSV_COLS
+};
+
+static const struct pc_table_col csv_cols[CSV_COLS] = {
+	[CSV_CPU] = { .head = "cpu" },
+	[CSV_PROBE] = { .head = "probe" },
+	[CSV_RING] = { .head = "ring", .style = PC_CELL_FIXED },
+	[CSV_STATUS] = { .head = "status" },
+	[CSV_CYCLES_MEDIAN] = { .head = "cycles_median", .style = PC_CELL_FIXED, .digits = 4 },
+	[CSV_CYCLES_Q1] = { .head = "cycles_q1", .style = PC_CELL_FIXED, .digits = 4 },
+	[CSV_CYCLES_Q3] = { .head = "cycles_q3", .style = PC_CELL_FIXED, .digits = 4 },
+	[CSV_CYCLES_MAD] = { .head = "cycles_mad", .style = PC_CELL_FIXED, .digits = 4 },
+	[CSV_NS_MEDIAN] = { .head = "ns_median", .style = PC_CELL_FIXED, .digits = 4 },
+	[CSV_TICKS_MEDIAN] = { .head = "ticks_median", .style = PC_CELL_FIXED, .digits = 4 },
+	[CSV_SAMPLES] = { .head = "samples", .style = PC_CELL_FIXED },
+	[CSV_CYCLES_SOURCE] = { .head = "cycles_source" },
+	[CSV_REASON] = { .head = "reason" },
+	[CSV_DISCARDED] = { .head = "discarded", .style = PC_CELL_FIXED },
+	[CSV_EVENTS] = { .head = "events" },
+	[CSV_NONLINEAR] = { .head = "nonlinear" },
+	[CSV_ROUND_SPREAD] = { .head = "round_spread", .style = PC_CELL_FIXED, .digits = 4 },
+};
+
+/* The events folded into one field: "name=median;name=n/s;..." */
+static int csv_events(struct pc_table *t, size_t r, json_t *p)
+{
+	json_t *e;
 	const char *name;
 	char buf[1024], cell[64];
 	size_t o = 0;
 
-	if (json_object_get(p, "discarded"))
-		fprintf(f, ",%ld,", discarded(p));
-	else
-		fprintf(f, ",%s,", PC_NO_VALUE);
 	buf[0] = 0;
-	json_object_foreach(evs, name, e) {
+	json_object_foreach(json_object_get(p, "events"), name, e) {
 		event_cell(p, name, 4, cell, sizeof(cell));
 		o += (size_t)snprintf(buf + o, o < sizeof(buf) ? sizeof(buf) - o : 0,
 				      "%s%s=%s", o ? ";" : "", name, cell);
 		if (o >= sizeof(buf))
 			break;
 	}
-	pc_csv_field(f, buf);
+	return pc_table_text(t, r, CSV_EVENTS, "%s", buf);
 }
 
-static void csv(FILE *f, const char *key, json_t *entry, int with_header)
+/* The figures of a measured probe (ok, or noisy); a probe without them
+ * leaves them "-", the one word for no value, as in every view. */
+static int csv_figures(struct pc_table *t, size_t r, json_t *p)
 {
-	json_t *probes = json_object_get(entry, "probes"), *p;
+	if (!pc_probe_measured(p))
+		return 0;
+	pc_table_at(t, r, CSV_SAMPLES)->v =
+		(double)json_integer_value(json_object_get(p, "samples"));
+	if (figure(t, r, CSV_CYCLES_MEDIAN, num(p, "cycles", "median")) < 0 ||
+	    figure(t, r, CSV_CYCLES_Q1, num(p, "cycles", "q1")) < 0 ||
+	    figure(t, r, CSV_CYCLES_Q3, num(p, "cycles", "q3")) < 0 ||
+	    figure(t, r, CSV_CYCLES_MAD, num(p, "cycles", "mad")) < 0 ||
+	    figure(t, r, CSV_NS_MEDIAN, num(p, "ns", "median")) < 0 ||
+	    figure(t, r, CSV_TICKS_MEDIAN, num(p, "ticks", "median")) < 0)
+		return -1;
+	return pc_table_text(t, r, CSV_CYCLES_SOURCE, "%s", str(p, "cycles_source"));
+}
+
+static int csv_row(struct pc_table *t, const char *key, const char *name, json_t *p)
+{
+	json_t *spread = json_object_get(p, "round_spread");
+	bool nonlinear = json_is_true(json_object_get(p, "nonlinear"));
+	long row = pc_table_row(t);
+	size_t r = (size_t)row;
+
+	if (row < 0 || pc_table_text(t, r, CSV_CPU, "%s", key) < 0 ||
+	    pc_table_text(t, r, CSV_PROBE, "%s", name) < 0 ||
+	    pc_table_text(t, r, CSV_STATUS, "%s", str(p, "status")) < 0 ||
+	    csv_figures(t, r, p) < 0 ||
+	    pc_table_text(t, r, CSV_REASON, "%s", str(p, "reason")) < 0 ||
+	    csv_events(t, r, p) < 0 ||
+	    pc_table_text(t, r, CSV_NONLINEAR, "%s", nonlinear ? "yes" : "no") < 0)
+		return -1;
+	pc_table_at(t, r, CSV_RING)->v = probe_ring(p);
+	if (json_object_get(p, "discarded"))
+		pc_table_at(t, r, CSV_DISCARDED)->v = (double)discarded(p);
+	if (json_is_number(spread))
+		pc_table_at(t, r, CSV_ROUND_SPREAD)->v = json_number_value(spread);
+	return 0;
+}
+
+static int csv(FILE *f, const char *key, json_t *entry, bool with_header)
+{
+	json_t *p;
 	const char *name;
+	struct pc_table t;
+	int rc = pc_table_init(&t, NULL, csv_cols, CSV_COLS);
 
-	if (with_header)
-		fprintf(f, "cpu,probe,ring,status,cycles_median,cycles_q1,cycles_q3,"
-			"cycles_mad,ns_median,ticks_median,samples,cycles_source,reason,"
-			"discarded,events,nonlinear,round_spread\n");
-	json_object_foreach(probes, name, p) {
-		pc_csv_field(f, key);
-		fputc(',', f);
-		pc_csv_field(f, name);
-		fprintf(f, ",%d,%s,",
-			probe_ring(p),
-			str(p, "status"));
-		if (pc_probe_measured(p))	/* ok, or noisy */
-			fprintf(f, "%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%s,",
-				num(p, "cycles", "median"), num(p, "cycles", "q1"),
-				num(p, "cycles", "q3"), num(p, "cycles", "mad"),
-				num(p, "ns", "median"), num(p, "ticks", "median"),
-				(long long)json_integer_value(json_object_get(p, "samples")),
-				str(p, "cycles_source"));
-		else	/* no figures: the one word for no value, as in every view */
-			fprintf(f, "%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,%1$s,", PC_NO_VALUE);
-		pc_csv_field(f, str(p, "reason"));
-		csv_events(f, p);
-		fprintf(f, ",%s,", json_is_true(json_object_get(p, "nonlinear")) ? "yes" :
-			"no");
-		if (json_is_number(json_object_get(p, "round_spread")))
-			fprintf(f, "%.4f\n", json_number_value(json_object_get(p,
-								 "round_spread")));
-		else
-			fputs(PC_NO_VALUE "\n", f);
-	}
-}
-
-static void markdown(FILE *f, const char *key, json_t *entry)
-{
-	json_t *probes = json_object_get(entry, "probes"), *p;
-	const char *name, *evn[REPORT_EVENTS_MAX];
-	size_t nev = event_columns(entry, evn), i;
-
-	header(f, key, entry, "> ");
-	events_header(f, entry, "> ");
-	fprintf(f, "\n| probe | ring | cycles | %s | ns |", PC_MAD_LABEL);
-	for (i = 0; i < nev; i++)
-		fprintf(f, " `%s` |", evn[i]);
-	fprintf(f, " status |\n|---|---:|---:|---:|---:|");
-	for (i = 0; i < nev; i++)
-		fprintf(f, "---:|");
-	fprintf(f, "---|\n");
-	json_object_foreach(probes, name, p)
-		put_row(f, name, p, evn, nev, true, false);
-	pc_answers_print(f, entry, "> ");
+	json_object_foreach(json_object_get(entry, "probes"), name, p)
+		if (rc == 0)
+			rc = csv_row(&t, key, name, p);
+	if (rc == 0)
+		pc_table_draw_csv(f, &t, with_header);
+	pc_table_free(&t);
+	return rc;
 }
 
 int pc_report(FILE *f, json_t *doc, enum pc_format fmt)
@@ -427,31 +534,33 @@ int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose)
 {
 	json_t *cpus = json_object_get(doc, "cpus"), *entry;
 	const char *key;
-	int first = 1;
+	bool first = true;
+	int rc = 0;
 
 	if (fmt == PC_FORMAT_JSON)
 		return pc_doc_dump(doc, f);
 	json_object_foreach(cpus, key, entry) {
+		if (!first && fmt != PC_FORMAT_CSV)
+			fputc('\n', f);
 		switch (fmt) {
 		case PC_FORMAT_TABLE:
-			if (!first)
-				fputc('\n', f);
-			table(f, key, entry, verbose);
+			if (table(f, key, entry, verbose) < 0)
+				rc = -1;
 			break;
 		case PC_FORMAT_CSV:
-			csv(f, key, entry, first);
+			if (csv(f, key, entry, first) < 0)
+				rc = -1;
 			break;
 		case PC_FORMAT_MARKDOWN:
-			if (!first)
-				fputc('\n', f);
-			markdown(f, key, entry);
+			if (markdown(f, key, entry) < 0)
+				rc = -1;
 			break;
 		case PC_FORMAT_JSON:
 			break;
 		}
-		first = 0;
+		first = false;
 	}
-	return ferror(f) ? -1 : 0;
+	return rc < 0 || ferror(f) ? -1 : 0;
 }
 
 const char *pc_entry_brand(json_t *entry, const char *key)
