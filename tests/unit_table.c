@@ -355,6 +355,52 @@ static void added(void)
 	pc_table_free(&t);
 }
 
+/* A table in a page of its own: rows named by a data- attribute, a cell's
+ * own class, a column written in ASCII, footnotes that link to the page's
+ * list (report's figures and comparison tables). */
+static void in_page(void)
+{
+	static const struct pc_table_mark marks[] = { { "~", " (noisy)" } };
+	static const struct pc_table_col cols[] = {
+		{ .head = "probe", .flags = PC_COL_STUB | PC_COL_LEFT },
+		{ .head = "A median \xc2\xb1MAD", .style = PC_CELL_FIXED,
+		  .flags = PC_COL_ASCII, .digits = 2 },
+		{ .head = "verdict", .flags = PC_COL_LEFT | PC_COL_ASCII },
+	};
+	struct pc_table t;
+	char *s;
+
+	ok(pc_table_init(&t, " ", cols, 3) == 0, "a table for a page");
+	t.marks = marks;
+	t.nmarks = 1;
+	t.note_href = "#note-";
+	t.row_data = "probe";
+	pc_table_row(&t);
+	pc_table_row(&t);
+	pc_table_text(&t, 0, 0, "cas");
+	pc_table_text(&t, 0, 1, "12.00 \xc2\xb1" "0.10");
+	pc_table_at(&t, 0, 1)->marks = 1;
+	pc_table_at(&t, 0, 1)->note = 3;
+	pc_table_text(&t, 0, 2, "\xe2\x96\xb2 slower");
+	pc_table_at(&t, 0, 2)->cls = "slower";
+	pc_table_text(&t, 1, 0, "a<b");
+	pc_table_at(&t, 1, 1)->v = 7;
+	pc_table_text(&t, 1, 2, "x<\xf0\x9f\x98\x80\xff");
+	s = draw_html(&t);
+	same(s, "<table class=\"figures\">\n"
+		"<tr><th>probe</th><th>A median \xc2\xb1MAD</th><th>verdict</th></tr>\n"
+		"<tr data-probe=\"cas\"><td>cas</td>"
+		"<td class=\"n\">12.00 &#177;0.10 (noisy)<sup><a href=\"#note-3\">[3]</a></sup></td>"
+		"<td class=\"slower\">&#9650; slower</td></tr>\n"
+		"<tr data-probe=\"a&lt;b\"><td>a&lt;b</td><td class=\"n\">7.00</td>"
+		"<td>x&lt;&#128512;\xff</td></tr>\n"
+		"</table>\n",
+	     "html: rows named by data-probe, a cell's class, ASCII columns with numeric "
+	     "references, a footnote as a link and no list under the table");
+	free(s);
+	pc_table_free(&t);
+}
+
 int main(void)
 {
 	grouped();
@@ -362,5 +408,6 @@ int main(void)
 	worded();
 	own_pages();
 	added();
+	in_page();
 	return done_testing();
 }

@@ -613,9 +613,94 @@ void pc_html_escape(FILE *f, const char *s)
 	}
 }
 
+/* The length of the UTF-8 sequence beyond ASCII at s, its code point in
+ * *cp; 0 when s starts none. */
+static int utf8_seq(const unsigned char *s, unsigned long *cp)
+{
+	int n = *s >= 0xf8 ? 0 : *s >= 0xf0 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc0 ? 2 : 0, k;
+
+	*cp = *s & (0x7fu >> n);
+	for (k = 1; k < n; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[k] & 0x3fu);
+	}
+	return n;
+}
+
+/* A cell's words: escaped; beyond ASCII as numeric references when ascii. */
+static void html_text(FILE *f, const char *s, bool ascii)
+{
+	char c[2] = { 0, 0 };
+	unsigned long cp;
+	int n;
+
+	if (!ascii) {
+		pc_html_escape(f, s);
+		return;
+	}
+	for (; *s; s += n ? n : 1) {
+		if ((n = utf8_seq((const unsigned char *)s, &cp)) > 0) {
+			fprintf(f, "&#%lu;", cp);
+		} else {
+			c[0] = *s;
+			pc_html_escape(f, c);
+		}
+	}
+}
+
+/* A row's <tr>, naming its first cell when the table says so. */
+static void html_row(FILE *f, const struct pc_table *t, size_t r)
+{
+	char buf[64];
+
+	fputs("<tr", f);
+	if (t->row_data && t->ncols) {
+		fputs(" data-", f);
+		pc_html_escape(f, t->row_data);
+		fputs("=\"", f);
+		pc_html_escape(f, content(t, r, 0, true, buf, sizeof(buf)));
+		fputc('"', f);
+	}
+	fputc('>', f);
+}
+
+static void html_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
+{
+	const struct pc_table_cell *x = pc_table_at(t, r, c);
+	struct pc_table_cell marked = *x;
+	unsigned flags = t->cols[c].flags;
+	const char *cls = x->cls ? x->cls : x->emph == PC_EMPH_ALERT ? "alert" :
+			  x->emph == PC_EMPH_GOOD ? "good" :
+			  flags & PC_COL_LEFT ? NULL : "n";
+	char buf[64], m[64];
+
+	if (t->note_href)
+		marked.note = 0;	/* a link, after the marks */
+	marks_of(t, &marked, false, m, sizeof(m));
+	fputs("<td", f);
+	if (cls) {
+		fputs(" class=\"", f);
+		pc_html_escape(f, cls);
+		fputc('"', f);
+	}
+	fputc('>', f);
+	if (flags & PC_COL_CODE)
+		fputs("<code>", f);
+	html_text(f, content(t, r, c, true, buf, sizeof(buf)), flags & PC_COL_ASCII);
+	if (flags & PC_COL_CODE)
+		fputs("</code>", f);
+	html_text(f, m, flags & PC_COL_ASCII);
+	if (t->note_href && x->note) {
+		fputs("<sup><a href=\"", f);
+		pc_html_escape(f, t->note_href);
+		fprintf(f, "%u\">[%u]</a></sup>", x->note, x->note);
+	}
+	fputs("</td>", f);
+}
+
 void pc_table_draw_html(FILE *f, const struct pc_table *t, const char *cls)
 {
-	char buf[64], m[64];
 	size_t r, c, k;
 	bool grouped = false;
 
@@ -647,28 +732,13 @@ void pc_table_draw_html(FILE *f, const struct pc_table *t, const char *cls)
 	}
 	fputs("</tr>\n", f);
 	for (r = 0; r < t->nrows; r++) {
-		fputs("<tr>", f);
-		for (c = 0; c < t->ncols; c++) {
-			const struct pc_table_cell *x = pc_table_at(t, r, c);
-			bool n = !(t->cols[c].flags & PC_COL_LEFT);
-
-			marks_of(t, x, false, m, sizeof(m));
-			fprintf(f, "<td%s%s%s>", n || x->emph ? " class=\"" : "",
-				x->emph == PC_EMPH_ALERT ? "alert" : x->emph == PC_EMPH_GOOD ?
-				"good" : n ? "n" : "", n || x->emph ? "\"" : "");
-			if (t->cols[c].flags & PC_COL_CODE)
-				fputs("<code>", f);
-			pc_html_escape(f, content(t, r, c, true, buf, sizeof(buf)));
-			if (t->cols[c].flags & PC_COL_CODE)
-				fputs("</code>", f);
-			if (*m)
-				pc_html_escape(f, m);
-			fputs("</td>", f);
-		}
+		html_row(f, t, r);
+		for (c = 0; c < t->ncols; c++)
+			html_cell(f, t, r, c);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	for (k = 0; k < t->nnotes; k++) {
+	for (k = 0; !t->note_href && k < t->nnotes; k++) {
 		fprintf(f, "<p class=\"note\">[%zu] ", k + 1);
 		pc_html_escape(f, t->notes[k]);
 		fputs("</p>\n", f);

@@ -36,6 +36,8 @@ enum pc_cell_style {
 #define PC_COL_ALONE 16u	/* the text view gives a cell wider than the
 				 * column a line of its own, the row going on
 				 * under it (a stub's long name) */
+#define PC_COL_ASCII 32u	/* HTML writes the cells' characters beyond
+				 * ASCII as numeric references (&#177;) */
 
 struct pc_table_col {
 	const char *group;	/* the heading over its group, or NULL */
@@ -63,6 +65,8 @@ struct pc_table_cell {
 	unsigned marks;		/* bit i: the table's mark i */
 	enum pc_emph emph;
 	unsigned note;		/* the table's footnote number, 0: none */
+	const char *cls;	/* HTML: its class, in place of the column's
+				 * and the emphasis's; not owned; NULL: those */
 };
 
 /* A mark: its symbol in the text view, its word elsewhere ("~" and
@@ -93,6 +97,11 @@ struct pc_table {
 	char **notes;		/* footnote n is notes[n - 1] */
 	size_t nkept;
 	char **kept;		/* the headings pc_table_col_add copied */
+	const char *note_href;	/* HTML: a cell's footnote n is a link to
+				 * note_href followed by n, in a list the page
+				 * keeps; NULL: the notes follow the table */
+	const char *row_data;	/* HTML: each row carries its first cell as
+				 * data-<row_data>="..."; NULL: not */
 };
 
 /* The width text views fit, set once by the command line ($COLUMNS, the
