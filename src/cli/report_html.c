@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "results/answers.h"
+#include "results/table.h"
 #include "report_html.h"
 
 /* Okabe-Ito: told apart with the common colour-vision deficiencies. */
@@ -33,23 +34,6 @@ static const char *const palette[] = {
 /* Values spanning this factor or more are drawn on a log scale. */
 #define CH_LOG_SPAN 100.0
 
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-				fputc(' ', f);
-			else
-				fputc(*s, f);
-		}
-	}
-}
-
 static const char *colour(size_t i)
 {
 	return palette[i % NPALETTE];
@@ -59,7 +43,7 @@ static void head(FILE *f, const struct pc_report_html_opts *o)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"generator\" content=\"primcost ", f);
-	esc(f, o->version);
+	pc_html_escape(f, o->version);
 	fputs("\">\n<title>primcost report</title>\n<style>\n"
 	      "body{font:14px/1.4 sans-serif;color:#111;background:#fff;margin:1.5em auto;"
 	      "max-width:62em;padding:0 1em}\n"
@@ -88,19 +72,38 @@ static void note_ref(FILE *f, int k)
 		fprintf(f, "<sup><a href=\"#note-%d\">[%d]</a></sup>", k, k);
 }
 
-/* A measured cell's figure: median and MAD (a published point has no
- * spread), and in words when it is noisy or not linear. */
-static void cell_figure(FILE *f, const struct pc_cmp_cell *c)
+/* The tables' marks: a figure noisy, not linear. */
+static const struct pc_table_mark figure_marks[] = {
+	{ "~", " (noisy)" }, { "^", " (not linear)" },
+};
+#define MARK_NOISY 1u
+#define MARK_NONLINEAR 2u
+#define PLUS_MINUS "\xc2\xb1"	/* written &#177; (PC_COL_ASCII) */
+
+/* The tables' first column. */
+static const struct pc_table_col probe_col = {
+	.head = "probe", .flags = PC_COL_STUB | PC_COL_LEFT,
+};
+
+/* A side's cell of a table: the median and MAD (a published point has no
+ * spread), marked when noisy or not linear; else the probe's status, or
+ * nothing. -1 when out of memory. */
+static int side_cell(struct pc_table *t, size_t r, size_t col,
+		     const struct pc_cmp_cell *c)
 {
 	char v[32], d[32];
 
-	fputs(pc_fmt_figure(c->median, v, sizeof(v)), f);
-	if (!c->single)
-		fprintf(f, " &#177;%s", pc_fmt_figure(c->mad, d, sizeof(d)));
-	if (c->noisy)
-		fputs(" (noisy)", f);
-	if (c->nonlinear)
-		fputs(" (not linear)", f);
+	if (c->state == PC_CELL_STATUS)
+		return pc_table_text(t, r, col, "%s", c->status ? c->status : "");
+	if (c->state != PC_CELL_OK)
+		return 0;
+	pc_table_at(t, r, col)->marks = (c->noisy ? MARK_NOISY : 0) |
+					(c->nonlinear ? MARK_NONLINEAR : 0);
+	pc_fmt_figure(c->median, v, sizeof(v));
+	if (c->single)
+		return pc_table_text(t, r, col, "%s", v);
+	return pc_table_text(t, r, col, "%s " PLUS_MINUS "%s", v,
+			     pc_fmt_figure(c->mad, d, sizeof(d)));
 }
 
 /* ---- the CPUs and their context --------------------------------------------- */
@@ -111,16 +114,16 @@ static void side_row(FILE *f, const struct pc_cmp_side *s, size_t i,
 	char l[PC_LABEL_LEN];
 
 	fprintf(f, "<tr data-cpu=\"");
-	esc(f, s->key);
+	pc_html_escape(f, s->key);
 	fprintf(f, "\"><td><span class=\"sw\" style=\"background:%s\"></span>%s</td><td>",
 		colour(i), pc_side_label(i, l));
-	esc(f, s->key);
+	pc_html_escape(f, s->key);
 	fputs("</td><td>", f);
-	esc(f, s->brand ? s->brand : PC_NO_VALUE);
+	pc_html_escape(f, s->brand ? s->brand : PC_NO_VALUE);
 	fputs("</td><td>", f);
-	esc(f, s->file);
+	pc_html_escape(f, s->file);
 	fputs("</td><td>", f);
-	esc(f, s->cycles_source ? s->cycles_source : PC_NO_VALUE);
+	pc_html_escape(f, s->cycles_source ? s->cycles_source : PC_NO_VALUE);
 	fprintf(f, "</td><td>%s</td><td>", s->virtualized == 1 ? "virtual machine" :
 		s->virtualized == 0 ? "bare metal" : "unknown");
 	if (!s->entry)
@@ -138,10 +141,10 @@ static void side_row(FILE *f, const struct pc_cmp_side *s, size_t i,
 		fputs("published table", f);
 		note_ref(f, pc_footnote(fn, "source", s->reference));
 	} else {
-		esc(f, s->newest_date ? s->newest_date : "");
+		pc_html_escape(f, s->newest_date ? s->newest_date : "");
 		if (s->kernel) {
 			fputs(", kernel ", f);
-			esc(f, s->kernel);
+			pc_html_escape(f, s->kernel);
 		}
 	}
 	fputs("</td></tr>\n", f);
@@ -157,7 +160,7 @@ static void cpus(FILE *f, const struct pc_compare *m, struct pc_footnotes *fn)
 
 		if (*t->title) {
 			fputs("<h3>", f);
-			esc(f, t->title);
+			pc_html_escape(f, t->title);
 			fputs("</h3>\n", f);
 		}
 		fputs("<table>\n<tr><th>label</th><th>model key</th><th>CPU</th>"
@@ -168,7 +171,7 @@ static void cpus(FILE *f, const struct pc_compare *m, struct pc_footnotes *fn)
 		fputs("</table>\n", f);
 		for (i = 0; i < t->nnotes; i++) {
 			fputs("<p>Note: ", f);
-			esc(f, t->note[i]);
+			pc_html_escape(f, t->note[i]);
 			fputs("</p>\n", f);
 		}
 	}
@@ -184,11 +187,11 @@ static void analog_item(FILE *f, const struct pc_compare *m,
 	size_t i;
 
 	fputs("<li>", f);
-	esc(f, a->probe);
+	pc_html_escape(f, a->probe);
 	fputs(" (ring 0) and its ring-3 analog ", f);
-	esc(f, a->analog);
+	pc_html_escape(f, a->analog);
 	fputs(" (", f);
-	esc(f, a->how);
+	pc_html_escape(f, a->how);
 	fputs("; an analog, not the same probe): ", f);
 	for (i = 0; i < t->nsides; i++) {
 		const struct pc_cmp_cell *c = &a->cell[i];
@@ -222,12 +225,12 @@ static void answers(FILE *f, const struct pc_compare *m)
 			if (!n)
 				continue;
 			fprintf(f, "<h3>%s: ", pc_side_label(i, l));
-			esc(f, t->side[i].brand ? t->side[i].brand : t->side[i].key);
+			pc_html_escape(f, t->side[i].brand ? t->side[i].brand : t->side[i].key);
 			fputs("</h3>\n<ul>\n", f);
 			for (k = 0; k < n; k++) {
 				pc_answer_line(&ans[k], line, sizeof(line));
 				fputs("<li>", f);
-				esc(f, line);
+				pc_html_escape(f, line);
 				fputs("</li>\n", f);
 			}
 			fputs("</ul>\n", f);
@@ -349,7 +352,7 @@ static void bar(FILE *f, const struct pc_cmp_row *row, size_t i, double y,
 	b = pos(s, c->q3);
 	fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
 		"<title>%s ", CH_X0, y, w, CH_BAR, colour(i), l);
-	esc(f, row->probe);
+	pc_html_escape(f, row->probe);
 	fprintf(f, ": %s %s (IQR %s to %s)</title></rect>\n",
 		pc_fmt_figure(c->median, v, sizeof(v)), unit,
 		pc_fmt_figure(c->q1, q1, sizeof(q1)), pc_fmt_figure(c->q3, q3, sizeof(q3)));
@@ -379,7 +382,7 @@ static void chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_table
 		"viewBox=\"0 0 %d %.0f\" width=\"%d\" height=\"%.0f\" "
 		"aria-labelledby=\"chart%zu-t chart%zu-d\">\n<title id=\"chart%zu-t\">",
 		CH_W, h, CH_W, h, id, id, id);
-	esc(f, group);
+	pc_html_escape(f, group);
 	fprintf(f, ": %s per operation by CPU</title>\n<desc id=\"chart%zu-d\">Bars: the "
 		"median of each probe on each CPU (A, B, ...), whiskers the interquartile "
 		"range%s. The table below gives the same figures.</desc>\n", unit, id,
@@ -396,14 +399,14 @@ static void chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_table
 			fprintf(f, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"",
 				CH_LABEL);
 		fputc('>', f);
-		esc(f, row->probe);
+		pc_html_escape(f, row->probe);
 		fputs("</text>\n", f);
 		for (i = 0; i < t->nsides; i++)
 			bar(f, row, i, y + i * (CH_BAR + CH_GAP), &s, unit, fn);
 	}
 	axis(f, &s, CH_TOP + n * per, unit);
 	fputs("</svg>\n<figcaption>", f);
-	esc(f, group);
+	pc_html_escape(f, group);
 	fprintf(f, ": %s per operation (%s scale)</figcaption>\n</figure>\n", unit,
 		s.log ? "logarithmic" : "linear");
 }
@@ -534,7 +537,7 @@ static void series_line(FILE *f, const struct pc_cmp_table *t, const struct seri
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s ",
 			xpos(l, se->x[p]), ypos(s, c->median), colour(k),
 			pc_side_label(i, lab));
-		esc(f, t->row[se->row[p]].probe);
+		pc_html_escape(f, t->row[se->row[p]].probe);
 		fprintf(f, ": %s</title></circle>\n", pc_fmt_figure(c->median, v, sizeof(v)));
 	}
 }
@@ -579,7 +582,7 @@ static void line_chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_
 		"viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
 		"aria-labelledby=\"chart%zu-t chart%zu-d\">\n<title id=\"chart%zu-t\">",
 		CH_W, h, CH_W, h, id, id, id);
-	esc(f, group);
+	pc_html_escape(f, group);
 	fprintf(f, ": %s per operation over %s</title>\n<desc id=\"chart%zu-d\">One line "
 		"per series (colour) and CPU (dash pattern), through the medians. The "
 		"table below gives the same figures.</desc>\n", unit,
@@ -592,7 +595,7 @@ static void line_chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_
 		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
 			"stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">", LN_X0 + LN_PLOT_W + 16,
 			LN_X0 + LN_PLOT_W + 36, y, y, colour(k), LN_X0 + LN_PLOT_W + 40, y + 4);
-		esc(f, l->s[k].name);
+		pc_html_escape(f, l->s[k].name);
 		fputs("</text>\n", f);
 	}
 	for (i = 0; t->nsides > 1 && i < t->nsides; i++, y += 16)
@@ -601,44 +604,69 @@ static void line_chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_
 			"CPU %s</text>\n", LN_X0 + LN_PLOT_W + 16, LN_X0 + LN_PLOT_W + 36, y, y,
 			dashes[i % 4], LN_X0 + LN_PLOT_W + 40, y + 4, pc_side_label(i, lab));
 	fputs("</svg>\n<figcaption>", f);
-	esc(f, group);
+	pc_html_escape(f, group);
 	fprintf(f, ": %s per operation over %s (%s scale)</figcaption>\n</figure>\n", unit,
 		*l->s[0].xword ? l->s[0].xword : "size", s.log ? "logarithmic" : "linear");
 }
 
-/* The chart's figures as a table: its text alternative, and what prints. */
-static void figures(FILE *f, const struct pc_cmp_table *t, const size_t *rows,
-		    size_t n, struct pc_footnotes *fn)
+#define HEAD_LEN (PC_LABEL_LEN + 16)
+
+/* The figures of a group's rows, a column per side; -1 when out of memory.
+ * head: a heading's room per side. */
+static int figures_table(struct pc_table *tab, const struct pc_cmp_table *t,
+			 const size_t *rows, size_t n, struct pc_footnotes *fn,
+			 char (*head)[HEAD_LEN])
 {
+	struct pc_table_col *cols = calloc(t->nsides + 1, sizeof(*cols));
 	char l[PC_LABEL_LEN];
 	size_t r, i;
+	int rc, k;
 
-	fputs("<table class=\"figures\">\n<tr><th>probe</th>", f);
-	for (i = 0; i < t->nsides; i++)
-		fprintf(f, "<th>%s median " PC_MAD_LABEL "</th>", pc_side_label(i, l));
-	fputs("</tr>\n", f);
-	for (r = 0; r < n; r++) {
+	if (!cols)
+		return -1;
+	cols[0] = probe_col;
+	for (i = 0; i < t->nsides; i++) {
+		snprintf(head[i], HEAD_LEN, "%s median " PC_MAD_LABEL,
+			 pc_side_label(i, l));
+		cols[1 + i] = (struct pc_table_col){ .head = head[i],
+						     .flags = PC_COL_ASCII };
+	}
+	rc = pc_table_init(tab, NULL, cols, t->nsides + 1);
+	free(cols);
+	tab->marks = figure_marks;
+	tab->nmarks = 2;
+	tab->note_href = "#note-";
+	tab->row_data = "probe";
+	for (r = 0; rc == 0 && r < n; r++) {
 		const struct pc_cmp_row *row = &t->row[rows[r]];
 
-		fputs("<tr data-probe=\"", f);
-		esc(f, row->probe);
-		fputs("\"><td>", f);
-		esc(f, row->probe);
-		fputs("</td>", f);
+		if (pc_table_row(tab) < 0 ||
+		    pc_table_text(tab, r, 0, "%s", row->probe) < 0)
+			return -1;
 		for (i = 0; i < t->nsides; i++) {
-			const struct pc_cmp_cell *c = &row->cell[i];
-
-			fputs("<td class=\"n\">", f);
-			if (c->state == PC_CELL_OK)
-				cell_figure(f, c);
-			else
-				esc(f, c->state == PC_CELL_STATUS ? c->status : PC_NO_VALUE);
-			note_ref(f, pc_cell_footnote(c, fn));
-			fputs("</td>", f);
+			if (side_cell(tab, r, 1 + i, &row->cell[i]) < 0)
+				return -1;
+			if ((k = pc_cell_footnote(&row->cell[i], fn)) > 0)
+				pc_table_at(tab, r, 1 + i)->note = (unsigned)k;
 		}
-		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	return rc;
+}
+
+/* The chart's figures as a table: its text alternative, and what prints;
+ * -1 when out of memory. */
+static int figures(FILE *f, const struct pc_cmp_table *t, const size_t *rows,
+		   size_t n, struct pc_footnotes *fn)
+{
+	char (*head)[HEAD_LEN] = calloc(t->nsides + 1, sizeof(*head));
+	struct pc_table tab = { 0 };
+	int rc = head ? figures_table(&tab, t, rows, n, fn, head) : -1;
+
+	if (rc == 0)
+		pc_table_draw_html(f, &tab, "figures");
+	pc_table_free(&tab);
+	free(head);
+	return rc;
 }
 
 static int groups(FILE *f, const struct pc_compare *m, struct pc_footnotes *fn)
@@ -666,16 +694,19 @@ static int groups(FILE *f, const struct pc_compare *m, struct pc_footnotes *fn)
 					rows[n++] = q;
 			fputs("<h3>", f);
 			if (*t->title) {
-				esc(f, t->title);
+				pc_html_escape(f, t->title);
 				fputs(": ", f);
 			}
-			esc(f, g);
+			pc_html_escape(f, g);
 			fputs("</h3>\n", f);
 			if (lines_of(t, rows, n, &ln))
 				line_chart(f, m, t, rows, n, &ln, g, id++);
 			else
 				chart(f, m, t, rows, n, g, id++, fn);
-			figures(f, t, rows, n, fn);
+			if (figures(f, t, rows, n, fn) < 0) {
+				free(rows);
+				return -1;
+			}
 		}
 		free(rows);
 	}
@@ -685,49 +716,88 @@ static int groups(FILE *f, const struct pc_compare *m, struct pc_footnotes *fn)
 
 /* ---- the comparison view ------------------------------------------------------ */
 
-static void comparison_row(FILE *f, const struct pc_cmp_table *t, size_t r)
+/* A verdict in words after its sign, in its class (the page's colours). */
+static int verdict_cell(struct pc_table *tab, size_t r, size_t col,
+			const struct pc_cmp_cell *c)
 {
-	const struct pc_cmp_row *row = &t->row[r];
-	size_t i;
+	const char *name = pc_verdict_name(c->verdict);
 
-	fputs("<tr><td>", f);
-	esc(f, row->probe);
-	fputs("</td>", f);
+	if (c->verdict == PC_VERDICT_NONE)
+		return 0;
+	if (c->verdict == PC_VERDICT_NOT_COMPARABLE) {
+		pc_table_at(tab, r, col)->cls = "nc";
+		return pc_table_text(tab, r, col, "not comparable: %s", c->why);
+	}
+	pc_table_at(tab, r, col)->cls = name;
+	return pc_table_text(tab, r, col, "%s %s", c->verdict == PC_VERDICT_SLOWER ?
+			     "\xe2\x96\xb2" : c->verdict == PC_VERDICT_FASTER ?
+			     "\xe2\x96\xbc" : "=", name);
+}
+
+/* A probe's row: each side's figure, and for each but A its ratio to A
+ * and its verdict. */
+static int comparison_row(struct pc_table *tab, const struct pc_cmp_table *t,
+			  const struct pc_cmp_row *row)
+{
+	long at = pc_table_row(tab);
+	size_t r = (size_t)at, col = 1, i;
+
+	if (at < 0 || pc_table_text(tab, r, 0, "%s", row->probe) < 0)
+		return -1;
 	for (i = 0; i < t->nsides; i++) {
 		const struct pc_cmp_cell *c = &row->cell[i];
 
-		if (c->state == PC_CELL_OK) {
-			fputs("<td class=\"n\">", f);
-			cell_figure(f, c);
-			fputs("</td>", f);
-		} else
-			fprintf(f, "<td class=\"n\">%s</td>", c->state == PC_CELL_STATUS ?
-				c->status : PC_NO_VALUE);
+		if (side_cell(tab, r, col++, c) < 0)
+			return -1;
 		if (!i)
 			continue;
-		if (isnan(c->ratio))
-			fputs("<td class=\"n\">" PC_NO_VALUE "</td>", f);
-		else
-			fprintf(f, "<td class=\"n\">%.3fx</td>", c->ratio);
-		if (c->verdict == PC_VERDICT_NONE) {
-			fputs("<td>" PC_NO_VALUE "</td>", f);
-		} else if (c->verdict == PC_VERDICT_NOT_COMPARABLE) {
-			fputs("<td class=\"nc\">not comparable: ", f);
-			esc(f, c->why);
-			fputs("</td>", f);
-		} else
-			fprintf(f, "<td class=\"%s\">%s%s</td>", pc_verdict_name(c->verdict),
-				c->verdict == PC_VERDICT_SLOWER ? "&#9650; " :
-				c->verdict == PC_VERDICT_FASTER ? "&#9660; " : "= ",
-				pc_verdict_name(c->verdict));
+		if (!isnan(c->ratio) && pc_table_text(tab, r, col, "%.3fx", c->ratio) < 0)
+			return -1;
+		if (verdict_cell(tab, r, col + 1, c) < 0)
+			return -1;
+		col += 2;
 	}
-	fputs("</tr>\n", f);
+	return 0;
 }
 
-static void comparison(FILE *f, const struct pc_compare *m)
+/* The comparison of a table's sides: probe, then per side its figure, and
+ * for each but A "B/A" and the verdict; -1 when out of memory. head: two
+ * headings' room per side. */
+static int comparison_table(struct pc_table *tab, const struct pc_cmp_table *t,
+			    char (*head)[HEAD_LEN])
 {
-	char l[PC_LABEL_LEN];
-	size_t c, r, i;
+	struct pc_table_col *cols = calloc(3 * t->nsides, sizeof(*cols));
+	size_t n = 0, r, i;
+	int rc;
+
+	if (!cols)
+		return -1;
+	cols[n++] = probe_col;
+	for (i = 0; i < t->nsides; i++) {
+		cols[n++] = (struct pc_table_col){ .head = pc_side_label(i, head[2 * i]),
+						   .flags = PC_COL_ASCII };
+		if (!i)
+			continue;
+		snprintf(head[2 * i + 1], HEAD_LEN, "%s/A", head[2 * i]);
+		cols[n++] = (struct pc_table_col){ .head = head[2 * i + 1] };
+		cols[n++] = (struct pc_table_col){ .head = "verdict",
+						   .flags = PC_COL_LEFT | PC_COL_ASCII };
+	}
+	rc = pc_table_init(tab, NULL, cols, n);
+	free(cols);
+	tab->marks = figure_marks;
+	tab->nmarks = 2;
+	for (r = 0; rc == 0 && r < t->nrows; r++)
+		rc = comparison_row(tab, t, &t->row[r]);
+	return rc;
+}
+
+static int comparison(FILE *f, const struct pc_compare *m)
+{
+	struct pc_table tab;
+	char (*head)[HEAD_LEN];
+	size_t c;
+	int rc = 0;
 
 	fprintf(f, "<section id=\"comparison\">\n<h2>Comparison against A</h2>\n"
 		"<p>%s per operation, median " PC_MAD_LABEL "; ratio to A; verdict: "
@@ -737,23 +807,21 @@ static void comparison(FILE *f, const struct pc_compare *m)
 		"%zu not comparable.</p>\n",
 		pc_metric_name(m->cfg.metric), m->cfg.alpha, m->cfg.threshold_pct,
 		m->slower, m->faster, m->same, m->not_comparable);
-	for (c = 0; c < m->ntables; c++) {
+	for (c = 0; rc == 0 && c < m->ntables; c++) {
 		const struct pc_cmp_table *t = &m->table[c];
 
 		if (t->nsides < 2)
 			continue;
-		fputs("<table>\n<tr><th>probe</th>", f);
-		for (i = 0; i < t->nsides; i++) {
-			fprintf(f, "<th>%s</th>", pc_side_label(i, l));
-			if (i)
-				fprintf(f, "<th>%s/A</th><th>verdict</th>", l);
-		}
-		fputs("</tr>\n", f);
-		for (r = 0; r < t->nrows; r++)
-			comparison_row(f, t, r);
-		fputs("</table>\n", f);
+		memset(&tab, 0, sizeof(tab));
+		head = calloc(2 * t->nsides, sizeof(*head));
+		rc = head ? comparison_table(&tab, t, head) : -1;
+		if (rc == 0)
+			pc_table_draw_html(f, &tab, NULL);
+		pc_table_free(&tab);
+		free(head);
 	}
 	fputs("</section>\n", f);
+	return rc;
 }
 
 static void notes(FILE *f, const struct pc_footnotes *fn)
@@ -767,7 +835,7 @@ static void notes(FILE *f, const struct pc_footnotes *fn)
 		fputs("<ol class=\"notes\">\n", f);
 	for (i = 0; i < fn->n; i++) {
 		fprintf(f, "<li id=\"note-%zu\">", i + 1);
-		esc(f, fn->text[i]);
+		pc_html_escape(f, fn->text[i]);
 		fputs("</li>\n", f);
 	}
 	if (fn->n)
@@ -789,8 +857,8 @@ int pc_report_html(FILE *f, const struct pc_compare *m,
 	cpus(f, m, &fn);
 	answers(f, m);
 	rc = groups(f, m, &fn);
-	if (o->comparison)
-		comparison(f, m);
+	if (rc == 0 && o->comparison)
+		rc = comparison(f, m);
 	notes(f, &fn);
 	fputs("</body>\n</html>\n", f);
 	pc_footnotes_free(&fn);
