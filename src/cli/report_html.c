@@ -78,7 +78,10 @@ static const struct pc_table_mark figure_marks[] = {
 };
 #define MARK_NOISY 1u
 #define MARK_NONLINEAR 2u
-#define PLUS_MINUS "\xc2\xb1"	/* written &#177; (PC_COL_ASCII) */
+/* Signs in the tables' words, written as numeric references (PC_COL_ASCII). */
+#define PLUS_MINUS "\xc2\xb1"		/* &#177; */
+#define SIGN_SLOWER "\xe2\x96\xb2"	/* &#9650; */
+#define SIGN_FASTER "\xe2\x96\xbc"	/* &#9660; */
 
 /* The tables' first column. */
 static const struct pc_table_col probe_col = {
@@ -730,8 +733,8 @@ static int verdict_cell(struct pc_table *tab, size_t r, size_t col,
 	}
 	pc_table_at(tab, r, col)->cls = name;
 	return pc_table_text(tab, r, col, "%s %s", c->verdict == PC_VERDICT_SLOWER ?
-			     "\xe2\x96\xb2" : c->verdict == PC_VERDICT_FASTER ?
-			     "\xe2\x96\xbc" : "=", name);
+			     SIGN_SLOWER : c->verdict == PC_VERDICT_FASTER ? SIGN_FASTER :
+			     "=", name);
 }
 
 /* A probe's row: each side's figure, and for each but A its ratio to A
@@ -794,8 +797,6 @@ static int comparison_table(struct pc_table *tab, const struct pc_cmp_table *t,
 
 static int comparison(FILE *f, const struct pc_compare *m)
 {
-	struct pc_table tab;
-	char (*head)[HEAD_LEN];
 	size_t c;
 	int rc = 0;
 
@@ -809,10 +810,11 @@ static int comparison(FILE *f, const struct pc_compare *m)
 		m->slower, m->faster, m->same, m->not_comparable);
 	for (c = 0; rc == 0 && c < m->ntables; c++) {
 		const struct pc_cmp_table *t = &m->table[c];
+		char (*head)[HEAD_LEN];
+		struct pc_table tab = { 0 };
 
 		if (t->nsides < 2)
 			continue;
-		memset(&tab, 0, sizeof(tab));
 		head = calloc(2 * t->nsides, sizeof(*head));
 		rc = head ? comparison_table(&tab, t, head) : -1;
 		if (rc == 0)
