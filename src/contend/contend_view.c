@@ -343,15 +343,19 @@ static int entry_tables(FILE *f, json_t *entry, bool markdown)
 			markdown);
 }
 
-static int report(FILE *f, json_t *doc)
+/* The published tables' shape, per CPU: the locks, the atomics, c2c; the
+ * text view then the line transfer and the reasons. */
+static int tables_view(FILE *f, json_t *doc, bool markdown)
 {
 	json_t *entry;
 	const char *key;
 
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
 		fprintf(f, "%s\n", pc_entry_brand(entry, key));
-		if (entry_tables(f, entry, false) < 0)
+		if (entry_tables(f, entry, markdown) < 0)
 			return -1;
+		if (markdown)
+			continue;
 		fputc('\n', f);
 		transfer_and_reasons(f, entry);
 	}
@@ -743,22 +747,8 @@ static int csv_view(FILE *f, json_t *doc)
 	return rc;
 }
 
-/* The published tables' shape in markdown: the locks, the atomics, c2c, per CPU. */
-static int markdown_view(FILE *f, json_t *doc)
-{
-	json_t *entry;
-	const char *key;
-
-	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
-		fprintf(f, "%s\n", pc_entry_brand(entry, key));
-		if (entry_tables(f, entry, true) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 int pc_contend_show(FILE *f, json_t *doc, enum pc_format fmt)
 {
-	return fmt == PC_FORMAT_TABLE ? report(f, doc) :
-	       fmt == PC_FORMAT_CSV ? csv_view(f, doc) : markdown_view(f, doc);
+	return fmt == PC_FORMAT_CSV ? csv_view(f, doc) :
+	       tables_view(f, doc, fmt != PC_FORMAT_TABLE);
 }

@@ -398,25 +398,18 @@ static int draw_probes(FILE *f, json_t *entry, bool verbose,
 	return rc;
 }
 
-static int table(FILE *f, const char *key, json_t *entry, bool verbose)
+/* One CPU's view, text or markdown (its prose quoted): the header, the
+ * events, the probes' table, the answers. */
+static int view(FILE *f, const char *key, json_t *entry, bool verbose, bool markdown)
 {
+	const char *quote = markdown ? "> " : "";
 	int rc;
 
-	header(f, key, entry, "");
-	events_header(f, entry, "");
-	rc = draw_probes(f, entry, verbose, pc_table_draw_text);
-	pc_answers_print(f, entry, "");
-	return rc;
-}
-
-static int markdown(FILE *f, const char *key, json_t *entry)
-{
-	int rc;
-
-	header(f, key, entry, "> ");
-	events_header(f, entry, "> ");
-	rc = draw_probes(f, entry, false, pc_table_draw_markdown);
-	pc_answers_print(f, entry, "> ");
+	header(f, key, entry, quote);
+	events_header(f, entry, quote);
+	rc = draw_probes(f, entry, verbose && !markdown,
+			 markdown ? pc_table_draw_markdown : pc_table_draw_text);
+	pc_answers_print(f, entry, quote);
 	return rc;
 }
 
@@ -544,7 +537,7 @@ int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose)
 			fputc('\n', f);
 		switch (fmt) {
 		case PC_FORMAT_TABLE:
-			if (table(f, key, entry, verbose) < 0)
+			if (view(f, key, entry, verbose, false) < 0)
 				rc = -1;
 			break;
 		case PC_FORMAT_CSV:
@@ -552,7 +545,7 @@ int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose)
 				rc = -1;
 			break;
 		case PC_FORMAT_MARKDOWN:
-			if (markdown(f, key, entry) < 0)
+			if (view(f, key, entry, false, true) < 0)
 				rc = -1;
 			break;
 		case PC_FORMAT_JSON:

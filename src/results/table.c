@@ -123,27 +123,20 @@ static int set_words(char **to, const char *fmt, va_list ap)
 	return 0;
 }
 
-int pc_table_text(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = set_words(&pc_table_at(t, row, col)->text, fmt, ap);
-	va_end(ap);
-	return rc;
+/* pc_table_text and pc_table_wide: the words of a cell's field. */
+#define WORDS_SETTER(name, field)						\
+int name(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)	\
+{										\
+	va_list ap;								\
+	int rc;									\
+										\
+	va_start(ap, fmt);							\
+	rc = set_words(&pc_table_at(t, row, col)->field, fmt, ap);		\
+	va_end(ap);								\
+	return rc;								\
 }
-
-int pc_table_wide(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = set_words(&pc_table_at(t, row, col)->wide, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+WORDS_SETTER(pc_table_text, text)
+WORDS_SETTER(pc_table_wide, wide)
 
 unsigned pc_table_note(struct pc_table *t, const char *text)
 {
