@@ -209,14 +209,15 @@ static void canary_note(json_t *da, json_t *db, struct pc_compare_config *cfg)
 /* How each format shows a noisy and a nonlinear figure. */
 static const struct {
 	enum pc_format fmt;
-	const char *want[6];	/* NULL-terminated */
+	const char *want[8];	/* NULL-terminated */
 	const char *says;
 } noisy_shown[] = {
 	{ PC_FORMAT_TABLE, { "n/c", "~ noisy", "^ not linear",
-			     "B n/c: not comparable: B is noisy: still disturbed: cmpxchg",
+			     "n/c[1]", "[1] not comparable: B is noisy: still disturbed",
 			     "1 not comparable" },
 	  "the table marks noisy and nonlinear figures and says why n/c" },
-	{ PC_FORMAT_MARKDOWN, { "(noisy) |", "(not linear) |", "| not comparable: B is noisy" },
+	{ PC_FORMAT_MARKDOWN, { "(noisy) |", "(not linear) |", "| n/c[1] |",
+				"- [1] not comparable: B is noisy" },
 	  "markdown says noisy, not linear and not comparable in words" },
 	{ PC_FORMAT_CSV, { ",verdict,nonlinear,spread,threshold_pct,why\n", ",noisy,",
 			   ",not comparable,no,", ",faster,yes," },
