@@ -3,8 +3,8 @@
 #include "probes.h"
 
 const struct pc_probe_row pc_probe_rows[PC_PROBE_COUNT] = {
-#define PC_PROBE(id, name, group, ring, api, desc) \
-	[PC_PROBE_##id] = { name, group, ring, api, desc },
+#define PC_PROBE(id, name, group, ring, syscalls, api, desc) \
+	[PC_PROBE_##id] = { name, group, ring, syscalls, api, desc },
 #include "probes.def"
 #undef PC_PROBE
 };

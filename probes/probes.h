@@ -17,7 +17,7 @@ enum pc_group {
 };
 
 enum pc_probe_id {
-#define PC_PROBE(id, name, group, ring, api, desc) PC_PROBE_##id,
+#define PC_PROBE(id, name, group, ring, syscalls, api, desc) PC_PROBE_##id,
 #include "probes.def"
 #undef PC_PROBE
 	PC_PROBE_COUNT
@@ -27,6 +27,7 @@ struct pc_probe_row {
 	const char *name;
 	enum pc_group group;
 	int ring;		/* 3: user mode is enough; 0: needs kernel mode */
+	int syscalls;		/* system calls one operation makes */
 	const char *kernel_api;
 	const char *description;
 };

@@ -17,7 +17,8 @@ static const struct {
 	const char *name;
 	int ring;
 } rows[PC_PROBE_COUNT] = {
-#define PC_PROBE(id, name, group, ring, api, desc) [PC_PROBE_##id] = { name, ring },
+#define PC_PROBE(id, name, group, ring, syscalls, api, desc) \
+	[PC_PROBE_##id] = { name, ring },
 #include "probes/probes.def"
 #undef PC_PROBE
 };
