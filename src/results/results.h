@@ -60,6 +60,10 @@ json_t *pc_json_run(const struct pc_cpu_info *ci, const struct pc_clock *clk,
 /* Adds the run's events (-e) and disturbance check to a run object. */
 struct pc_events;
 void pc_json_run_events(json_t *run, const struct pc_events *e);
+/* The environment (core/environment.h) as a run records it and info
+ * shows it: each fact {value, source[, note]} or {unknown}. */
+struct pc_env;
+json_t *pc_json_environment(const struct pc_env *env);
 /* Takes ownership of cpu, run and probes. */
 int pc_doc_add_run(json_t *doc, const char *key, json_t *cpu, json_t *run,
 		   json_t *probes, char *err, size_t errlen);

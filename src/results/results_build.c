@@ -14,6 +14,7 @@
 
 #include "core/events.h"
 #include "core/contain.h"
+#include "core/environment.h"
 #include "packed.h"
 #include "results.h"
 #include "core/primcost.h"
@@ -290,6 +291,41 @@ void pc_json_run_events(json_t *run, const struct pc_events *e)
 				    e && e->reject_reason[0] ? e->reject_reason :
 				    "not counted"));
 	json_object_set_new(run, "disturbance", dist);
+}
+
+/* One fact: its value (an object of lines for a list) and where it was
+ * read, or why it is unknown. */
+static json_t *env_fact_json(const struct pc_env_field *field,
+			     const struct pc_env_fact *f)
+{
+	json_t *o, *lines;
+	size_t i;
+
+	if (!f->known)
+		return json_pack("{s:s}", "unknown", f->unknown);
+	if (!field->lines) {
+		o = json_pack("{s:s, s:s}", "value", f->value, "source", f->source);
+	} else {
+		lines = json_object();
+		for (i = 0; lines && i < f->nlines; i++)
+			json_object_set_new(lines, f->line[i].name,
+					    json_string(f->line[i].value));
+		o = json_pack("{s:o, s:s}", "value", lines, "source", f->source);
+	}
+	if (o && f->note[0])
+		json_object_set_new(o, "note", json_string(f->note));
+	return o;
+}
+
+json_t *pc_json_environment(const struct pc_env *env)
+{
+	json_t *o = json_object();
+	int i;
+
+	for (i = 0; o && env && i < PC_ENV_COUNT; i++)
+		json_object_set_new(o, pc_env_fields[i].key,
+				    env_fact_json(&pc_env_fields[i], &env->fact[i]));
+	return o;
 }
 
 void pc_json_figures(json_t *p, const struct pc_probe_result *r)

@@ -565,6 +565,35 @@ static int check_cpu(json_t *cpu, const char *where, char *err, size_t errlen)
 	return 0;
 }
 
+/* The run's environment: each fact an object with a value (a string, or
+ * an object of strings for a list) and its source, or why it is unknown. */
+static int check_environment(json_t *env, const char *where, char *err, size_t errlen)
+{
+	static const char *const strs[] = { "unknown", "source", "note", NULL };
+	const char *k, *line;
+	char sub[640];
+	json_t *f, *v, *l;
+
+	if (!json_is_object(env))
+		FAIL("%s.environment: not an object", where);
+	json_object_foreach(env, k, f) {
+		snprintf(sub, sizeof(sub), "%s.environment.%s", where, k);
+		if (!json_is_object(f))
+			FAIL("%s: not an object", sub);
+		if (check_types(f, strs, NULL, NULL, sub, err, errlen) < 0)
+			return -1;
+		v = json_object_get(f, "value");
+		if (!v == !json_object_get(f, "unknown"))
+			FAIL("%s: neither a value nor why it is unknown, or both", sub);
+		if (v && !json_is_string(v) && !json_is_object(v))
+			FAIL("%s.value: not a string or an object", sub);
+		json_object_foreach(json_is_object(v) ? v : NULL, line, l)
+			if (!json_is_string(l))
+				FAIL("%s.value.%s: not a string", sub, line);
+	}
+	return 0;
+}
+
 static int check_run(json_t *run, const char *where, char *err, size_t errlen)
 {
 	static const char *const strs[] = { "host", "kernel", "primcost_version",
@@ -586,6 +615,9 @@ static int check_run(json_t *run, const char *where, char *err, size_t errlen)
 				   json_object_get(run, "provenance") != NULL)))
 		FAIL("%s.date: not a date and time in UTC (RFC 3339, as "
 		     "2026-12-04T18:59:01.123Z), got \"%.40s\"", where, json_string_value(v));
+	v = json_object_get(run, "environment");
+	if (v && check_environment(v, where, err, errlen) < 0)
+		return -1;
 	v = json_object_get(run, "provenance");
 	if (v) {
 		if (!json_is_object(v))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/contain.h"
+#include "core/environment.h"
 #include "results/packed.h"
 #include "run.h"
 #include "core/primcost.h"
@@ -183,6 +184,23 @@ static int run_native(struct pc_run *r, char *err, size_t errlen)
 	return g->measure(opts, r->group_state, &cfg, &r->clk, &r->prof, err, errlen);
 }
 
+/* What besides the CPU moves the figures, as it was when they were taken:
+ * this machine's, unless the probe runner ran elsewhere. -1 when memory
+ * runs out. */
+static int read_environment(struct pc_run *r)
+{
+	struct pc_env_source src;
+
+	if (r->o->runner_output) {
+		r->env = pc_env_unknown("the probe runner ran on another machine: its "
+					"output was read from a file (--runner-output)");
+	} else {
+		pc_env_source_here(&src, r->cpu_no, r->ci.virtualized);
+		r->env = pc_env_read(&src);
+	}
+	return r->env ? 0 : -1;
+}
+
 int pc_run_measure(struct pc_run *r, const struct pc_run_options *o, char *err,
 		   size_t errlen)
 {
@@ -191,6 +209,10 @@ int pc_run_measure(struct pc_run *r, const struct pc_run_options *o, char *err,
 	pc_events_init(&r->events);
 	if ((o->arch ? pc_remote_measure(r, err, errlen) : run_native(r, err, errlen)) < 0)
 		return -1;
+	if (read_environment(r) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	/* Under an emulator every timing is the emulator's, whatever the
 	 * calibration says. */
 	if (r->ci.emulated[0]) {
@@ -210,6 +232,8 @@ json_t *pc_run_document(struct pc_run *r, char *err, size_t errlen)
 	snprintf(err, errlen, "out of memory");
 	cpu = pc_json_cpu(&r->ci, &r->clk, r->prof.cycles_per_tick);
 	run = pc_json_run(&r->ci, &r->clk, &r->prof, options_json(r));
+	if (run && r->env)
+		json_object_set_new(run, "environment", pc_json_environment(r->env));
 	if (run && r->r0)
 		json_object_set_new(run, "ring0", pc_ring0_json(r->r0));
 	if (run && r->extra)
@@ -350,6 +374,8 @@ void pc_run_close(struct pc_run *r)
 	r->group_state = NULL;
 	pc_ring0_close(r->r0);
 	r->r0 = NULL;
+	pc_env_free(r->env);
+	r->env = NULL;
 	pc_profile_free(&r->prof);
 	pc_events_close(&r->events);
 	if (r->clk_open)

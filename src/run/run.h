@@ -78,6 +78,7 @@ struct pc_run {
 	struct pc_ring0 *r0;
 	void *group_state;		/* the group's own (its open and close) */
 	json_t *extra;			/* what a probe runner adds to the run */
+	struct pc_env *env;		/* the environment the figures were taken in */
 	int cpu_no;
 	int sig;			/* the signal that interrupted it; 0: none */
 };

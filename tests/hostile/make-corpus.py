@@ -138,6 +138,13 @@ mutate("current-and-replaced.json", lambda d: d["cpus"][KEY]["runs"][0].update(
     probes={"cmpxchg": {k: v for k, v in probe(d).items() if k != "run"}}))
 mutate("deep-options.json", lambda d: d["cpus"][KEY]["runs"][0].update(
     options=json.loads("[" * 20 + "]" * 20)))
+mutate("environment-not-object.json", lambda d: d["cpus"][KEY]["runs"][0].update(
+    environment="microcode 0xa0011d5"))
+mutate("environment-value-and-unknown.json", lambda d: d["cpus"][KEY]["runs"][0].update(
+    environment={"microcode": {"value": "0xa0011d5", "source": "/proc/cpuinfo",
+                               "unknown": "absent"}}))
+mutate("environment-line-number.json", lambda d: d["cpus"][KEY]["runs"][0].update(
+    environment={"vulnerabilities": {"value": {"meltdown": 1}, "source": "sysfs"}}))
 text("deep-nesting.json", "[" * 5000 + "]" * 5000)
 text("trailing-garbage.json", good + " extra\n")
 text("two-documents.json", good + good)
