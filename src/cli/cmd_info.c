@@ -3,10 +3,12 @@
 #include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_common.h"
 #include "commands.h"
+#include "core/environment.h"
 #include "core/events.h"
 #include "results/results.h"
 #include "ring0/ring0.h"
@@ -14,11 +16,14 @@
 static const char usage_text[] =
 	"usage: primcost info [OPTIONS]\n"
 	"\n"
-	"Show the CPU's identity and model key, the timer and its rate, where\n"
-	"core cycles come from (PMU or calibration) and why, whether hardware\n"
-	"events can be counted, whether disturbed samples can be detected,\n"
-	"which hypervisor serves /dev/kvm, and whether ring-0 timings are\n"
-	"trustworthy here.\n"
+	"Show the CPU's identity and model key, what besides the CPU moves the\n"
+	"figures (microcode, firmware, the kernel's command line, mitigations,\n"
+	"preemption model and configuration, the frequency driver, governor and\n"
+	"boost, SMT, huge pages: each a value or unknown with the reason), the\n"
+	"timer and its rate, where core cycles come from (PMU or calibration)\n"
+	"and why, whether hardware events can be counted, whether disturbed\n"
+	"samples can be detected, which hypervisor serves /dev/kvm, and whether\n"
+	"ring-0 timings are trustworthy here.\n"
 	"\n"
 	"  -c, --cpu N           pin to CPU N for the calibration\n"
 	"      --ring0 MODE      way into ring 0 to validate: auto, kvm, kmod or\n"
@@ -49,6 +54,7 @@ struct info_sources {
 	char hw_why[256];
 	char kvm_detail[160];
 	const char *kvm_kind;
+	struct pc_env *env;
 };
 
 static json_t *info_json(const struct info_sources *x)
@@ -66,6 +72,7 @@ static json_t *info_json(const struct info_sources *x)
 	json_decref(cpu);
 	json_object_set_new(out, "model_key", json_string(x->ci.key));
 	json_object_set_new(out, "kernel", json_string(x->ci.kernel));
+	json_object_set_new(out, "environment", pc_json_environment(x->env));
 	json_object_set_new(out, "pinned_cpu", json_integer(x->cpu));
 	json_object_set_new(out, "cycles_source",
 			    json_string(pc_cycles_source_name(clk->source)));
@@ -232,6 +239,108 @@ static void render_clock(json_t *o)
 		fprintf(txt, "disturbance    not detected: %s\n", str(d, "reason"));
 }
 
+/* A value as the text shows it: a word longer than PC_INFO_WORD_MAX (a
+ * long command-line argument) cut short with "...", so that every line
+ * fits the terminal; the JSON carries it whole. */
+#define PC_INFO_WORD_MAX 60
+static const char *shortened(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (*s && n + 1 < len) {
+		size_t w = strcspn(s, " ");
+
+		if (w > PC_INFO_WORD_MAX) {
+			n += (size_t)snprintf(out + n, len - n, "%.*s...",
+					      PC_INFO_WORD_MAX - 3, s);
+			s += w;
+		} else {
+			n += (size_t)snprintf(out + n, len - n, "%.*s", (int)w, s);
+			s += w;
+		}
+		if (n < len && *s == ' ')
+			out[n++] = *s++;
+		if (n >= len)
+			n = len - 1;
+	}
+	out[n] = 0;
+	return out;
+}
+
+/* One fact: its value, then where it was read and what qualifies it. */
+static void render_env_value(const char *label, json_t *f)
+{
+	char v[PC_ENV_VALUE + 16];
+
+	fprintf(txt, "%-15s%s (%s%s%s)\n", label, shortened(str(f, "value"), v, sizeof(v)),
+		str(f, "source"), *str(f, "note") ? "; " : "", str(f, "note"));
+}
+
+/* A list: the kernel's options as NAME=VALUE words, where they were read
+ * first; other lines one by one, those that share a value with two more
+ * (the vulnerabilities that do not affect this CPU) together on one. */
+static void render_env_lines(const char *label, json_t *f, bool kconfig)
+{
+	json_t *lines = json_object_get(f, "value"), *l, *m;
+	const char *name, *other, *shared = NULL;
+	size_t same;
+
+	if (kconfig) {
+		fprintf(txt, "%-15s%s:", label, str(f, "source"));
+		json_object_foreach(lines, name, l)
+			fprintf(txt, " %s=%s", name, json_string_value(l));
+		fputc('\n', txt);
+		return;
+	}
+	json_object_foreach(lines, name, l) {
+		same = 0;
+		json_object_foreach(lines, other, m)
+			same += json_equal(l, m);
+		if (same >= 3) {
+			shared = json_string_value(l);
+			continue;
+		}
+		fprintf(txt, "%-15s%s: %s\n", label, name, json_string_value(l));
+		label = "";
+	}
+	if (!shared)
+		return;
+	fprintf(txt, "%-15s%s:", label, shared);
+	json_object_foreach(lines, name, l)
+		if (strcmp(json_string_value(l), shared) == 0)
+			fprintf(txt, " %s", name);
+	fputc('\n', txt);
+}
+
+/* What besides the CPU moves the figures: a line per fact, or why it is
+ * unknown (every fact of pc_env_fields, in its order); a reason the facts
+ * just before gave is not said again. */
+static void render_environment(json_t *o)
+{
+	json_t *env = json_object_get(o, "environment"), *before = NULL;
+	const char *said = "";
+	int i;
+
+	for (i = 0; i < PC_ENV_COUNT; i++) {
+		const struct pc_env_field *fl = &pc_env_fields[i];
+		json_t *f = json_object_get(env, fl->key);
+
+		if (!json_object_get(f, "value") && before &&
+		    strcmp(str(f, "unknown"), str(before, "unknown")) == 0)
+			fprintf(txt, "%-15sunknown: as %s\n", fl->label, said);
+		else if (!json_object_get(f, "value"))
+			fprintf(txt, "%-15sunknown: %s\n", fl->label, str(f, "unknown"));
+		else if (fl->lines)
+			render_env_lines(fl->label, f, i == PC_ENV_KERNEL_CONFIG);
+		else
+			render_env_value(fl->label, f);
+		if (json_object_get(f, "value") || !before ||
+		    strcmp(str(f, "unknown"), str(before, "unknown")) != 0)
+			said = fl->label;
+		before = json_object_get(f, "value") ? NULL : f;
+	}
+}
+
 static void render_lines(json_t *o);
 
 /* The report as text, each line wrapped to the terminal under its value. */
@@ -262,6 +371,7 @@ static void render_lines(json_t *o)
 	if (*str(o, "emulated"))
 		fprintf(txt, "emulated       yes: %s (timings mean nothing)\n", str(o, "emulated"));
 	fprintf(txt, "kernel         %s\n", str(o, "kernel"));
+	render_environment(o);
 	render_clock(o);
 	fprintf(txt, "kvm            %s (%s)\n", str(kvm, "kind"), str(kvm, "detail"));
 	if (!json_is_string(json_object_get(r0, "backend")))
@@ -273,6 +383,20 @@ static void render_lines(json_t *o)
 }
 
 /* ---- the subcommand ---------------------------------------------------------------- */
+
+/* The environment of the CPU info runs on; PRIMCOST_TEST_ENVIRONMENT_ROOT
+ * (tests only) reads its files under another root. -1 when memory runs out. */
+static int read_environment(struct info_sources *x)
+{
+	const char *root = getenv("PRIMCOST_TEST_ENVIRONMENT_ROOT");
+	struct pc_env_source src;
+
+	pc_env_source_here(&src, x->cpu, x->ci.virtualized);
+	if (root && *root)
+		src.root = root;
+	x->env = pc_env_read(&src);
+	return x->env ? 0 : -1;
+}
 
 /* Detects, measures and looks at everything info reports; PC_EXIT_OK or
  * the exit status after a one-line error. */
@@ -292,6 +416,10 @@ static int info_gather(struct info_sources *x, const struct pc_ring0_options *r0
 		return PC_EXIT_USAGE;
 	}
 	x->cpu = x->cpu >= 0 ? x->cpu : sched_getcpu();
+	if (read_environment(x) < 0) {
+		pc_error("info", "out of memory");
+		return PC_EXIT_FAILURE;
+	}
 	if (pc_clock_init(&x->clk, true, err, sizeof(err)) < 0 ||
 	    pc_calibrate(&x->clk, 201, 20e-6, &x->cpt, err, sizeof(err)) < 0) {
 		pc_error("info", "%s", err);
@@ -378,6 +506,7 @@ int cmd_info(int argc, char **argv)
 		render_text(out);
 	}
 	pc_ring0_close(x.r0);
+	pc_env_free(x.env);
 	pc_events_close(&x.dist);
 	json_decref(out);
 	pc_clock_close(&x.clk);
