@@ -514,6 +514,113 @@ static void points(struct pc_compare_config *cfg)
 	json_decref(db);
 }
 
+/* An environment as a run records it: microcode, mitigations (a line
+ * each), firmware version, the command line. */
+static json_t *environment(const char *microcode, const char *spectre_v2,
+			   const char *firmware, const char *cmdline)
+{
+	return json_pack("{s:{s:s, s:s}, s:{s:{s:s, s:s}, s:s}, s:{s:s, s:s}, s:{s:s, s:s}}",
+			 "microcode", "value", microcode, "source", "/proc/cpuinfo",
+			 "vulnerabilities", "value", "spectre_v2", spectre_v2, "meltdown",
+			 "Not affected", "source", "/sys/devices/system/cpu/vulnerabilities",
+			 "firmware_version", "value", firmware, "source",
+			 "/sys/class/dmi/id/bios_version", "cmdline", "value", cmdline,
+			 "source", "/proc/cmdline");
+}
+
+static int has_note(const struct pc_cmp_table *t, const char *what)
+{
+	size_t k;
+
+	for (k = 0; k < t->nnotes; k++)
+		if (strstr(t->note[k], what))
+			return 1;
+	return 0;
+}
+
+#define CMDLINE "BOOT_IMAGE=/vmlinuz-6.1.0-18-amd64 root=UUID=0123 ro quiet"
+
+/* Two runs whose environments differ: a note per fact both recorded, and
+ * the rows a difference moves not judged (sigprocmask makes system calls;
+ * a contended point moves lines between CPUs), however far apart. */
+static void environments(struct pc_compare_config *cfg)
+{
+	static const struct spec sa[] = { { "sigprocmask", 7000, 10, 101, NULL, 0 },
+					  { "cmpxchg", 9, 0.2, 101, NULL, 0 } };
+	static const struct spec sb[] = { { "sigprocmask", 21000, 10, 101, NULL, 0 },
+					  { "cmpxchg", 9, 0.2, 101, NULL, 0 } };
+	json_t *da = doc1("x86_64.test.1-2-3.cpu-a", sa, N(sa), "Linux 6.1");
+	json_t *db = doc1("x86_64.test.1-2-3.cpu-a", sb, N(sb), "Linux 6.1");
+	const struct pc_cmp_row *r;
+	struct pc_compare m;
+
+	/* files without an environment: sigprocmask is judged */
+	build(&m, da, db, cfg);
+	r = row(&m.table[0], "sigprocmask");
+	ok(r && r->cell[1].verdict == PC_VERDICT_SLOWER && !has_note(&m.table[0], "microcode"),
+	   "no environment recorded: sigprocmask 3 times slower is judged, nothing noted");
+	pc_compare_free(&m);
+
+	json_object_set_new(run0_of(da), "environment", environment("0xa0011d5",
+			    "Mitigation: Retpolines", "1.2", CMDLINE));
+	json_object_set_new(run0_of(db), "environment", environment("0xa0011d1",
+			    "Mitigation: Enhanced / Automatic IBRS", "1.2",
+			    CMDLINE " mitigations=off"));
+	build(&m, da, db, cfg);
+	ok(has_note(&m.table[0], "B's microcode 0xa0011d1 differs from A's 0xa0011d5: "
+		    "figures may move"), "the microcode that differs is a note");
+	ok(has_note(&m.table[0], "B's mitigations differ from A's: spectre_v2 "
+		    "\"Mitigation: Enhanced / Automatic IBRS\" in B, \"Mitigation: "
+		    "Retpolines\" in A"), "the mitigation line that differs is a note");
+	ok(has_note(&m.table[0], "B's kernel command line differs from A's: it adds "
+		    "mitigations=off: figures may move"),
+	   "a long command line: the words it adds");
+	ok(!has_note(&m.table[0], "firmware"), "a fact that agrees is not noted");
+	r = row(&m.table[0], "sigprocmask");
+	ok(r && r->cell[1].verdict == PC_VERDICT_NOT_COMPARABLE &&
+	   strstr(r->cell[1].why, "B's microcode and mitigations differ from A's: what a "
+		  "system call costs moves with them"),
+	   "sigprocmask is not judged: %s", r ? r->cell[1].why : "");
+	r = row(&m.table[0], "cmpxchg");
+	ok(r && r->cell[1].verdict == PC_VERDICT_SAME, "cmpxchg, no system call, is judged");
+	ok(renders(&m, PC_FORMAT_TABLE, "B n/c: not comparable: B's microcode and "
+		   "mitigations differ from A's"), "the table says why under it");
+	pc_compare_free(&m);
+
+	/* a fact one side could not read is not compared */
+	json_object_set_new(json_object_get(run0_of(db), "environment"), "microcode",
+			    json_pack("{s:s}", "unknown", "/proc/cpuinfo has no microcode line"));
+	json_object_set_new(json_object_get(run0_of(db), "environment"), "vulnerabilities",
+			    json_pack("{s:{s:s}, s:s}", "value", "meltdown", "Not affected",
+				      "source", "/sys/devices/system/cpu/vulnerabilities"));
+	build(&m, da, db, cfg);
+	r = row(&m.table[0], "sigprocmask");
+	ok(!has_note(&m.table[0], "microcode") && !has_note(&m.table[0], "B's mitigations") &&
+	   r && r->cell[1].verdict == PC_VERDICT_SLOWER,
+	   "microcode unknown on one side, and the lines both hold the same: no note, "
+	   "sigprocmask judged");
+	pc_compare_free(&m);
+
+	/* a firmware update moves line transfers between CPUs */
+	json_object_set_new(json_object_get(run0_of(db), "environment"), "firmware_version",
+			    json_pack("{s:s, s:s}", "value", "1.3", "source", "dmi"));
+	json_object_set_new(probe_of(da, "cmpxchg"), "transfer", json_pack("{s:f}", "cycles",
+										 800.0));
+	json_object_set_new(probe_of(db, "cmpxchg"), "transfer", json_pack("{s:f}", "cycles",
+										 790.0));
+	build(&m, da, db, cfg);
+	r = row(&m.table[0], "cmpxchg");
+	ok(has_note(&m.table[0], "B's firmware version 1.3 differs from A's 1.2") && r &&
+	   r->cell[1].verdict == PC_VERDICT_NOT_COMPARABLE &&
+	   strstr(r->cell[1].why, "firmware version differs from A's: what a line's "
+		  "transfer between CPUs costs moves with it"),
+	   "a firmware that differs: a row with a transfer gauge is not judged (%s)",
+	   r ? r->cell[1].why : "");
+	pc_compare_free(&m);
+	json_decref(da);
+	json_decref(db);
+}
+
 int main(void)
 {
 	static const struct spec a[] = {
@@ -735,6 +842,7 @@ int main(void)
 	published(da, &cfg);
 	spread_threshold(&cfg);
 	points(&cfg);
+	environments(&cfg);
 	json_decref(da);
 	json_decref(db);
 	return done_testing();

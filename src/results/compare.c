@@ -146,6 +146,7 @@ static void side_init(struct pc_cmp_side *s, const char *file, const char *key,
 		s->canary = json_is_number(c) ? json_number_value(c) : NAN;
 	}
 	s->reference = str(json_object_get(run, "provenance"), "summary");
+	s->environment = json_object_get(run, "environment");
 }
 
 /* ---- cells ----------------------------------------------------------------- */
@@ -347,9 +348,10 @@ static int is_baseline(const struct pc_cmp_row *row)
 
 /*
  * Why a row's figures on sides a and b (labels la, lb) are not fit to
- * judge, into buf; 0 when they are. An unreliable run, a noisy figure, or
- * a published loop's overhead against a measured baseline, which is zero
- * by construction (the loop is subtracted).
+ * judge, into buf; 0 when they are. An unreliable run, a noisy figure, a
+ * published loop's overhead against a measured baseline, which is zero by
+ * construction (the loop is subtracted), or a difference in the
+ * environment known to move the row (compare_env.c).
  */
 static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell *a,
 			  const struct pc_cmp_cell *b, const struct pc_cmp_side *sa,
@@ -383,6 +385,8 @@ static int not_comparable(const struct pc_cmp_row *row, const struct pc_cmp_cell
 		else
 			snprintf(buf, len, "%s is noisy%s%s", a->noisy ? "A" : lb,
 				 n->reason ? ": " : "", n->reason ? n->reason : "");
+	} else if (pc_compare_env_moved(row, a, b, sb)) {
+		snprintf(buf, len, "%s", pc_compare_env_moved(row, a, b, sb));
 	} else {
 		return 0;
 	}
@@ -496,18 +500,11 @@ static int cell_compare(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
 
 /* ---- tables ---------------------------------------------------------------- */
 
-static int add_note(struct pc_cmp_table *t, const char *fmt, ...)
+/* Takes s, allocated, as t's next note; -1 (s freed) when memory runs out. */
+static int take_note(struct pc_cmp_table *t, char *s)
 {
-	char **grown, *s;
-	va_list ap;
-	int rc;
+	char **grown = realloc(t->note, (t->nnotes + 1) * sizeof(*grown));
 
-	va_start(ap, fmt);
-	rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (rc < 0)
-		return -1;
-	grown = realloc(t->note, (t->nnotes + 1) * sizeof(*grown));
 	if (!grown) {
 		free(s);
 		return -1;
@@ -515,6 +512,25 @@ static int add_note(struct pc_cmp_table *t, const char *fmt, ...)
 	t->note = grown;
 	t->note[t->nnotes++] = s;
 	return 0;
+}
+
+static int add_note(struct pc_cmp_table *t, const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return rc < 0 ? -1 : take_note(t, s);
+}
+
+int pc_cmp_add_note(struct pc_cmp_table *t, const char *text)
+{
+	char *s = strdup(text);
+
+	return s ? take_note(t, s) : -1;
 }
 
 const char *pc_side_label(size_t i, char *buf)
@@ -641,6 +657,8 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 		if (differs(a->kernel, b->kernel) &&
 		    add_note(t, "kernels differ: %s %s, %s %s", la, a->kernel, lb,
 			     b->kernel) < 0)
+			return -1;
+		if (pc_compare_env_notes(t, i) < 0)
 			return -1;
 		if (differs(a->version, b->version) &&
 		    add_note(t, "primcost versions differ: %s %s, %s %s", la, a->version,
@@ -827,6 +845,9 @@ static int table_fill(struct pc_cmp_table *t, const struct pc_compare_config *cf
 	t->common = calloc(t->nsides, sizeof(*t->common));
 	if (!t->geomean || !t->geomean_n || !t->common)
 		goto out;
+	for (i = 1; i < t->nsides; i++)
+		if (t->side[0].entry && t->side[i].entry && pc_compare_env_marks(t, i) < 0)
+			goto out;
 	for (r = 0; r < t->nrows; r++)
 		if (row_fill(t, &t->row[r], cfg) < 0)
 			goto out;
@@ -983,13 +1004,13 @@ const char *pc_compare_nothing_judged(const struct pc_compare *m, char *buf,
 		snprintf(buf, len, "nothing was comparable: no probe in common");
 	else if (m->not_comparable == m->common)
 		snprintf(buf, len, "nothing was comparable: none of the %zu probes in "
-			 "common is fit to judge (noisy, unreliable or a published loop)",
-			 m->common);
+			 "common is fit to judge (noisy, unreliable, a published loop, "
+			 "or moved by the environment)", m->common);
 	else if (m->not_comparable)
 		snprintf(buf, len, "nothing was comparable: %zu of %zu probes in common "
-			 "are not fit to judge (noisy, unreliable or a published loop), "
-			 "the rest have no figure on both sides", m->not_comparable,
-			 m->common);
+			 "are not fit to judge (noisy, unreliable, a published loop, or "
+			 "moved by the environment), the rest have no figure on both "
+			 "sides", m->not_comparable, m->common);
 	else
 		snprintf(buf, len, "nothing was comparable: none of the %zu probes in "
 			 "common has a figure on both sides", m->common);

@@ -24,7 +24,8 @@ enum pc_verdict {
 	PC_VERDICT_SLOWER,
 	/* a figure on both sides, but one is not fit to judge: a noisy
 	 * figure, an unreliable run, a published loop against our zero
-	 * baseline (the cell's why says which) */
+	 * baseline, a row that a difference in the environment moves (the
+	 * cell's why says which) */
 	PC_VERDICT_NOT_COMPARABLE,
 };
 
@@ -65,6 +66,9 @@ enum pc_cell_state {
  * judge a spread from the raw samples when a file gives no round_spread. */
 #define PC_COMPARE_MIN_PER_ROUND 5
 
+/* Kinds of rows that a difference in the environment moves. */
+#define PC_CMP_ENV_KINDS 2
+
 struct pc_cmp_side {
 	const char *file;
 	const char *key;
@@ -85,6 +89,14 @@ struct pc_cmp_side {
 	size_t partial_figures;	/* figures from runs saved with --save-partial */
 	const char *newest_date, *oldest_date;
 	const char *interrupted_by;	/* of a partial run its figures come from */
+	/* The newest run's environment (core/environment.h), or NULL for a
+	 * file written before runs recorded it. */
+	json_t *environment;
+	/* Against the first side (other sides only): why the rows of each
+	 * kind (PC_ENV_MOVES_SYSCALLS, PC_ENV_MOVES_TRANSFERS, in that order)
+	 * are not judged, the environment's facts that move them differing;
+	 * "" where none differs (compare_env.c). */
+	char env_why[PC_CMP_ENV_KINDS][192];
 };
 
 struct pc_cmp_cell {
@@ -205,6 +217,20 @@ bool pc_cmp_cell_start(struct pc_cmp_cell *c, json_t *p);
  * object m (median, quartiles, MAD, samples), and what p says of them
  * (noisy, nonlinear, published, round_spread). */
 void pc_cmp_cell_figures(struct pc_cmp_cell *c, json_t *p, json_t *m);
+
+/* Adds text, copied, to t's notes; -1 when memory runs out. */
+int pc_cmp_add_note(struct pc_cmp_table *t, const char *text);
+
+/* The environments of side i and the first side (compare_env.c): which
+ * kinds of rows their differences move, into the side's env_why (before
+ * the rows are judged), and a note per fact that differs where both
+ * recorded it. -1 when memory runs out. */
+int pc_compare_env_marks(struct pc_cmp_table *t, size_t i);
+int pc_compare_env_notes(struct pc_cmp_table *t, size_t i);
+/* Why row is not judged between cells a (first side) and b (side sb): a
+ * difference in the environment moves it; NULL when none does. */
+const char *pc_compare_env_moved(const struct pc_cmp_row *row, const struct pc_cmp_cell *a,
+				 const struct pc_cmp_cell *b, const struct pc_cmp_side *sb);
 
 /* The analog rows of t (compare_analog.c); -1 when memory runs out. */
 int pc_compare_analogs(struct pc_cmp_table *t, enum pc_metric metric);
