@@ -227,12 +227,12 @@ static void read_microcode(const struct pc_env_source *src, struct pc_env_fact *
 		set_known(f, v, path);
 	} else if ((cpuinfo = open_at(src, "/proc/cpuinfo"))) {
 		while (!v[0] && fgets(line, sizeof(line), cpuinfo)) {
+			const char *colon = strchr(line, ':');
+
 			if (sscanf(line, "processor : %d", &cpu) == 1)
 				continue;
-			if (cpu == src->cpu && strncmp(line, "microcode", 9) == 0 &&
-			    strchr(line, ':')) {
-				snprintf(v, sizeof(v), "%s", strchr(line, ':') + 1 +
-					 (strchr(line, ':')[1] == ' '));
+			if (cpu == src->cpu && colon && strncmp(line, "microcode", 9) == 0) {
+				snprintf(v, sizeof(v), "%s", colon + 1 + (colon[1] == ' '));
 				clean(v);
 			}
 		}

@@ -183,9 +183,11 @@ static void fact_told(FILE *f, int id, const struct pc_cmp_side *a,
 	const char *sa = json_string_value(va), *sb = json_string_value(vb);
 	unsigned k;
 
-	if (json_is_object(vb)) {
+	if (json_is_object(va) && json_is_object(vb)) {
 		fprintf(f, "%s's %s differ%s from A's: ", lb, fl->noun, fl->plural ? "" : "s");
 		lines_told(f, va, vb, lb);
+	} else if (!sa || !sb) {	/* a list on one side, a value on the other */
+		fprintf(f, "%s's %s differ%s from A's", lb, fl->noun, fl->plural ? "" : "s");
 	} else if (strlen(sa) > ENV_WHOLE_MAX || strlen(sb) > ENV_WHOLE_MAX) {
 		size_t added, lacked;
 
