@@ -4,7 +4,8 @@
  * allocator found with its version, freed memory that comes back (and a
  * leaking allocator caught), glibc keeping a batch's memory above its
  * reserve, its loops held to their fastest only in the calibration's
- * loops, the group's JSON accepted by the validator.
+ * loops, the group's JSON accepted by the validator, its views showing
+ * every point.
  */
 #include <malloc.h>
 #include <stdlib.h>
@@ -252,6 +253,80 @@ static void test_validator(void)
 	   strstr(err, "allocator"), "a point without its allocator is refused: %s", err);
 }
 
+/* ---- the views ------------------------------------------------------------------ */
+
+/* A document of one CPU entry, key, whose alloc.malloc_free points are
+ * nalloc allocators ("a0", "a1" ...) at nsize sizes (8, 16, 24 ...), the
+ * largest first; a point's median is 1000 x its allocator's number + its
+ * size. */
+static json_t *points_doc(const char *key, unsigned nalloc, unsigned nsize)
+{
+	json_t *points = json_array();
+	unsigned a, s;
+	char name[16];
+
+	for (a = 0; a < nalloc; a++)
+		for (s = nsize; s > 0; s--) {
+			snprintf(name, sizeof(name), "a%u", a);
+			json_array_append_new(points, json_pack("{s:s, s:i, s:s, s:{s:f}}",
+				"allocator", name, "size", 8 * s, "status", "ok", "cycles",
+				"median", 1000.0 * a + 8 * s));
+		}
+	return json_pack("{s:{s:{s:{s:{s:o}}}}}", "cpus", key, "probes",
+			 "alloc.malloc_free", "points", points);
+}
+
+/* More allocators and sizes than a screen holds: every one shown, a row
+ * per size in ascending order, malloc, free and pair per allocator. */
+static void test_view_all_points(void)
+{
+	json_t *doc = points_doc("k", 20, 40);
+	char *s = NULL, *r8, *r16, *r320;
+	size_t len;
+	FILE *f = open_memstream(&s, &len);
+	int rc = pc_alloc_show(f, doc, PC_FORMAT_MARKDOWN);
+
+	fclose(f);
+	r8 = strstr(s, "\n| 8 | - | - | 8.0 | - | - | 1008 |");
+	r16 = strstr(s, "\n| 16 | - | - | 16.0 |");
+	r320 = strstr(s, "\n| 320 | - | - | 320 |");
+	ok(rc == 0 && strstr(s, "| size | a0 malloc | a0 free | a0 pair | a1 malloc |") &&
+	   strstr(s, "| a19 pair |\n") && r8 && r16 && r320 && r8 < r16 && r16 < r320 &&
+	   strstr(r320, "| 19320 |\n"),
+	   "markdown: 20 allocators of 3 columns, 40 sizes ascending, every point shown");
+	free(s);
+	json_decref(doc);
+}
+
+/* compare --by allocator: an allocator met again in another file is
+ * name#2, and can be the base. */
+static void test_view_compare(void)
+{
+	json_t *docs[2] = { points_doc("k1", 2, 3), points_doc("k2", 1, 3) };
+	const char *names[2] = { "1.json", "2.json" };
+	char err[PC_ERRLEN], *s = NULL;
+	size_t len;
+	FILE *f = open_memstream(&s, &len);
+	int rc = pc_alloc_compare(f, docs, names, 2, "a0#2", err, sizeof(err));
+
+	fclose(f);
+	ok(rc == 0 && strstr(s, "\n  a0#2 ") && strstr(s, "\nB = a0 against A = a0#2,") &&
+	   strstr(s, "\nB = a1 against A = a0#2,") && strstr(s, "malloc+free") &&
+	   strstr(s, "\n   24         -       -      -         -       -      -      24.0    "
+		     "1024  42.7x\n"),
+	   "compare --by allocator: a0 of the second file is a0#2, the base; "
+	   "a1 against it size by size");
+	free(s);
+	f = open_memstream(&s, &len);
+	rc = pc_alloc_compare(f, docs + 1, names + 1, 1, NULL, err, sizeof(err));
+	fclose(f);
+	ok(rc < 0 && strstr(err, "two allocators (found 1) in 2.json"),
+	   "compare --by allocator of one allocator is refused: %s", err);
+	free(s);
+	json_decref(docs[0]);
+	json_decref(docs[1]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *t = getenv("GLIBC_TUNABLES");
@@ -272,5 +347,7 @@ int main(int argc, char **argv)
 	test_loops_vary();
 	test_leaks();
 	test_validator();
+	test_view_all_points();
+	test_view_compare();
 	return done_testing();
 }

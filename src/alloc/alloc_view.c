@@ -2,8 +2,9 @@
 /*
  * alloc_view.c - the allocator group's results shown (alloc.h): the
  * published table's shape (rows = sizes, columns = malloc, free and pair
- * per allocator) as text, markdown or CSV; allocators side by side for
- * compare --by allocator; its rows as list shows them.
+ * per allocator) as text or markdown, its points as CSV;
+ * allocators side by side for compare --by allocator; its rows as list
+ * shows them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -16,80 +17,118 @@
 
 /* ---- the model of the views: cycles per call by size and allocator ---------------- */
 
-#define GRID_COLS 16
-#define GRID_SIZES 32
-
-struct grid {
-	unsigned ncol, nsize;
-	char name[GRID_COLS][48];	/* the allocator, as labelled */
-	const char *origin[GRID_COLS];	/* its CPU's brand, or model key */
-	size_t size[GRID_SIZES];	/* ascending */
-	double v[GRID_COLS][GRID_SIZES][PC_ALLOC_PATTERNS];	/* NAN: none */
+/* The patterns' headings, and their widths in the text view. */
+static const struct {
+	const char *head;
+	int width;
+} pattern[PC_ALLOC_PATTERNS] = {
+	[PC_ALLOC_MALLOC] = { "malloc", 7 },
+	[PC_ALLOC_FREE] = { "free", 7 },
+	[PC_ALLOC_PAIR] = { "pair", 8 },
 };
 
-static void grid_init(struct grid *g)
-{
-	unsigned c, s, r;
+/* The table of the views: a row per size (ascending), a group of columns
+ * per allocator (malloc, free, pair), the allocator's label over
+ * them; and each allocator's CPU entry (its brand or model key). */
+struct allocs {
+	struct pc_table t;
+	const char **origin;	/* allocator k: columns 1 + 3k .. 3 + 3k */
+	size_t n;		/* allocators */
+};
 
-	memset(g, 0, sizeof(*g));
-	for (c = 0; c < GRID_COLS; c++)
-		for (s = 0; s < GRID_SIZES; s++)
-			for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-				g->v[c][s][r] = NAN;
+/* An empty table of the size stub; -1 when out of memory. */
+static int allocs_init(struct allocs *a)
+{
+	static const struct pc_table_col size = { NULL, "size", 6, PC_CELL_FIXED,
+						   PC_COL_STUB, 0, NULL, NULL };
+
+	a->origin = NULL;
+	a->n = 0;
+	return pc_table_init(&a->t, "  ", &size, 1);
 }
 
-/* The column of allocator `name` from `origin`: a name met again from
- * another origin gets its own column ("name#2"). -1 when full. */
-static int grid_col(struct grid *g, const char *name, const char *origin)
+static void allocs_free(struct allocs *a)
 {
-	unsigned c, same = 0;
+	pc_table_free(&a->t);
+	free(a->origin);
+}
 
-	for (c = 0; c < g->ncol; c++) {
-		if (strncmp(g->name[c], name, strlen(name)) != 0 ||
-		    (g->name[c][strlen(name)] && g->name[c][strlen(name)] != '#'))
+/* The first column of allocator k. */
+static size_t alloc_first(size_t k)
+{
+	return 1 + PC_ALLOC_PATTERNS * k;
+}
+
+/* Allocator k's label: its name, or "name#2" ... */
+static const char *alloc_label(const struct allocs *a, size_t k)
+{
+	return a->t.cols[alloc_first(k)].group;
+}
+
+/* Is label allocator name's: name itself or name#N? */
+static bool labels(const char *label, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(label, name, n) == 0 && (!label[n] || label[n] == '#');
+}
+
+/* The first column of allocator name from origin, its group added when
+ * there is none: a name met again from another origin is labelled
+ * "name#2", "name#3" ... -1 when out of memory. */
+static long alloc_col(struct allocs *a, const char *name, const char *origin)
+{
+	struct pc_table_col col = { NULL, NULL, 0, PC_CELL_CYCLES, 0, 0, NULL, NULL };
+	const char **o;
+	char *label = NULL;
+	unsigned same = 0, r;
+	size_t k;
+	long c = 0;
+
+	for (k = 0; k < a->n; k++) {
+		if (!labels(alloc_label(a, k), name))
 			continue;
-		if (g->origin[c] == origin)
-			return (int)c;
+		if (a->origin[k] == origin)
+			return (long)alloc_first(k);
 		same++;
 	}
-	if (g->ncol == GRID_COLS)
+	if (!(o = realloc(a->origin, (a->n + 1) * sizeof(*o))))
 		return -1;
-	if (same)
-		snprintf(g->name[c], sizeof(g->name[c]), "%.40s#%u", name, same + 1);
-	else
-		snprintf(g->name[c], sizeof(g->name[c]), "%.46s", name);
-	g->origin[c] = origin;
-	return (int)g->ncol++;
-}
-
-static int grid_row(struct grid *g, size_t size)
-{
-	unsigned s, k, r;
-
-	for (s = 0; s < g->nsize && g->size[s] < size; s++)
-		;
-	if (s < g->nsize && g->size[s] == size)
-		return (int)s;
-	if (g->nsize == GRID_SIZES)
+	a->origin = o;
+	if (same && asprintf(&label, "%s#%u", name, same + 1) < 0)
 		return -1;
-	for (k = g->nsize; k > s; k--) {
-		unsigned c, r;
-
-		g->size[k] = g->size[k - 1];
-		for (c = 0; c < GRID_COLS; c++)
-			for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-				g->v[c][k][r] = g->v[c][k - 1][r];
+	col.group = label ? label : name;
+	for (r = 0; r < PC_ALLOC_PATTERNS && c >= 0; r++) {
+		col.head = pattern[r].head;
+		col.width = pattern[r].width;
+		c = pc_table_col_add(&a->t, &col);
 	}
-	g->size[s] = size;
-	for (k = 0; k < GRID_COLS; k++)
-		for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-			g->v[k][s][r] = NAN;
-	g->nsize++;
-	return (int)s;
+	free(label);
+	if (c < 0)
+		return -1;
+	o[a->n] = origin;
+	return (long)alloc_first(a->n++);
 }
 
-/* The points of one CPU entry's probes into g. */
-static void grid_add(struct grid *g, json_t *entry, const char *origin)
+/* The row of size, added among the ascending sizes when there is none;
+ * -1 when out of memory. */
+static long size_row(struct pc_table *t, size_t size)
+{
+	size_t r;
+	long at;
+
+	for (r = 0; r < t->nrows && pc_table_at(t, r, 0)->v < (double)size; r++)
+		;
+	if (r < t->nrows && pc_table_at(t, r, 0)->v == (double)size)
+		return (long)r;
+	if ((at = pc_table_insert(t, r)) >= 0)
+		pc_table_at(t, (size_t)at, 0)->v = (double)size;
+	return at;
+}
+
+/* The points of one CPU entry's rows, its allocators from origin: an ok
+ * point's median in its cell; -1 when out of memory. */
+static int allocs_add(struct allocs *a, json_t *entry, const char *origin)
 {
 	json_t *probes = json_object_get(entry, "probes"), *pt;
 	unsigned row;
@@ -101,66 +140,25 @@ static void grid_add(struct grid *g, json_t *entry, const char *origin)
 
 		json_array_foreach(points, i, pt) {
 			const char *name = json_string_value(json_object_get(pt, "allocator"));
+			const char *st = json_string_value(json_object_get(pt, "status"));
 			json_t *size = json_object_get(pt, "size");
 			json_t *m = json_object_get(json_object_get(pt, "cycles"), "median");
-			int c, s;
+			long c, s;
 
 			if (!name || !json_is_integer(size) || json_integer_value(size) < 1)
 				continue;
-			if ((c = grid_col(g, name, origin)) < 0 ||
-			    (s = grid_row(g, (size_t)json_integer_value(size))) < 0)
-				continue;
-			if (json_is_number(m) && strcmp(json_string_value(json_object_get(pt,
-						"status")) ? : "", "ok") == 0)
-				g->v[c][s][row] = json_number_value(m);
+			if ((c = alloc_col(a, name, origin)) < 0 ||
+			    (s = size_row(&a->t, (size_t)json_integer_value(size))) < 0)
+				return -1;
+			if (json_is_number(m) && strcmp(st ? : "", "ok") == 0)
+				pc_table_at(&a->t, (size_t)s, (size_t)c + row)->v =
+					json_number_value(m);
 		}
-	}
-}
-
-static const char *const pattern_head[PC_ALLOC_PATTERNS] = { "malloc", "free", "pair" };
-
-/* The grid as a table: a row per size, a group of columns per allocator
- * (malloc, free, pair); -1 when out of memory. */
-static int grid_table(const struct grid *g, struct pc_table *t, const char *stub_head,
-		      int stub_width)
-{
-	struct pc_table_col cols[1 + GRID_COLS * PC_ALLOC_PATTERNS];
-	unsigned c, s, r;
-	long row;
-
-	cols[0] = (struct pc_table_col){ NULL, stub_head, stub_width, PC_CELL_FIXED,
-					 PC_COL_STUB, 0, NULL, NULL };
-	for (c = 0; c < g->ncol; c++)
-		for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-			cols[1 + c * PC_ALLOC_PATTERNS + r] = (struct pc_table_col){
-				g->name[c], pattern_head[r], r == PC_ALLOC_PAIR ? 8 : 7,
-				PC_CELL_CYCLES, 0, 0, NULL, NULL };
-	if (pc_table_init(t, "  ", cols, 1 + g->ncol * PC_ALLOC_PATTERNS) < 0)
-		return -1;
-	for (s = 0; s < g->nsize; s++) {
-		if ((row = pc_table_row(t)) < 0)
-			return -1;
-		pc_table_at(t, (size_t)row, 0)->v = (double)g->size[s];
-		for (c = 0; c < g->ncol; c++)
-			for (r = 0; r < PC_ALLOC_PATTERNS; r++)
-				pc_table_at(t, (size_t)row, 1 + c * PC_ALLOC_PATTERNS + r)->v =
-					g->v[c][s][r];
 	}
 	return 0;
 }
 
-/* Draws g in the view's format (pc_table_draw_text or pc_table_draw_markdown). */
-static int grid_draw(FILE *f, const struct grid *g,
-		     void (*draw)(FILE *, const struct pc_table *))
-{
-	struct pc_table t;
-	int rc = grid_table(g, &t, "size", 6);
-
-	if (rc == 0)
-		draw(f, &t);
-	pc_table_free(&t);
-	return rc;
-}
+/* ---- the run's tables: text and markdown ----------------------------------------------- */
 
 /* The allocators a run recorded: "glibc 2.36, jemalloc 5.3.0-0-g54eaed1d8b56". */
 static void versions(FILE *f, json_t *entry)
@@ -183,41 +181,48 @@ static void versions(FILE *f, json_t *entry)
 	}
 }
 
-static int report(FILE *f, json_t *doc)
+/* Every CPU of doc with allocator points as a table: the text view (the
+ * CPU, the title, the allocators' versions) or markdown. */
+static int tables(FILE *f, json_t *doc, bool markdown)
 {
 	json_t *entry;
 	const char *key;
-	struct grid *g = malloc(sizeof(*g));
+	struct allocs a;
 
-	if (!g)
-		return -1;
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
-		grid_init(g);
-		grid_add(g, entry, key);
-		if (!g->ncol)
-			continue;
-		fprintf(f, "%s\nallocator fast paths: cycles per call (median of the "
-			"samples); pair = malloc + free\n", pc_entry_brand(entry, key));
-		versions(f, entry);
-		if (grid_draw(f, g, pc_table_draw_text) < 0)
+		const char *brand = pc_entry_brand(entry, key);
+		int rc = allocs_init(&a) < 0 || allocs_add(&a, entry, key) < 0 ? -1 : 0;
+
+		if (rc == 0 && a.n && markdown) {
+			fprintf(f, "%s: cycles per call (median)\n\n", brand);
+			pc_table_draw_markdown(f, &a.t);
+		} else if (rc == 0 && a.n) {
+			fprintf(f, "%s\nallocator fast paths: cycles per call (median of the "
+				"samples); pair = malloc + free\n", brand);
+			versions(f, entry);
+			pc_table_draw_text(f, &a.t);
+		}
+		allocs_free(&a);
+		if (rc < 0)
 			break;
 	}
-	free(g);
 	return key ? -1 : 0;
 }
 
 /* ---- compare --by allocator ------------------------------------------------------------- */
 
-/* One allocator (B) against the base (A): 80 columns. */
-static int compare_block(FILE *f, const struct grid *g, unsigned base, unsigned o)
+/* One allocator (B) against the base (A), size by size: 80 columns. -1
+ * when out of memory. */
+static int compare_block(FILE *f, const struct allocs *a, size_t base, size_t o)
 {
 	static const char *const head[PC_ALLOC_PATTERNS] = { "malloc", "free",
 							     "malloc+free" };
 	struct pc_table_col cols[1 + 3 * PC_ALLOC_PATTERNS] = {
 		{ NULL, "size", 5, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
 	};
+	size_t s, ca = alloc_first(base), cb = alloc_first(o);
 	struct pc_table t;
-	unsigned s, r;
+	unsigned r;
 	long row;
 
 	for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
@@ -230,72 +235,81 @@ static int compare_block(FILE *f, const struct grid *g, unsigned base, unsigned 
 	}
 	if (pc_table_init(&t, "  ", cols, 1 + 3 * PC_ALLOC_PATTERNS) < 0)
 		return -1;
-	for (s = 0; s < g->nsize; s++) {
+	for (s = 0; s < a->t.nrows; s++) {
 		if ((row = pc_table_row(&t)) < 0) {
 			pc_table_free(&t);
 			return -1;
 		}
-		pc_table_at(&t, (size_t)row, 0)->v = (double)g->size[s];
+		pc_table_at(&t, (size_t)row, 0)->v = pc_table_at(&a->t, s, 0)->v;
 		for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
-			double a = g->v[base][s][r], b = g->v[o][s][r];
+			double va = pc_table_at(&a->t, s, ca + r)->v;
+			double vb = pc_table_at(&a->t, s, cb + r)->v;
 
-			pc_table_at(&t, (size_t)row, 1 + 3 * r)->v = a;
-			pc_table_at(&t, (size_t)row, 2 + 3 * r)->v = b;
-			pc_table_at(&t, (size_t)row, 3 + 3 * r)->v = a > 0 ? b / a : NAN;
+			pc_table_at(&t, (size_t)row, 1 + 3 * r)->v = va;
+			pc_table_at(&t, (size_t)row, 2 + 3 * r)->v = vb;
+			pc_table_at(&t, (size_t)row, 3 + 3 * r)->v = va > 0 ? vb / va : NAN;
 		}
 	}
-	fprintf(f, "\nB = %s against A = %s, cycles per call\n", g->name[o],
-		g->name[base]);
+	fprintf(f, "\nB = %s against A = %s, cycles per call\n", alloc_label(a, o),
+		alloc_label(a, base));
 	pc_table_draw_text(f, &t);
 	pc_table_free(&t);
+	return 0;
+}
+
+/* The points of every CPU entry of the documents, each entry's allocators
+ * from its brand; -1 when out of memory. */
+static int allocs_of(struct allocs *a, json_t *const *docs, unsigned ndocs)
+{
+	json_t *entry;
+	const char *key;
+	unsigned d;
+
+	if (allocs_init(a) < 0)
+		return -1;
+	for (d = 0; d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry)
+			if (allocs_add(a, entry, pc_entry_brand(entry, key)) < 0)
+				return -1;
 	return 0;
 }
 
 int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 		     unsigned ndocs, const char *base, char *err, size_t errlen)
 {
-	struct grid *g = malloc(sizeof(*g));
-	unsigned d, c, b = 0;
-	json_t *entry;
-	const char *key;
+	struct allocs a;
+	size_t b = 0, k;
+	int rc = allocs_of(&a, docs, ndocs);
 
-	if (!g) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	grid_init(g);
-	for (d = 0; d < ndocs; d++)
-		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry)
-			grid_add(g, entry, pc_entry_brand(entry, key));
-	for (c = 0; base && c < g->ncol && strcmp(g->name[c], base) != 0; c++)
-		;
-	if (base && c == g->ncol) {
+	if (rc < 0)
+		goto out;
+	while (base && b < a.n && strcmp(alloc_label(&a, b), base) != 0)
+		b++;
+	if (base && b == a.n) {
 		snprintf(err, errlen, "--base %.64s: no points of that allocator", base);
-		free(g);
+		allocs_free(&a);
 		return -1;
 	}
-	if (g->ncol < 2) {
+	if (a.n < 2) {
 		snprintf(err, errlen, "--by allocator needs points of two allocators "
-			 "(found %u) in %s%s", g->ncol, names[0],
-			 ndocs > 1 ? " and the rest" : "");
-		free(g);
+			 "(found %zu) in %s%s", a.n, names[0], ndocs > 1 ? " and the rest" : "");
+		allocs_free(&a);
 		return -1;
 	}
-	b = base ? c : 0;
 	fprintf(f, "allocators (cycles per call, medians; pair = malloc + free):\n");
-	for (c = 0; c < g->ncol; c++)
-		fprintf(f, "  %-20.20s %.56s\n", g->name[c], g->origin[c]);
-	for (c = 0; c < g->ncol; c++)
-		if (c != b && compare_block(f, g, b, c) < 0)
-			break;
-	d = c < g->ncol;	/* out of memory */
-	free(g);
-	if (d)
+	for (k = 0; k < a.n; k++)
+		fprintf(f, "  %-20.20s %.56s\n", alloc_label(&a, k), a.origin[k]);
+	for (k = 0; k < a.n && rc == 0; k++)
+		if (k != b)
+			rc = compare_block(f, &a, b, k);
+out:
+	allocs_free(&a);
+	if (rc < 0)
 		snprintf(err, errlen, "out of memory");
-	return d ? -1 : 0;
+	return rc;
 }
 
-/* ---- csv and markdown ------------------------------------------------------------------- */
+/* ---- csv ------------------------------------------------------------------------------------ */
 
 static void csv_number(FILE *f, json_t *pt, const char *metric, const char *stat)
 {
@@ -333,32 +347,15 @@ static void csv_points(FILE *f, const char *key, json_t *entry)
 	}
 }
 
-static int report_as(FILE *f, json_t *doc, bool csv)
+static void csv(FILE *f, json_t *doc)
 {
-	struct grid *g = malloc(sizeof(*g));
 	json_t *entry;
 	const char *key;
 
-	if (!g)
-		return -1;
-	if (csv)
-		fputs("cpu,probe,allocator,size,status,cycles_median,cycles_q1,cycles_q3,"
-		      "ns_median,samples\n", f);
-	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
-		if (csv) {
-			csv_points(f, key, entry);
-			continue;
-		}
-		grid_init(g);
-		grid_add(g, entry, key);
-		if (!g->ncol)
-			continue;
-		fprintf(f, "%s: cycles per call (median)\n\n", pc_entry_brand(entry, key));
-		if (grid_draw(f, g, pc_table_draw_markdown) < 0)
-			break;
-	}
-	free(g);
-	return key ? -1 : 0;
+	fputs("cpu,probe,allocator,size,status,cycles_median,cycles_q1,cycles_q3,"
+	      "ns_median,samples\n", f);
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry)
+		csv_points(f, key, entry);
 }
 
 /* ---- list: the rows -------------------------------------------------------------------- */
@@ -389,6 +386,9 @@ const struct pc_point_row *pc_alloc_point_rows(size_t *n)
 
 int pc_alloc_show(FILE *f, json_t *doc, enum pc_format fmt)
 {
-	return fmt == PC_FORMAT_TABLE ? report(f, doc) :
-	       report_as(f, doc, fmt == PC_FORMAT_CSV);
+	if (fmt == PC_FORMAT_CSV) {
+		csv(f, doc);
+		return 0;
+	}
+	return tables(f, doc, fmt != PC_FORMAT_TABLE);
 }
