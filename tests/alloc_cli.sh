@@ -25,7 +25,7 @@ ok $pc_rc "--alloc measures the three rows on glibc: $(head -c 300 "$pc_tmp/err"
 ok $(test "$(grep -c ',alloc\.\(malloc\|free\|malloc_free\),glibc,[0-9]*,ok,[0-9.]*,' "$pc_tmp/out")" -eq 36 &&
 	head -1 "$pc_tmp/out" | grep -q '^cpu,probe,allocator,size,status,cycles_median'; echo $?) \
 	"-f csv: a line per point, with its allocator, size and median"
-# -f markdown: rows = sizes, a pair column per allocator, the JSON's medians.
+# -f markdown: rows = sizes, a malloc+free column per allocator, the JSON's medians.
 pc run -n 9 -p alloc.malloc_free -f markdown -o "$pc_tmp/md.json"
 ok $pc_rc "-f markdown$(head -c 300 "$pc_tmp/err")"
 cp "$pc_tmp/out" "$pc_tmp/md"
@@ -44,13 +44,13 @@ lines = [l for l in open(tmp + "/md").read().split("\n") if l.startswith("|")]
 head = [c.strip() for c in lines[0].strip("|").split("|")] if lines else []
 body = {l.strip("|").split("|")[0].strip(): [c.strip() for c in l.strip("|").split("|")]
         for l in lines[2:]}
-ok(head == ["size", "glibc malloc", "glibc free", "glibc pair"] and len(body) == 12,
-   "-f markdown: rows = sizes, malloc, free and pair columns (%s)" % head)
+ok(head == ["size", "glibc malloc", "glibc free", "glibc malloc+free"] and len(body) == 12,
+   "-f markdown: rows = sizes, malloc, free and malloc+free columns (%s)" % head)
 bad = [pt["size"] for pt in e["probes"]["alloc.malloc_free"]["points"]
        if body.get(str(pt["size"]), [""] * 4)[3] !=
        ("%.*f" % (1 if pt["cycles"]["median"] < 100 else 0, pt["cycles"]["median"])
         if pt["status"] == "ok" else "-")]
-ok(not bad, "-f markdown: every pair cell is the point's median%s" % (bad and ": %s" % bad[:3] or ""))
+ok(not bad, "-f markdown: every malloc+free cell is the point's median%s" % (bad and ": %s" % bad[:3] or ""))
 (e,) = json.load(open(tmp + "/glibc.json"))["cpus"].values()
 def fig(x):
     return "%.0f" % x if abs(x) >= 10000 else "%.1f" % x if abs(x) >= 1000 else "%.2f" % x
@@ -131,8 +131,8 @@ import_checks "$pc_tmp/checks" "the result checks"
 case " $allocs " in
 *" jemalloc "*)
 	ok $(test "$(grep -cE '^ +(8|16|32|64|128|256|512|1024|2048|4096|8192|16384) ' "$pc_tmp/table")" -eq 12 &&
-		grep -qE '^ +size +malloc +free +pair' "$pc_tmp/table"; echo $?) \
-		"the table: a row per size, malloc, free and pair columns"
+		grep -qE '^ +size +malloc +free +malloc\+free' "$pc_tmp/table"; echo $?) \
+		"the table: a row per size, malloc, free and malloc+free columns"
 	pc compare --by allocator "$pc_tmp/glibc.json" "$pc_tmp/je.json"
 	w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
 	ok $(test $pc_rc -eq 0 && test "$w" -le 80 && grep -q '^B = jemalloc against A = glibc' "$pc_tmp/out" &&

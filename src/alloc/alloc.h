@@ -138,9 +138,9 @@ bool pc_alloc_has_points(json_t *p);
 
 /* ---- alloc_view.c: results shown --------------------------------------------- */
 /* Every CPU of doc as a table in the published table's shape (fmt
- * PC_FORMAT_TABLE: rows = sizes, columns = malloc / free / pair per
- * allocator, cycles per call, median), as markdown tables, or as CSV (one
- * line per point). */
+ * PC_FORMAT_TABLE: rows = sizes, columns = malloc / free / malloc+free
+ * per allocator, cycles per call, median), as markdown tables, or as CSV
+ * (one line per point). */
 int pc_alloc_show(FILE *f, json_t *doc, enum pc_format fmt);
 /* The group's three rows as list shows them; *n set. */
 struct pc_point_row;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * alloc_view.c - the allocator group's results shown (alloc.h): the
- * published table's shape (rows = sizes, columns = malloc, free and pair
- * per allocator) as text or markdown, its points as CSV;
+ * published table's shape (rows = sizes, columns = malloc, free and
+ * malloc+free per allocator) as text or markdown, its points as CSV;
  * allocators side by side for compare --by allocator; its rows as list
  * shows them.
  */
@@ -17,18 +17,19 @@
 
 /* ---- the model of the views: cycles per call by size and allocator ---------------- */
 
-/* The patterns' headings, and their widths in the text view. */
+/* The patterns' headings, and their widths in the text view: the heading
+ * and a space, at least 7. */
 static const struct {
 	const char *head;
 	int width;
 } pattern[PC_ALLOC_PATTERNS] = {
 	[PC_ALLOC_MALLOC] = { "malloc", 7 },
 	[PC_ALLOC_FREE] = { "free", 7 },
-	[PC_ALLOC_PAIR] = { "pair", 8 },
+	[PC_ALLOC_PAIR] = { "malloc+free", 12 },
 };
 
 /* The table of the views: a row per size (ascending), a group of columns
- * per allocator (malloc, free, pair), the allocator's label over
+ * per allocator (malloc, free, malloc+free), the allocator's label over
  * them; and each allocator's CPU entry (its brand or model key). */
 struct allocs {
 	struct pc_table t;
@@ -198,7 +199,7 @@ static int tables(FILE *f, json_t *doc, bool markdown)
 			pc_table_draw_markdown(f, &a.t);
 		} else if (rc == 0 && a.n) {
 			fprintf(f, "%s\nallocator fast paths: cycles per call (median of the "
-				"samples); pair = malloc + free\n", brand);
+				"samples)\n", brand);
 			versions(f, entry);
 			pc_table_draw_text(f, &a.t);
 		}
@@ -215,8 +216,6 @@ static int tables(FILE *f, json_t *doc, bool markdown)
  * when out of memory. */
 static int compare_block(FILE *f, const struct allocs *a, size_t base, size_t o)
 {
-	static const char *const head[PC_ALLOC_PATTERNS] = { "malloc", "free",
-							     "malloc+free" };
 	struct pc_table_col cols[1 + 3 * PC_ALLOC_PATTERNS] = {
 		{ NULL, "size", 5, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
 	};
@@ -226,11 +225,13 @@ static int compare_block(FILE *f, const struct allocs *a, size_t base, size_t o)
 	long row;
 
 	for (r = 0; r < PC_ALLOC_PATTERNS; r++) {
-		cols[1 + 3 * r] = (struct pc_table_col){ head[r], "A", 8, PC_CELL_CYCLES,
+		const char *head = pattern[r].head;
+
+		cols[1 + 3 * r] = (struct pc_table_col){ head, "A", 8, PC_CELL_CYCLES,
 							 0, 0, NULL, NULL };
-		cols[2 + 3 * r] = (struct pc_table_col){ head[r], "B", 8, PC_CELL_CYCLES,
+		cols[2 + 3 * r] = (struct pc_table_col){ head, "B", 8, PC_CELL_CYCLES,
 							 0, 0, NULL, NULL };
-		cols[3 + 3 * r] = (struct pc_table_col){ head[r], "B/A", 7, PC_CELL_RATIO,
+		cols[3 + 3 * r] = (struct pc_table_col){ head, "B/A", 7, PC_CELL_RATIO,
 							 0, 0, NULL, NULL };
 	}
 	if (pc_table_init(&t, "  ", cols, 1 + 3 * PC_ALLOC_PATTERNS) < 0)
@@ -296,7 +297,7 @@ int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 		allocs_free(&a);
 		return -1;
 	}
-	fprintf(f, "allocators (cycles per call, medians; pair = malloc + free):\n");
+	fprintf(f, "allocators (cycles per call, medians):\n");
 	for (k = 0; k < a.n; k++)
 		fprintf(f, "  %-20.20s %.56s\n", alloc_label(&a, k), a.origin[k]);
 	for (k = 0; k < a.n && rc == 0; k++)
