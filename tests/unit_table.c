@@ -32,30 +32,15 @@ static int same(const char *got, const char *want, const char *what)
 	return pass;
 }
 
-static char *draw_csv(const struct pc_table *t)
+/* The CSV view with its headings, the HTML view of class "figures". */
+static void csv_headed(FILE *f, const struct pc_table *t)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
 	pc_table_draw_csv(f, t, true);
-	fclose(f);
-	return buf;
 }
 
-static char *draw_html(const struct pc_table *t)
+static void html_figures(FILE *f, const struct pc_table *t)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
 	pc_table_draw_html(f, t, "figures");
-	fclose(f);
-	return buf;
 }
 
 /* Groups, ratios, '-' for no figure (the allocator group's shape). */
@@ -239,13 +224,13 @@ static void worded(void)
 		"\n- [1] not comparable: no samples\n",
 	     "markdown: words for marks, code, bold alerts, the wide words, an empty cell");
 	free(s);
-	s = draw_csv(&t);
+	s = drawn(&t, csv_headed);
 	same(s, "probe,B cycles,\xce\x94%,verdict\n"
 		"cas,12.00 \xc2\xb1" "0.10,12.3,slower\n"
 		"*geomean*,,-,not comparable\n",
 	     "csv: a line of headings, the words in full, no marks");
 	free(s);
-	s = draw_html(&t);
+	s = drawn(&t, html_figures);
 	ok(s && strstr(s, "<table class=\"figures\">\n<tr><th>probe</th>") &&
 	   strstr(s, "<td><code>cas</code></td><td class=\"n\">12.00 \xc2\xb1" "0.10 (noisy)"
 		  " (not linear)</td>") &&
@@ -386,7 +371,7 @@ static void in_page(void)
 	pc_table_text(&t, 1, 0, "a<b");
 	pc_table_at(&t, 1, 1)->v = 7;
 	pc_table_text(&t, 1, 2, "x<\xf0\x9f\x98\x80\xff");
-	s = draw_html(&t);
+	s = drawn(&t, html_figures);
 	same(s, "<table class=\"figures\">\n"
 		"<tr><th>probe</th><th>A median \xc2\xb1MAD</th><th>verdict</th></tr>\n"
 		"<tr data-probe=\"cas\"><td>cas</td>"

@@ -197,7 +197,7 @@ static int table_init(struct pc_table *tt, struct side_heads *h, const struct pc
  * other side's columns would not fit beside it. */
 static void table_widths(struct pc_table *tt)
 {
-	size_t c, side = tt->ncols > 2 ? 7 : 2;
+	size_t c, side = tt->ncols > 2 ? col_of(1, COL_VERDICT) + 1 : 2;
 	int rest = 0, fit = pc_table_fit();
 
 	for (c = 1; c < tt->ncols; c++) {
