@@ -231,17 +231,42 @@ ok $(test $pc_rc -eq 0 && grep -q '| - |' "$pc_tmp/out"; echo $?) \
 	"compare --format markdown: the same '-' for no value"
 
 # Text that fits an 80-column terminal ($COLUMNS, else the terminal's
-# width, else 80). A run's result (list --runs) is made by one quick run.
-pc run -p baseline -n 21 -o "$pc_tmp/w.json"
+# width, else 80), counted in characters (the table's "±" is one). A run's
+# result (list --runs, compare) is made by one quick run of each group.
+width() {
+	python3 -c 'import sys; print(max((len(l.rstrip("\n")) for l in
+		open(sys.argv[1], encoding="utf-8")), default=0))' "$1"
+}
+pc run -n 21 -o "$pc_tmp/w.json"
+pc run -n 21 -q -o "$pc_tmp/w2.json"
+pc run --locks -n 9 --window-us 200 -q -o "$pc_tmp/l.json"
+pc run --allocator glibc -n 9 -q -o "$pc_tmp/a.json"
 for cols in 80; do
 	for c in "info" "help" "help run" "help compare" "help list" "list" "list -v" \
 		"list --events" "list -v --events" "list --reference" "list -v --reference" \
-		"list --runs $pc_tmp/w.json"; do
+		"list --runs $pc_tmp/w.json" \
+		"run -n 21 -o $pc_tmp/w3.json" \
+		"run --locks -n 9 --window-us 200 -o $pc_tmp/l3.json" \
+		"run --allocator glibc -n 9 -o $pc_tmp/a3.json" \
+		"compare --color never $pc_tmp/w.json $pc_tmp/w2.json" \
+		"compare --color never $ref/intel-pentium4.json $ref/amd-athlon64-x2-3800.json" \
+		"compare --color never $ref/intel-pentium4.json $pc_tmp/w.json" \
+		"compare --matrix $ref/intel-pentium4.json $ref/intel-core2-quad-q9450.json $pc_tmp/w.json" \
+		"compare --by lock $pc_tmp/l.json $pc_tmp/l.json" \
+		"compare --by allocator $pc_tmp/a.json $pc_tmp/a.json" \
+		"report -f text -o - $ref/intel-pentium4.json $pc_tmp/w.json"; do
 		# shellcheck disable=SC2086
 		COLUMNS=$cols $PRIMCOST $c >"$pc_tmp/out" 2>"$pc_tmp/err"
-		longest=$(awk '{ n = length($0); if (n > m) m = n } END { print m + 0 }' "$pc_tmp/out")
-		ok $(test $? -eq 0 && test -s "$pc_tmp/out" && test "$longest" -le $cols; echo $?) \
-			"COLUMNS=$cols $c: fits (longest line $longest)"
+		rc=$?
+		longest=$(width "$pc_tmp/out")
+		ok $(test $rc -le 1 && test -s "$pc_tmp/out" && test "$longest" -le $cols &&
+			! grep -qi seed "$pc_tmp/out" "$pc_tmp/err"; echo $?) \
+			"COLUMNS=$cols $(echo "$c" | sed "s|$pc_tmp/||g; s|$ref/||g"): fits (longest line $longest), no 'seed'"
 	done
+done
+# No word of any other output or page calls a published table a seed.
+$PRIMCOST report -o "$pc_tmp/r.html" "$pc_tmp/w.json" "$ref"/*.json 2>"$pc_tmp/err"
+for f in "$pc_tmp/r.html" "$PC_SRCDIR"/man/*.1 "$PC_SRCDIR/README.md"; do
+	ok $(! grep -qi seed "$f"; echo $?) "no 'seed' in $(basename "$f")$(grep -i -m1 seed "$f" | cut -c1-80)"
 done
 done_testing

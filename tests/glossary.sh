@@ -6,7 +6,7 @@
 . "${PC_SRCDIR}/tests/lib.sh"
 
 probes='baseline,calib.add_chain,cmpxchg64,local_irq_save,mb'
-pc run -n 9 -p "$probes" -o "$pc_tmp/a.json"
+pc run -v -n 9 -p "$probes" -o "$pc_tmp/a.json"
 ok $pc_rc "run -p $probes$(head -c 300 "$pc_tmp/err")"
 cp "$pc_tmp/out" "$pc_tmp/run.txt"
 pc run -n 9 -q -p "$probes" -o "$pc_tmp/b.json"
@@ -43,8 +43,10 @@ run = open(t + "/run.txt").read().splitlines()
 head = next(l for l in run if l.startswith("probe "))
 rows = run[run.index(head) + 1:]
 heads = head.split()
-status = [l.split()[5].rstrip(":,") for l in rows if len(l.split()) > 5 and
-          l.split()[0] in ("baseline", "calib.add_chain", "cmpxchg64", "local_irq_save", "mb")]
+scol = head.index("status")
+status = [re.sub(r"\[\d+\]$", "", l[scol:].split()[0]).rstrip(":,") for l in rows
+          if len(l) > scol and l.split()[0] in
+          ("baseline", "calib.add_chain", "cmpxchg64", "local_irq_save", "mb")]
 ok(heads and status and not undefined(heads + status),
    "run: its headings and status words are defined (%s; undefined: %s)" %
    (" ".join(heads + sorted(set(status))), undefined(heads + status)))

@@ -11,6 +11,7 @@
 #include "cmd_run.h"
 #include "commands.h"
 #include "core/contain.h"
+#include "results/table.h"
 
 /* The help: run's own options, each group's (group.h), the probe runner's. */
 static const char usage_head[] =
@@ -318,10 +319,15 @@ static void show(const struct pc_run *r, json_t *run_doc)
 		o->group->show(stdout, run_doc, o->format);
 	else
 		pc_report_verbose(stdout, run_doc, o->format, o->verbose);
-	if (o->format == PC_FORMAT_TABLE)
-		printf("\n%zu %s in %.2f s; saved under \"%s\" in %s\n", r->prof.nprobes,
-		       o->group->unit, r->prof.wall_s, pc_shown(r->ci.key),
-		       pc_shown(o->output));
+	if (o->format == PC_FORMAT_TABLE) {
+		char line[2 * PC_ERRLEN];
+
+		snprintf(line, sizeof(line), "%zu %s in %.2f s; saved under \"%s\" in %s",
+			 r->prof.nprobes, o->group->unit, r->prof.wall_s,
+			 pc_shown(r->ci.key), pc_shown(o->output));
+		putchar('\n');
+		pc_text_wrap(stdout, "", line, 2, pc_table_fit());
+	}
 }
 
 /* Writes the run (to standard output, or filed into -o) and shows it; the

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "answers.h"
+#include "table.h"
 
 const struct pc_answer_def pc_answer_defs[] = {
 #define PC_ANSWER(a, b, asked) { a, b, asked },
@@ -92,11 +93,11 @@ void pc_answer_line(const struct pc_answer *a, char *buf, size_t len)
 		 a->a, a->b, a->unit);
 }
 
-void pc_answers_print(FILE *f, json_t *entry, const char *prefix)
+void pc_answers_print(FILE *f, json_t *entry, const char *prefix, int width)
 {
 	struct pc_answer ans[sizeof(pc_answer_defs) / sizeof(pc_answer_defs[0])];
 	size_t n = pc_answers(entry, ans), i;
-	char line[512];
+	char line[512], lead[16];
 
 	if (!n)
 		return;
@@ -104,6 +105,7 @@ void pc_answers_print(FILE *f, json_t *entry, const char *prefix)
 		prefix);
 	for (i = 0; i < n; i++) {
 		pc_answer_line(&ans[i], line, sizeof(line));
-		fprintf(f, "%s  %s\n", prefix, line);
+		snprintf(lead, sizeof(lead), "%s ", prefix);
+		pc_text_wrap(f, lead, line, (int)strlen(prefix) + 4, width);
 	}
 }

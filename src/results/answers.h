@@ -42,9 +42,10 @@ size_t pc_answers(json_t *entry, struct pc_answer *out);
 /* "cmpxchg_local is 3.2 times cheaper than local_irq_save_restore here:
  * 9.10 vs 29.40 cycles" (no newline). */
 void pc_answer_line(const struct pc_answer *a, char *buf, size_t len);
-/* The "answers" section of the run table: a heading and one line each, or
- * nothing when no pair was measured. */
-void pc_answers_print(FILE *f, json_t *entry, const char *prefix);
+/* The "answers" section of the run table: a heading and one line each
+ * (wrapped to width; 0: not wrapped), or nothing when no pair was
+ * measured. */
+void pc_answers_print(FILE *f, json_t *entry, const char *prefix, int width);
 
 /* The median in unit (cycles, ns, ticks) of probe in entry when it is
  * measured (status ok); NAN otherwise. */

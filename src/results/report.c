@@ -6,6 +6,7 @@
  * like a fresh run.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,27 @@ static json_t *last_run(json_t *entry)
 	return n ? json_array_get(runs, n - 1) : NULL;
 }
 
-static void header(FILE *f, const char *key, json_t *entry, const char *prefix)
+/* A line of the view's prose after prefix, its words wrapped to width (0:
+ * not wrapped), the lines after the first indented by two. */
+static void say(FILE *f, const char *prefix, int width, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void say(FILE *f, const char *prefix, int width, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	pc_text_wrap(f, prefix, s, pc_text_width(prefix) + 2, width);
+	free(s);
+}
+
+static void header(FILE *f, const char *key, json_t *entry, const char *prefix,
+		   int width)
 {
 	json_t *cpu = json_object_get(entry, "cpu"), *run = last_run(entry);
 	json_t *timer = json_object_get(cpu, "timer");
@@ -64,31 +85,30 @@ static void header(FILE *f, const char *key, json_t *entry, const char *prefix)
 	const char *hv = str(cpu, "hypervisor");
 	json_t *witness = json_object_get(cpu, "virtualization");
 	const char *kernel_hv = witness ? str(witness, "kernel") : "";
+	const char *uarch = str(cpu, "uarch");
 
-	fprintf(f, "%s%s: %s", prefix, key, str(cpu, "brand"));
-	if (*str(cpu, "uarch"))
-		fprintf(f, ", %s", str(cpu, "uarch"));
-	if (virt)
-		fprintf(f, " (virtual machine%s%s%s%s)", *hv ? ", " : "", hv,
-			*kernel_hv ? "; the kernel says " : "", kernel_hv);
-	fputc('\n', f);
+	say(f, prefix, width, "%s: %s%s%s%s%s%s%s%s%s", key, str(cpu, "brand"),
+	    *uarch ? ", " : "", uarch, virt ? " (virtual machine" : "",
+	    virt && *hv ? ", " : "", virt ? hv : "",
+	    virt && *kernel_hv ? "; the kernel says " : "", virt ? kernel_hv : "",
+	    virt ? ")" : "");
 	if (timer)
-		fprintf(f, "%stimer %s at %.1f MHz; core clock about %.0f MHz; "
-			"cycles %s%s\n", prefix, str(timer, "name"),
-			json_number_value(json_object_get(timer, "hz")) / 1e6,
-			core / 1e6, src,
-			strcmp(src, "calibrated") == 0 ?
-			" (timer ticks scaled so that the dependent add chain is 1 cycle)" :
-			"");
+		say(f, prefix, width, "timer %s at %.1f MHz; core clock about %.0f MHz; "
+		    "cycles %s%s", str(timer, "name"),
+		    json_number_value(json_object_get(timer, "hz")) / 1e6,
+		    core / 1e6, src,
+		    strcmp(src, "calibrated") == 0 ?
+		    " (timer ticks scaled so that the dependent add chain is 1 cycle)" :
+		    "");
 	if (run && *str(run, "pmu_reason"))
-		fprintf(f, "%sPMU: %s\n", prefix, str(run, "pmu_reason"));
+		say(f, prefix, width, "PMU: %s", str(run, "pmu_reason"));
 	if (run && *str(run, "pmu_read"))
-		fprintf(f, "%sPMU cycles read with %s%s\n", prefix, str(run, "pmu_read"),
-			json_is_true(json_object_get(run, "pmu_user_only")) ?
-			"; user mode only (kernel-mode counting not permitted)" : "");
+		say(f, prefix, width, "PMU cycles read with %s%s", str(run, "pmu_read"),
+		    json_is_true(json_object_get(run, "pmu_user_only")) ?
+		    "; user mode only (kernel-mode counting not permitted)" : "");
 	if (run && json_is_true(json_object_get(run, "unreliable")))
-		fprintf(f, "%sWARNING: figures unreliable: %s\n", prefix,
-			str(run, "unreliable_reason"));
+		say(f, prefix, width, "WARNING: figures unreliable: %s",
+		    str(run, "unreliable_reason"));
 }
 
 /* ---- events counted around each sample ---------------------------------- */
@@ -147,14 +167,12 @@ static void event_cell(json_t *p, const char *name, int digits, char *buf, size_
 						       name, "median"));
 }
 
-/* A figure into a cell. One the file lacks is written as printf writes it
- * ("nan"), as these views always have: a measured probe without the figure,
- * unlike a failed probe's "-". */
+/* A figure into a cell; one the file lacks leaves the cell "-", the word
+ * for no value in every view. */
 static int figure(struct pc_table *t, size_t r, size_t c, double v)
 {
-	if (isnan(v))
-		return pc_table_text(t, r, c, "%.*f", t->cols[c].digits, v);
-	pc_table_at(t, r, c)->v = v;
+	if (!isnan(v))
+		pc_table_at(t, r, c)->v = v;
 	return 0;
 }
 
@@ -173,25 +191,30 @@ static int event_figure(struct pc_table *t, size_t r, size_t c, json_t *p,
 	return figure(t, r, c, num(events, name, "median"));
 }
 
-/* A table row's status: "ok", with ": REASON" when there is one, or
- * "STATUS: REASON". A figure that failed the linearity check is not plain
- * ok: "nonlinear" (or "noisy, nonlinear") takes the word's place, and the
- * reason loses its own "not linear: " lead. */
+/* A table row's status: a word ("ok", "noisy", "unsupported", ...) with
+ * its reason as the table's footnote, where there is one. A figure that
+ * failed the linearity check is not plain ok: "nonlinear" (or "noisy,
+ * nonlinear") takes the word's place, and the reason loses its own "not
+ * linear: " lead. */
 #define NOT_LINEAR_LEAD "not linear: "	/* how samples.c words the reason */
 
 static int row_status(struct pc_table *t, size_t r, size_t c, json_t *p, bool ok)
 {
 	const char *reason = str(p, "reason");
 	bool nonlinear = json_is_true(json_object_get(p, "nonlinear"));
+	int rc;
 
 	if (nonlinear && strncmp(reason, NOT_LINEAR_LEAD, strlen(NOT_LINEAR_LEAD)) == 0)
 		reason += strlen(NOT_LINEAR_LEAD);
 	if (ok && nonlinear)
-		return pc_table_text(t, r, c, "%s%s%s",
-				     pc_probe_rank(p) == 2 ? "nonlinear" : "noisy, nonlinear",
-				     *reason ? ": " : "", reason);
-	return pc_table_text(t, r, c, "%s%s%s", str(p, "status"),
-			     *reason || !ok ? ": " : "", reason);
+		rc = pc_table_text(t, r, c, "%s", pc_probe_rank(p) == 2 ?
+				   "nonlinear" : "noisy, nonlinear");
+	else
+		rc = pc_table_text(t, r, c, "%s", str(p, "status"));
+	if (rc == 0 && *reason &&
+	    !(pc_table_at(t, r, c)->note = pc_table_note(t, reason)))
+		return -1;
+	return rc;
 }
 
 static int probe_ring(json_t *p)
@@ -212,31 +235,31 @@ static long discarded(json_t *p)
 }
 
 /* What the header says about events and discarded samples. */
-static void events_header(FILE *f, json_t *entry, const char *prefix)
+static void events_header(FILE *f, json_t *entry, const char *prefix, int width)
 {
 	json_t *run = last_run(entry), *evs = json_object_get(run, "events"), *e, *p;
 	json_t *dist = json_object_get(run, "disturbance");
+	json_t *c = json_object_get(run, "contention");
 	const char *name;
 	long dist_n = 0, mux_n = 0, short_n = 0, slow_n = 0, cal_n = 0;
 	size_t i, counted = 0;
+	char line[1024], more[160];
 
+	line[0] = 0;
 	json_array_foreach(evs, i, e)
-		counted += strcmp(str(e, "status"), "counted") == 0;
-	if (counted) {
-		fprintf(f, "%sevents per operation (hi minus lo loop, like the ticks):",
-			prefix);
-		json_array_foreach(evs, i, e)
-			if (strcmp(str(e, "status"), "counted") == 0)
-				fprintf(f, " %s", str(e, "name"));
-		fputc('\n', f);
-	}
+		if (strcmp(str(e, "status"), "counted") == 0 && ++counted)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " %s", str(e, "name"));
+	if (counted)
+		say(f, prefix, width,
+		    "events per operation (hi minus lo loop, like the ticks):%s", line);
 	json_array_foreach(evs, i, e) {
 		if (strcmp(str(e, "status"), "counted") != 0)
-			fprintf(f, "%sevent %s not counted: %s\n", prefix,
-				str(e, "name"), str(e, "reason"));
+			say(f, prefix, width, "event %s not counted: %s", str(e, "name"),
+			    str(e, "reason"));
 		else if (*str(e, "note"))
-			fprintf(f, "%sevent %s: %s\n", prefix, str(e, "name"),
-				str(e, "note"));
+			say(f, prefix, width, "event %s: %s", str(e, "name"),
+			    str(e, "note"));
 	}
 	json_object_foreach(json_object_get(entry, "probes"), name, p) {
 		json_t *d = json_object_get(p, "discarded");
@@ -248,35 +271,35 @@ static void events_header(FILE *f, json_t *entry, const char *prefix)
 		cal_n += (long)json_integer_value(json_object_get(d, "slow_calibration"));
 		slow_n += (long)json_integer_value(json_object_get(d, "slow_late"));
 	}
-	if (dist && json_is_true(json_object_get(dist, "checked")))
-		fprintf(f, "%sdisturbed samples: %ld discarded and retaken (a context "
-			"switch or CPU migration during the sample)", prefix, dist_n);
-	else if (dist)
-		fprintf(f, "%sdisturbed samples: not detected: %s", prefix,
-			str(dist, "reason"));
-	if (dist && mux_n)
-		fprintf(f, "; %ld more with counters not running throughout", mux_n);
-	if (dist && short_n)
-		fprintf(f, "; %ld samples missing (retake budget spent)", short_n);
-	if (dist)
-		fputc('\n', f);
-	if (slow_n || cal_n)
-		fprintf(f, "%sslow loops: %ld samples retaken or dropped (a loop of the "
-			"probe's pair, %ld more of the calibration's, ran far above its "
-			"fastest: an interrupt or preemption inside it)\n", prefix,
-			slow_n, cal_n);
-	{
-		json_t *c = json_object_get(run, "contention");
-
-		if (c)
-			fprintf(f, "%scontended samples: %lld dropped (the core was shared: "
-				"the canary, 4 independent adds, ran over %.0f %% above its "
-				"best of %.2f cycles; median %.2f)\n", prefix,
-				(long long)json_integer_value(json_object_get(c, "samples_dropped")),
-				100 * json_number_value(json_object_get(c, "tolerance")),
-				json_number_value(json_object_get(c, "canary_cycles_best")),
-				json_number_value(json_object_get(c, "canary_cycles_median")));
+	if (dist) {
+		if (json_is_true(json_object_get(dist, "checked")))
+			snprintf(line, sizeof(line), "disturbed samples: %ld discarded "
+				 "and retaken (a context switch or CPU migration during "
+				 "the sample)", dist_n);
+		else
+			snprintf(line, sizeof(line), "disturbed samples: not detected: %s",
+				 str(dist, "reason"));
+		more[0] = 0;
+		if (mux_n)
+			snprintf(more, sizeof(more), "; %ld more with counters not "
+				 "running throughout", mux_n);
+		if (short_n)
+			snprintf(more + strlen(more), sizeof(more) - strlen(more),
+				 "; %ld samples missing (retake budget spent)", short_n);
+		say(f, prefix, width, "%s%s", line, more);
 	}
+	if (slow_n || cal_n)
+		say(f, prefix, width, "slow loops: %ld samples retaken or dropped (a loop "
+		    "of the probe's pair, %ld more of the calibration's, ran far above "
+		    "its fastest: an interrupt or preemption inside it)", slow_n, cal_n);
+	if (c)
+		say(f, prefix, width, "contended samples: %lld dropped (the core was "
+		    "shared: the canary, 4 independent adds, ran over %.0f %% above its "
+		    "best of %.2f cycles; median %.2f)",
+		    (long long)json_integer_value(json_object_get(c, "samples_dropped")),
+		    100 * json_number_value(json_object_get(c, "tolerance")),
+		    json_number_value(json_object_get(c, "canary_cycles_best")),
+		    json_number_value(json_object_get(c, "canary_cycles_median")));
 }
 
 /* ---- the probe table: text and markdown --------------------------------- */
@@ -339,14 +362,21 @@ static int probe_row(struct pc_table *t, const char *name, json_t *p,
 	return row_status(t, r, c, p, ok);
 }
 
+/* Whether the text view folds a probe's row into the lines under the
+ * table: one this machine cannot measure. */
+static bool folded(json_t *p)
+{
+	return strcmp(str(p, "status"), "unsupported") == 0;
+}
+
 /* The probes of an entry as a table: probe, ring, cycles, MAD, ns, an
  * event's median per column, the discarded samples when verbose, the
- * status; -1 when out of memory. */
+ * status; the rows fold leaves out; -1 when out of memory. */
 static int probe_table(struct pc_table *t, json_t *entry, const struct event_cols *ev,
-		       bool verbose)
+		       bool verbose, bool fold)
 {
 	struct pc_table_col cols[COL_EVENTS + REPORT_EVENTS_MAX + 2] = {
-		[COL_PROBE] = { .head = "probe", .width = pc_probe_name_width(),
+		[COL_PROBE] = { .head = "probe",
 				.flags = PC_COL_STUB | PC_COL_LEFT | PC_COL_CODE },
 		[COL_RING] = { .head = "ring", .width = 4, .style = PC_CELL_FIXED },
 		[COL_CYCLES] = { .head = "cycles", .width = 9, .style = PC_CELL_FIXED,
@@ -374,24 +404,95 @@ static int probe_table(struct pc_table *t, json_t *entry, const struct event_col
 	if (pc_table_init(t, " ", cols, n) < 0)
 		return -1;
 	json_object_foreach(json_object_get(entry, "probes"), name, p)
-		if (probe_row(t, name, p, ev, verbose) < 0)
+		if (!(fold && folded(p)) &&
+		    probe_row(t, name, p, ev, verbose) < 0)
 			return -1;
+	t->cols[COL_PROBE].width = pc_table_widest(t, COL_PROBE);
+	if (t->cols[COL_PROBE].width < (int)strlen("probe"))
+		t->cols[COL_PROBE].width = (int)strlen("probe");
 	return 0;
 }
 
-/* The entry's table drawn by draw (text or markdown), after a blank line. */
-static int draw_probes(FILE *f, json_t *entry, bool verbose,
-		       void (*draw)(FILE *, const struct pc_table *))
+/* The folded probes whose reason is reason (all of them: NULL), as a
+ * comma-separated list in a string to free; NULL when out of memory. */
+static char *folded_names(json_t *entry, const char *reason, size_t *n)
+{
+	json_t *p;
+	const char *name;
+	char *names = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&names, &len);
+
+	*n = 0;
+	if (!m)
+		return NULL;
+	json_object_foreach(json_object_get(entry, "probes"), name, p)
+		if (folded(p) && (!reason || strcmp(str(p, "reason"), reason) == 0))
+			fprintf(m, "%s%s", (*n)++ ? ", " : "", name);
+	if (fclose(m) != 0) {
+		free(names);
+		return NULL;
+	}
+	return names;
+}
+
+/* The lines under the text view's table that name the probes it folded:
+ * one line, or verbose, one per reason with the reason. */
+static void fold_lines(FILE *f, json_t *entry, bool verbose, int width)
+{
+	json_t *p, *q;
+	const char *name, *other;
+	size_t n, k;
+	char *names = folded_names(entry, NULL, &n), *line;
+
+	if (names && n)
+		fputc('\n', f);
+	if (names && n && !verbose)
+		say(f, "", width, "%zu %s this machine cannot measure (-v says why): %s",
+		    n, n == 1 ? "probe" : "probes", names);
+	else if (names && n)
+		say(f, "", width, "%zu %s this machine cannot measure, by reason:", n,
+		    n == 1 ? "probe" : "probes");
+	free(names);
+	json_object_foreach(json_object_get(entry, "probes"), name, p) {
+		bool first = true;
+
+		if (!verbose || !folded(p))
+			continue;
+		json_object_foreach(json_object_get(entry, "probes"), other, q) {
+			if (q == p)
+				break;
+			if (folded(q) && strcmp(str(q, "reason"), str(p, "reason")) == 0)
+				first = false;
+		}
+		if (!first || !(names = folded_names(entry, str(p, "reason"), &k)))
+			continue;
+		if (asprintf(&line, "%s: %s", names, str(p, "reason")) >= 0) {
+			pc_text_wrap(f, " ", line, 4, width);	/* at 2, then 4 */
+			free(line);
+		}
+		free(names);
+	}
+}
+
+/* The entry's table drawn by draw (text or markdown), after a blank line;
+ * the text view folds the rows it cannot measure into a line under it. */
+static int draw_probes(FILE *f, json_t *entry, bool verbose, bool markdown)
 {
 	struct event_cols ev;
 	struct pc_table t = { 0 };
 	int rc = event_cols(&ev, entry);
 
 	if (rc == 0)
-		rc = probe_table(&t, entry, &ev, verbose);
+		rc = probe_table(&t, entry, &ev, verbose, !markdown);
 	if (rc == 0) {
 		fputc('\n', f);
-		draw(f, &t);
+		if (markdown) {
+			pc_table_draw_markdown(f, &t);
+		} else {
+			pc_table_draw_text(f, &t);
+			fold_lines(f, entry, verbose, t.fit);
+		}
 	}
 	pc_table_free(&t);
 	event_cols_free(&ev);
@@ -403,13 +504,13 @@ static int draw_probes(FILE *f, json_t *entry, bool verbose,
 static int view(FILE *f, const char *key, json_t *entry, bool verbose, bool markdown)
 {
 	const char *quote = markdown ? "> " : "";
+	int width = markdown ? 0 : pc_table_fit();
 	int rc;
 
-	header(f, key, entry, quote);
-	events_header(f, entry, quote);
-	rc = draw_probes(f, entry, verbose && !markdown,
-			 markdown ? pc_table_draw_markdown : pc_table_draw_text);
-	pc_answers_print(f, entry, quote);
+	header(f, key, entry, quote, width);
+	events_header(f, entry, quote, width);
+	rc = draw_probes(f, entry, verbose && !markdown, markdown);
+	pc_answers_print(f, entry, quote, width);
 	return rc;
 }
 

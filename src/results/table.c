@@ -323,6 +323,19 @@ static size_t stubs(const struct pc_table *t)
 	return n;
 }
 
+/* The width column c takes in the text view: its own, or where it has
+ * none, its widest cell's or its heading's. */
+static int col_width(const struct pc_table *t, size_t c)
+{
+	int w = t->cols[c].width, h;
+
+	if (w)
+		return w;
+	w = pc_table_widest(t, c);
+	h = t->cols[c].head ? pc_text_width(t->cols[c].head) : 0;
+	return w > h ? w : h;
+}
+
 /* The columns after from that share a page with it: at most t->page, and
  * within t->fit columns, a page ending where a group ends when one does
  * inside it; at least one. */
@@ -332,9 +345,9 @@ static size_t page_len(const struct pc_table *t, size_t ns, size_t from)
 	int w = 0;
 
 	for (c = 0; c < ns; c++)
-		w += (c ? (int)strlen(gap_of(t, c, false)) : 0) + t->cols[c].width;
+		w += (c ? (int)strlen(gap_of(t, c, false)) : 0) + col_width(t, c);
 	for (c = from; c < t->ncols; c++, n++) {
-		int add = (n || ns ? (int)strlen(gap_of(t, c, !n)) : 0) + t->cols[c].width;
+		int add = (n || ns ? (int)strlen(gap_of(t, c, !n)) : 0) + col_width(t, c);
 
 		if (n && ((t->page > 0 && n == (size_t)t->page) ||
 			  (t->fit > 0 && w + add > t->fit)))
