@@ -102,9 +102,15 @@ p4 = probes("intel-pentium4.json")
 ok(p4["local_irq_restore.popf"]["cycles"]["median"] == 112 and "local_irq_restore" not in p4 and
    p4["local_irq_restore.popf"]["group"] == "irq",
    "Pentium 4: 'STI' 112 is local_irq_restore.popf, not today's sti form")
-ok(k8["kmalloc.base.8"]["cycles"]["median"] == 74 and k8["kmalloc.cmpxchg_local.8"]["cycles"]["median"] == 63 and
-   k8["kmalloc.base.8"]["group"] == "kmalloc",
-   "K8: the kmalloc/kfree table is its own group (kmalloc.base.8 = 74, kmalloc.cmpxchg_local.8 = 63)")
+km = probes("amd-athlon64-x2-3800-kmalloc.json")
+def point(probe, allocator, size):
+    return next(q for q in km[probe]["points"] if q["allocator"] == allocator and q["size"] == size)
+ok(point("alloc.malloc", "slub-base", 8)["cycles"]["median"] == 74 and
+   point("alloc.malloc", "slub-cmpxchg_local", 8)["cycles"]["median"] == 63 and
+   sum(len(p["points"]) for p in km.values()) == 72 and
+   not any(n.startswith(("kmalloc", "kfree")) for n in k8),
+   "K8: the kmalloc/kfree table is filed once, as allocator points (slub-base 8 = 74, "
+   "slub-cmpxchg_local 8 = 63, 72 points), not again as rows of the CPU's table")
 amd = probes("amd-opteron-interlagos.json")
 ok(abs(amd["spin_lock_unlock.qspinlock.nodes1.threads2"]["cycles"]["median"] - 620.18593) < 1e-3 and
    amd["spin_lock_unlock.ticket.nodes4.threads16"]["group"] == "spinlock_contended",

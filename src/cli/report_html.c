@@ -417,7 +417,7 @@ static void chart(FILE *f, const struct pc_compare *m, const struct pc_cmp_table
 /* ---- lines over threads or sizes ------------------------------------------------ */
 
 /* Probes named NAME.WORDn (spin_lock_unlock.ticket.nodes1.threads4,
- * kmalloc.base.64) are points of a series NAME over n. */
+ * alloc.malloc.glibc.64) are points of a series NAME over n. */
 #define LN_SERIES 8
 #define LN_POINTS 64
 #define LN_H 300

@@ -3,7 +3,7 @@
  * compare_points.c - probes measured at points (the contended group, the
  * allocator group) as rows of the comparison model: a row per point, named
  * by its parameters the way the published flat tables name theirs
- * (spin_lock_unlock.ticket.nodes1.threads4, kmalloc.base.64), so that
+ * (spin_lock_unlock.ticket.nodes1.threads4, alloc.malloc.glibc.64), so that
  * points pair by their parameters and every view of the model shows them.
  */
 #include <stdio.h>
