@@ -113,6 +113,16 @@ ok $(test $pc_rc -eq 0 && grep -q ' (noisy)' "$pc_tmp/out" && grep -q ' (not lin
 	grep -q "not comparable: C's baseline is a published loop" "$pc_tmp/out" &&
 	grep -q '>12.02<' "$pc_tmp/out" && ! grep -q '12.02 &#177;' "$pc_tmp/out"; echo $?) \
 	"report: noisy and not linear in words, not comparable with why, a published point without ±"
+# Two files of the same CPU: each column named by its file; a row with
+# nothing in a block is left out of it.
+ref=$PC_SRCDIR/data/reference
+pc compare --matrix "$ref/amd-athlon64-x2-3800.json" "$ref/amd-athlon64-x2-3800-kmalloc.json" \
+	"$ref/intel-pentium4.json"
+ok $(test $pc_rc -eq 0 && grep -q '^A = amd-athlon64-x2-3800.json:' "$pc_tmp/out" &&
+	grep -q '^B = amd-athlon64-x2-3800-kmalloc.json:' "$pc_tmp/out" &&
+	grep -q '^alloc.malloc.slub-base.8 ' "$pc_tmp/out" &&
+	! grep -qE '^[a-z][^ ]*( +-)+$' "$pc_tmp/out" && ! grep -q '^kmalloc' "$pc_tmp/out"; echo $?) \
+	"compare --matrix: columns named by their files, no row of '-' only, the kmalloc table once"
 pc compare --matrix "$fix" "$pc_tmp/flagged.json"
 ok $(test $pc_rc -eq 0 && grep -q '^ *\[[0-9]*\] noisy: still disturbed after resampling' "$pc_tmp/out" &&
 	grep -q '^ *\[[0-9]*\] nonlinear' "$pc_tmp/out"; echo $?) \

@@ -102,6 +102,7 @@ static int matrix_init(struct pc_table *tt, char (*labels)[PC_LABEL_LEN],
 		cols[i + 1] = (struct pc_table_col){ .head = pc_side_label(i, labels[i]),
 			.width = MATRIX_MIN_CELL, .gap = " " };
 	rc = pc_table_init(tt, NULL, cols, t->nsides + 1);
+	tt->drop_empty = true;	/* a block's rows without a figure or a reason */
 	free(cols);
 	for (r = 0; rc == 0 && r < t->nrows; r++)
 		rc = pc_table_row(tt) < 0 ? -1 : pc_table_text(tt, r, 0, "%s", t->row[r].probe);
@@ -144,8 +145,10 @@ static void legend(FILE *f, const struct pc_compare *m, const struct pc_cmp_tabl
 	for (i = 0; i < t->nsides; i++) {
 		const struct pc_cmp_side *s = &t->side[i];
 
+		const char *base = strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file;
+
 		snprintf(lead, sizeof(lead), "%s =", pc_side_label(i, l));
-		if (asprintf(&d, "%s %s%s%s%s%s", s->key, s->brand ? "(" : "",
+		if (asprintf(&d, "%s: %s %s%s%s%s%s", base, s->key, s->brand ? "(" : "",
 			     s->brand ? s->brand : "",
 			     s->virtualized == 1 ? ", virtual machine" : "",
 			     s->brand ? ")" : "", s->entry ? "" : " (absent)") < 0)
@@ -161,7 +164,7 @@ static int matrix_table(FILE *f, const struct pc_compare *m,
 			const struct pc_cmp_table *t, int width)
 {
 	char (*labels)[PC_LABEL_LEN] = calloc(t->nsides + 1, PC_LABEL_LEN);
-	struct pc_table tt = { .page = 0 };
+	struct pc_table tt = { .page = 0 };	/* drop_empty set by matrix_init */
 	char lead[32];
 	size_t i, from, per;
 	int used;

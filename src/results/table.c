@@ -451,7 +451,8 @@ static void text_cell(FILE *f, const struct pc_table *t, size_t r, size_t c, int
 	free(s);
 }
 
-/* Has row r something to show in the page's columns besides the stubs? */
+/* Has row r something to show in the page's columns besides the stubs
+ * (words, a figure or a footnote)? */
 static bool shows(const struct pc_table *t, size_t r, const size_t *idx, size_t n)
 {
 	size_t i;
@@ -459,7 +460,8 @@ static bool shows(const struct pc_table *t, size_t r, const size_t *idx, size_t 
 	for (i = 0; i < n; i++) {
 		const struct pc_table_cell *x = pc_table_at(t, r, idx[i]);
 
-		if (!(t->cols[idx[i]].flags & PC_COL_STUB) && (x->text || !isnan(x->v)))
+		if (!(t->cols[idx[i]].flags & PC_COL_STUB) &&
+		    (x->text || !isnan(x->v) || x->note))
 			return true;
 	}
 	return false;
