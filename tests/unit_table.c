@@ -72,7 +72,7 @@ static void grouped(void)
 	ok(t.nrows == 3 && isnan(pc_table_at(&t, 1, 1)->v), "rows start with no figure");
 
 	s = drawn(&t, pc_table_draw_text);
-	same(s, "        glibc                ratio  \n"
+	same(s, "        glibc                ratio\n"
 		"  size   malloc malloc+free      B/A\n"
 		"     8     13.5         128    0.50x\n"
 		" 16384        -           -   <0.01x\n"
@@ -90,13 +90,13 @@ static void grouped(void)
 	free(s);
 	t.fit = 28;
 	s = drawn(&t, pc_table_draw_text);
-	same(s, "        glibc              \n"
+	same(s, "        glibc\n"
 		"  size   malloc malloc+free\n"
 		"     8     13.5         128\n"
 		" 16384        -           -\n"
 		"    32    100.0           -\n"
 		"\n"
-		"        ratio  \n"
+		"        ratio\n"
 		"  size      B/A\n"
 		"     8    0.50x\n"
 		" 16384   <0.01x\n"
@@ -106,7 +106,7 @@ static void grouped(void)
 	t.fit = 16;
 	s = drawn(&t, pc_table_draw_text);
 	ok(s && strstr(s, "  size   malloc\n") && strstr(s, "  size   malloc+free\n") &&
-	   strstr(s, "        glibc       \n"),
+	   strstr(s, "        glibc\n"),
 	   "text fitted to 16 columns: a group wider than a page is split");
 	free(s);
 	pc_table_free(&t);
@@ -144,17 +144,17 @@ static void paged(void)
 	pc_table_at(&t, 0, 4)->v = 250;
 	s = drawn(&t, pc_table_draw_text);
 	same(s, "threads placement   ticket qspinloc\n"
-		"      1 spread          -        - \n"
-		"      2 compact      41.3*  FAILED \n"
+		"      1 spread          -        -\n"
+		"      2 compact      41.3*  FAILED\n"
 		"\n"
 		"threads placement    mutex\n"
-		"      1 spread        250 \n"
-		"      2 compact         - \n",
+		"      1 spread        250\n"
+		"      2 compact         -\n",
 	     "text: stubs on every page, the mark in its slot, headings cut to the width");
 	free(s);
 	t.drop_empty = true;
 	s = drawn(&t, pc_table_draw_text);
-	ok(s && strstr(s, "mutex\n      1 spread        250 \n") && !strstr(s, "mutex\n      1 spread        250 \n      2"),
+	ok(s && strstr(s, "mutex\n      1 spread        250\n") && !strstr(s, "mutex\n      1 spread        250\n      2"),
 	   "text: a row with nothing on a page left out of that page");
 	free(s);
 	s = drawn(&t, pc_table_draw_markdown);
@@ -206,8 +206,8 @@ static void worded(void)
 	pc_table_wide(&t, 1, 3, "not comparable");
 	s = drawn(&t, pc_table_draw_text);
 	same(s, "probe        B cycles   \xce\x94% verdict\n"
-		"cas     12.00 \xc2\xb1" "0.10~^ 12.3 slower \n"
-		"geomean                  - n/c[1] \n"
+		"cas     12.00 \xc2\xb1" "0.10~^ 12.3 slower\n"
+		"geomean                  - n/c[1]\n"
 		"[1] not comparable: no samples\n",
 	     "text: marks as symbols after the words, widths in characters, "
 	     "footnotes numbered under the table");

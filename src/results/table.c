@@ -467,7 +467,41 @@ static bool shows(const struct pc_table *t, size_t r, const size_t *idx, size_t 
 	return false;
 }
 
+/* s to f without the spaces that end its lines. */
+static void put_trimmed(FILE *f, const char *s, size_t len)
+{
+	size_t i, blanks = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == ' ') {
+			blanks++;
+			continue;
+		}
+		if (s[i] != '\n')
+			for (; blanks; blanks--)
+				fputc(' ', f);
+		blanks = 0;
+		fputc(s[i], f);
+	}
+}
+
+static void draw_page(FILE *f, const struct pc_table *t, size_t from, size_t per);
+
 void pc_table_draw_text_page(FILE *f, const struct pc_table *t, size_t from, size_t per)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	draw_page(m, t, from, per);
+	if (fclose(m) == 0)
+		put_trimmed(f, buf, len);
+	free(buf);
+}
+
+static void draw_page(FILE *f, const struct pc_table *t, size_t from, size_t per)
 {
 	size_t *idx = malloc((t->ncols ? t->ncols : 1) * sizeof(*idx)), n, r, i;
 	int *slot = malloc((t->ncols ? t->ncols : 1) * sizeof(*slot));
