@@ -215,6 +215,11 @@ int pc_compare_load_inputs(const char *cmd, const char *const *files, size_t nfi
 			pc_error(cmd, "%s", err);
 			return -1;
 		}
+		/* A reference table named by its name is shown by that name,
+		 * not by where it was found. */
+		if (strcmp(files[*n], "-") != 0 && !strchr(files[*n], '/') &&
+		    strcmp(paths[*n], files[*n]) != 0)
+			snprintf(paths[*n], sizeof(paths[*n]), "%s", files[*n]);
 	}
 	return 0;
 }
