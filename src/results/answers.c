@@ -7,7 +7,7 @@
 #include "table.h"
 
 const struct pc_answer_def pc_answer_defs[] = {
-#define PC_ANSWER(a, b, asked) { a, b, asked },
+#define PC_ANSWER(a, b, source, question) { a, b, source, question },
 #define PC_ANALOG(probe, analog, how)
 #include "probes/answers.def"
 #undef PC_ANSWER
@@ -16,7 +16,7 @@ const struct pc_answer_def pc_answer_defs[] = {
 const size_t pc_answer_count = sizeof(pc_answer_defs) / sizeof(pc_answer_defs[0]);
 
 const struct pc_analog_def pc_analog_defs[] = {
-#define PC_ANSWER(a, b, asked)
+#define PC_ANSWER(a, b, source, question)
 #define PC_ANALOG(probe, analog, how) { probe, analog, how },
 #include "probes/answers.def"
 #undef PC_ANSWER

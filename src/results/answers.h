@@ -14,7 +14,8 @@
 
 struct pc_answer_def {
 	const char *a, *b;
-	const char *asked;
+	const char *source;	/* "Desnoyers, linux-kernel 2007" */
+	const char *question;	/* "local_t against atomic_t" */
 };
 
 struct pc_analog_def {
