@@ -500,37 +500,50 @@ static int cell_compare(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
 
 /* ---- tables ---------------------------------------------------------------- */
 
-/* Takes s, allocated, as t's next note; -1 (s freed) when memory runs out. */
-static int take_note(struct pc_cmp_table *t, char *s)
+/* Takes s, allocated, as t's next note, of kind k; -1 (s freed) when
+ * memory runs out. */
+static int take_note(struct pc_cmp_table *t, char *s, enum pc_note_kind k)
 {
 	char **grown = realloc(t->note, (t->nnotes + 1) * sizeof(*grown));
+	enum pc_note_kind *kinds;
 
-	if (!grown) {
+	if (grown)
+		t->note = grown;
+	kinds = grown ? realloc(t->note_kind, (t->nnotes + 1) * sizeof(*kinds)) : NULL;
+	if (!kinds) {
 		free(s);
 		return -1;
 	}
-	t->note = grown;
+	t->note_kind = kinds;
+	t->note_kind[t->nnotes] = k;
 	t->note[t->nnotes++] = s;
 	return 0;
 }
 
-static int add_note(struct pc_cmp_table *t, const char *fmt, ...)
-{
-	char *s;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return rc < 0 ? -1 : take_note(t, s);
+/* add_note (the context), side_note (a side's own fact), judging_note
+ * (how the verdicts were reached): a note of that kind. */
+#define NOTE_ADDER(name, kind)							\
+static int __attribute__((format(printf, 2, 3)))				\
+name(struct pc_cmp_table *t, const char *fmt, ...)				\
+{										\
+	char *s;								\
+	va_list ap;								\
+	int rc;									\
+										\
+	va_start(ap, fmt);							\
+	rc = vasprintf(&s, fmt, ap);						\
+	va_end(ap);								\
+	return rc < 0 ? -1 : take_note(t, s, kind);				\
 }
+NOTE_ADDER(add_note, PC_NOTE_CONTEXT)
+NOTE_ADDER(side_note, PC_NOTE_SIDE)
+NOTE_ADDER(judging_note, PC_NOTE_JUDGING)
 
 int pc_cmp_add_note(struct pc_cmp_table *t, const char *text)
 {
 	char *s = strdup(text);
 
-	return s ? take_note(t, s) : -1;
+	return s ? take_note(t, s, PC_NOTE_CONTEXT) : -1;
 }
 
 const char *pc_side_label(size_t i, char *buf)
@@ -617,12 +630,12 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 
 		pc_side_label(i, lb);
 		if (!b->entry) {
-			if (add_note(t, "%s: %s holds no CPU %s", lb, b->file, b->key) < 0)
+			if (side_note(t, "%s: %s holds no CPU %s", lb, b->file, b->key) < 0)
 				return -1;
 			continue;
 		}
 		if (b->reference &&
-		    add_note(t, "%s is a published table: %s", lb, b->reference) < 0)
+		    side_note(t, "%s is a published table: %s", lb, b->reference) < 0)
 			return -1;
 		if (b->unreliable &&
 		    add_note(t, "%s: its run is marked unreliable%s%s%s: no verdicts "
@@ -636,12 +649,12 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 			continue;
 		pc_side_label(0, la);
 		if (differs(a->cycles_source, b->cycles_source) &&
-		    add_note(t, "cycles come from different sources: %s %s, %s %s", la,
+		    side_note(t, "cycles come from different sources: %s %s, %s %s", la,
 			     a->cycles_source, lb, b->cycles_source) < 0)
 			return -1;
 		if (a->virtualized >= 0 && b->virtualized >= 0 &&
 		    a->virtualized != b->virtualized &&
-		    add_note(t, "%s ran %s a virtual machine, %s %s", la,
+		    side_note(t, "%s ran %s a virtual machine, %s %s", la,
 			     a->virtualized ? "in" : "outside", lb,
 			     b->virtualized ? "in one" : "outside") < 0)
 			return -1;
@@ -780,7 +793,7 @@ static int judging_notes(struct pc_cmp_table *t, size_t i,
 	if (!t->side[0].entry || !t->side[i].entry)
 		return 0;
 	if (!t->common[i])
-		return add_note(t, "A and %s have no probe in common: nothing to "
+		return judging_note(t, "A and %s have no probe in common: nothing to "
 				"compare", lb);
 	f = open_memstream(&list, &len);
 	if (!f)
@@ -800,11 +813,11 @@ static int judging_notes(struct pc_cmp_table *t, size_t i,
 		fprintf(f, " and %zu more", raised - 8);
 	rc = fclose(f) == 0 ? 0 : -1;
 	if (!rc && raised)
-		rc = add_note(t, "%s: thresholds raised to %g x the largest spread of "
+		rc = judging_note(t, "%s: thresholds raised to %g x the largest spread of "
 			      "the round medians or of A's runs' figures: %s", lb,
 			      PC_COMPARE_SPREAD_K, list);
 	if (!rc && nc == t->common[i] && nc)
-		rc = add_note(t, "%s: no probe is comparable with A (no verdict, no "
+		rc = judging_note(t, "%s: no probe is comparable with A (no verdict, no "
 			      "geomean)", lb);
 	free(list);
 	return rc;
@@ -1029,6 +1042,7 @@ void pc_compare_free(struct pc_compare *m)
 		for (i = 0; i < t->nnotes; i++)
 			free(t->note[i]);
 		free(t->note);
+		free(t->note_kind);
 		free(t->row);
 		free(t->side);
 		free(t->geomean);

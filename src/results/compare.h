@@ -145,6 +145,18 @@ struct pc_cmp_analog {
 	bool *is_analog;		/* per side: cell is the analog's */
 };
 
+/* What a table's note says, so that a view can leave out what it shows
+ * elsewhere or does not show. */
+enum pc_note_kind {
+	PC_NOTE_CONTEXT,	/* the runs' context: kernels, environment, a file
+				 * of mixed or partial runs, an unreliable run */
+	PC_NOTE_SIDE,		/* what the sides' own fields hold: a published
+				 * table's source, where cycles come from, a
+				 * virtual machine, a CPU a file lacks */
+	PC_NOTE_JUDGING,	/* how the verdicts were reached: thresholds
+				 * raised, nothing comparable */
+};
+
 struct pc_cmp_table {
 	char *title;			/* "" in single-table mode, else the key */
 	size_t nsides;
@@ -156,6 +168,7 @@ struct pc_cmp_table {
 	size_t *common;			/* per side: probes both it and A hold */
 	size_t nnotes;
 	char **note;			/* context differences worth a warning */
+	enum pc_note_kind *note_kind;	/* per note */
 	size_t nanalogs;
 	struct pc_cmp_analog *analog;
 };
