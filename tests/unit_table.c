@@ -386,6 +386,37 @@ static void in_page(void)
 	pc_table_free(&t);
 }
 
+/* A table whose rows are not probes (a row per size, a column per
+ * allocator): each figure names its probe as a data- attribute. */
+static void named_cells(void)
+{
+	static const struct pc_table_col cols[] = {
+		{ .head = "size", .flags = PC_COL_STUB | PC_COL_LEFT },
+		{ .group = "alloc.malloc.*", .head = "A glibc" },
+	};
+	struct pc_table t;
+	char *s;
+
+	ok(pc_table_init(&t, " ", cols, 2) == 0, "a table of points");
+	t.cell_data = "probe";
+	pc_table_row(&t);
+	pc_table_row(&t);
+	pc_table_text(&t, 0, 0, "64");
+	pc_table_text(&t, 0, 1, "20.00");
+	pc_table_data(&t, 0, 1, "alloc.malloc.glibc.%d", 64);
+	pc_table_text(&t, 1, 0, "128");
+	s = drawn(&t, html_figures);
+	same(s, "<table class=\"figures\">\n"
+		"<tr><th colspan=\"1\"></th><th colspan=\"1\">alloc.malloc.*</th></tr>\n"
+		"<tr><th>size</th><th>A glibc</th></tr>\n"
+		"<tr><td>64</td><td class=\"n\" data-probe=\"alloc.malloc.glibc.64\">20.00</td></tr>\n"
+		"<tr><td>128</td><td class=\"n\">-</td></tr>\n"
+		"</table>\n",
+	     "html: a cell names its probe by data-probe, a cell without one names none");
+	free(s);
+	pc_table_free(&t);
+}
+
 int main(void)
 {
 	grouped();
@@ -394,5 +425,6 @@ int main(void)
 	own_pages();
 	added();
 	in_page();
+	named_cells();
 	return done_testing();
 }

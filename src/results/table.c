@@ -123,7 +123,8 @@ static int set_words(char **to, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* pc_table_text and pc_table_wide: the words of a cell's field. */
+/* pc_table_text, pc_table_wide and pc_table_data: the words of a cell's
+ * field. */
 #define WORDS_SETTER(name, field)						\
 int name(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)	\
 {										\
@@ -137,6 +138,7 @@ int name(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)	\
 }
 WORDS_SETTER(pc_table_text, text)
 WORDS_SETTER(pc_table_wide, wide)
+WORDS_SETTER(pc_table_data, data)
 
 unsigned pc_table_note(struct pc_table *t, const char *text)
 {
@@ -163,6 +165,7 @@ void pc_table_free(struct pc_table *t)
 	for (i = 0; i < t->nrows * t->ncols; i++) {
 		free(t->cells[i].text);
 		free(t->cells[i].wide);
+		free(t->cells[i].data);
 	}
 	for (i = 0; i < t->nnotes; i++)
 		free(t->notes[i]);
@@ -724,6 +727,13 @@ static void html_cell(FILE *f, const struct pc_table *t, size_t r, size_t c)
 	if (cls) {
 		fputs(" class=\"", f);
 		pc_html_escape(f, cls);
+		fputc('"', f);
+	}
+	if (t->cell_data && x->data) {
+		fprintf(f, " data-");
+		pc_html_escape(f, t->cell_data);
+		fputs("=\"", f);
+		pc_html_escape(f, x->data);
 		fputc('"', f);
 	}
 	fputc('>', f);

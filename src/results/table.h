@@ -67,6 +67,8 @@ struct pc_table_cell {
 	unsigned note;		/* the table's footnote number, 0: none */
 	const char *cls;	/* HTML: its class, in place of the column's
 				 * and the emphasis's; not owned; NULL: those */
+	char *data;		/* HTML: what the cell names, as
+				 * data-<cell_data>="..."; NULL: nothing */
 };
 
 /* A mark: its symbol in the text view, its word elsewhere ("~" and
@@ -102,6 +104,9 @@ struct pc_table {
 				 * keeps; NULL: the notes follow the table */
 	const char *row_data;	/* HTML: each row carries its first cell as
 				 * data-<row_data>="..."; NULL: not */
+	const char *cell_data;	/* HTML: the attribute a cell's data is
+				 * written as (a table whose rows are not
+				 * probes names each figure's probe) */
 };
 
 /* The width text views fit, set once by the command line ($COLUMNS, the
@@ -131,6 +136,9 @@ int pc_table_text(struct pc_table *t, size_t row, size_t col, const char *fmt, .
 	__attribute__((format(printf, 4, 5)));
 /* The cell's words in full (markdown, HTML); -1 when out of memory. */
 int pc_table_wide(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* What the cell names (HTML: data-<cell_data>); -1 when out of memory. */
+int pc_table_data(struct pc_table *t, size_t row, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A footnote of the table: its number (1, 2, ...; the same text, the same
  * number), or 0 when out of memory. */
