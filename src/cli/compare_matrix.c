@@ -66,11 +66,16 @@ const char *pc_fmt_figure(double x, char *buf, size_t len)
 
 int pc_cell_footnote(const struct pc_cmp_cell *c, struct pc_footnotes *fn)
 {
+	const char *reason = c->reason;
+
 	switch (c->state) {
-	case PC_CELL_OK:	/* noisy and nonlinear figures say so */
+	case PC_CELL_OK:	/* noisy and nonlinear figures say so, once */
+		if (c->nonlinear && reason &&
+		    strncmp(reason, PC_NOT_LINEAR_LEAD, strlen(PC_NOT_LINEAR_LEAD)) == 0)
+			reason += strlen(PC_NOT_LINEAR_LEAD);
 		if (c->noisy || c->nonlinear)
 			return pc_footnote(fn, c->noisy && c->nonlinear ? "noisy, nonlinear" :
-					   c->noisy ? "noisy" : "nonlinear", c->reason);
+					   c->noisy ? "noisy" : "nonlinear", reason);
 		return c->reason && *c->reason ? pc_footnote(fn, "ok", c->reason) : 0;
 	case PC_CELL_STATUS:
 		return pc_footnote(fn, c->status, c->reason);

@@ -196,7 +196,6 @@ static int event_figure(struct pc_table *t, size_t r, size_t c, json_t *p,
  * failed the linearity check is not plain ok: "nonlinear" (or "noisy,
  * nonlinear") takes the word's place, and the reason loses its own "not
  * linear: " lead. */
-#define NOT_LINEAR_LEAD "not linear: "	/* how samples.c words the reason */
 
 static int row_status(struct pc_table *t, size_t r, size_t c, json_t *p, bool ok)
 {
@@ -204,8 +203,8 @@ static int row_status(struct pc_table *t, size_t r, size_t c, json_t *p, bool ok
 	bool nonlinear = json_is_true(json_object_get(p, "nonlinear"));
 	int rc;
 
-	if (nonlinear && strncmp(reason, NOT_LINEAR_LEAD, strlen(NOT_LINEAR_LEAD)) == 0)
-		reason += strlen(NOT_LINEAR_LEAD);
+	if (nonlinear && strncmp(reason, PC_NOT_LINEAR_LEAD, strlen(PC_NOT_LINEAR_LEAD)) == 0)
+		reason += strlen(PC_NOT_LINEAR_LEAD);
 	if (ok && nonlinear)
 		rc = pc_table_text(t, r, c, "%s", pc_probe_rank(p) == 2 ?
 				   "nonlinear" : "noisy, nonlinear");

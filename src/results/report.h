@@ -12,6 +12,9 @@ enum pc_format { PC_FORMAT_TABLE, PC_FORMAT_JSON, PC_FORMAT_CSV, PC_FORMAT_MARKD
  * the spread next to a median. */
 #define PC_NO_VALUE "-"
 #define PC_MAD_LABEL "\xc2\xb1MAD"
+/* How samples.c words a nonlinear figure's reason; a view whose word for
+ * the status already says it ("nonlinear") leaves this lead out. */
+#define PC_NOT_LINEAR_LEAD "not linear: "
 
 int pc_format_parse(const char *s, enum pc_format *f);
 /* Renders every CPU of doc. */
