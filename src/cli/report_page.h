@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_page.h - what the files of primcost report's page share
+ * (report_html.c: the page, its CPUs and notes; report_summary.c: the
+ * answers and the overview matrix; report_chart.c: the charts and their
+ * tables): the page's numbered notes, each CPU's style, the points of
+ * series.
+ */
+#ifndef PC_REPORT_PAGE_H
+#define PC_REPORT_PAGE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report_html.h"
+#include "results/compare.h"
+
+/* A note of the page. Reasons that differ only in their numbers are one
+ * note ("scaled the difference by 2.24 to 2.69"): the text keeps a \1 where
+ * each number was, and each number its smallest and largest value. */
+struct pc_page_note {
+	bool merge;		/* its numbers may be ranges */
+	char *shape;
+	size_t nnum;
+	double *lo, *hi;
+	char (*lo_text)[24], (*hi_text)[24];
+};
+
+struct pc_page {
+	const struct pc_compare *m;
+	const struct pc_report_html_opts *o;
+	struct pc_footnotes raw;	/* the cells' reasons, as compare words them */
+	size_t nnotes;
+	struct pc_page_note *note;
+	size_t nfigures;		/* charts drawn: their ids */
+};
+
+/* The number of the page's note of text (added when new): merge, a reason
+ * whose numbers may be given as ranges; else only the same text is the same
+ * note. -1 when memory runs out. */
+int pc_page_note(struct pc_page *pg, const char *text, bool merge);
+/* The note a cell carries (its status and reason), 0 for none. */
+int pc_page_cell_note(struct pc_page *pg, const struct pc_cmp_cell *c);
+/* "<sup><a href="#note-N">[N]</a></sup>", nothing for k <= 0. */
+void pc_page_note_ref(FILE *f, int k);
+
+/* Each CPU's style, the same in every chart and key: a colour, a marker
+ * shape, and that shape as a character for the text. Eight of each, told
+ * apart without colour. */
+#define PC_PAGE_STYLES 8
+const char *pc_page_colour(size_t side);
+const char *pc_page_glyph(size_t side);
+/* The marker of side at (x, y), its tooltip text tip (escaped here). */
+void pc_page_marker(FILE *f, size_t side, double x, double y, const char *tip);
+/* The CPU's name in a sentence: its brand, else its model key. */
+const char *pc_page_cpu_name(const struct pc_cmp_side *s);
+/* A unit besides the page's in which side s measured probe ("ns"), or
+ * NULL. */
+const char *pc_page_other_unit(const struct pc_page *pg, const struct pc_cmp_side *s,
+			       const char *probe);
+
+/* A table's cell of a figure: the median and MAD (a published point has
+ * no spread), marked (noisy, not linear: pc_page_table_marks) when so;
+ * else the probe's status, or nothing. -1 when out of memory. */
+struct pc_table;
+int pc_page_figure_cell(struct pc_table *t, size_t r, size_t col,
+			const struct pc_cmp_cell *c);
+void pc_page_table_marks(struct pc_table *t);
+
+/* Whether probe is a point of a series (NAME.threadsN, or NAME.N for an
+ * allocator's size): its series name, its x word ("threads", or "" for a
+ * size) and x. */
+bool pc_page_point(const char *probe, char *series, size_t len, const char **xword,
+		   double *x);
+
+/* The page's sections; -1 when memory runs out. */
+int pc_page_summary(FILE *f, struct pc_page *pg);
+int pc_page_charts(FILE *f, struct pc_page *pg);
+
+#endif

@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_summary.c - the top of primcost report's page (report_page.h):
+ * the answers to the published tables' questions, the CPUs in a line each,
+ * and the overview matrix (probe x CPU, each cell shaded by its cost
+ * against the median of its row). The points of series (allocator sizes,
+ * thread counts) are left to their charts: the matrix names them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_page.h"
+#include "results/answers.h"
+#include "results/table.h"
+
+/* ---- answers ----------------------------------------------------------------- */
+
+static void analog_item(FILE *f, const struct pc_compare *m,
+			const struct pc_cmp_table *t, const struct pc_cmp_analog *a)
+{
+	char l[PC_LABEL_LEN], v[32];
+	size_t i;
+	int n = 0;
+
+	fputs("<dd>", f);
+	pc_html_escape(f, a->probe);
+	fputs(" (ring 0) and its ring-3 analog ", f);
+	pc_html_escape(f, a->analog);
+	fputs(" (", f);
+	pc_html_escape(f, a->how);
+	fputs("; an analog, not the same probe): ", f);
+	for (i = 0; i < t->nsides; i++) {
+		const struct pc_cmp_cell *c = &a->cell[i];
+
+		if (c->state != PC_CELL_OK)
+			continue;
+		fprintf(f, "%s%s %s %s %s", n++ ? "; " : "", pc_side_label(i, l),
+			a->is_analog[i] ? a->analog : a->probe,
+			pc_fmt_figure(c->median, v, sizeof(v)), pc_metric_name(m->cfg.metric));
+		if (a->is_analog[i])
+			fputs(" (analog)", f);
+	}
+	fputs("</dd>\n", f);
+}
+
+/* The answers of question d from the sides of t (ans: pc_answer_count per
+ * side, n: how many each); false when no side answers it. */
+static bool question(FILE *f, const struct pc_cmp_table *t, size_t d,
+		     const struct pc_answer *ans, const size_t *n)
+{
+	const struct pc_answer_def *def = &pc_answer_defs[d];
+	char l[PC_LABEL_LEN], line[512];
+	size_t i, k;
+	bool any = false;
+
+	for (i = 0; i < t->nsides; i++) {
+		for (k = 0; k < n[i]; k++) {
+			const struct pc_answer *a = &ans[i * pc_answer_count + k];
+
+			if (a->def != def)
+				continue;
+			if (!any) {
+				fputs("<dt>", f);
+				pc_html_escape(f, def->question);
+				fputs(" <span class=\"src\">(", f);
+				pc_html_escape(f, def->source);
+				fputs(")</span></dt>\n", f);
+			}
+			any = true;
+			pc_answer_line(a, line, sizeof(line));
+			fputs("<dd data-cpu=\"", f);
+			pc_html_escape(f, t->side[i].key);
+			fprintf(f, "\"><span class=\"g\" style=\"color:%s\">%s</span> %s, ",
+				pc_page_colour(i), pc_page_glyph(i), pc_side_label(i, l));
+			pc_html_escape(f, pc_page_cpu_name(&t->side[i]));
+			fputs(": ", f);
+			pc_html_escape(f, line);
+			fputs("</dd>\n", f);
+		}
+	}
+	return any;
+}
+
+/* The questions of one table: each with the answers of its CPUs, then
+ * those no CPU answers, in a line. */
+static int table_answers(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t)
+{
+	struct pc_answer *ans = calloc(t->nsides * pc_answer_count + 1, sizeof(*ans));
+	size_t *n = calloc(t->nsides + 1, sizeof(*n)), i, d, open = 0;
+	bool *said = calloc(pc_answer_count + 1, sizeof(*said));
+
+	if (!ans || !n || !said) {
+		free(ans);
+		free(n);
+		free(said);
+		return -1;
+	}
+	for (i = 0; i < t->nsides; i++)
+		n[i] = t->side[i].entry ? pc_answers(t->side[i].entry,
+						     &ans[i * pc_answer_count]) : 0;
+	fputs("<dl class=\"answers\">\n", f);
+	for (d = 0; d < pc_answer_count; d++)
+		said[d] = question(f, t, d, ans, n);
+	if (t->nanalogs)
+		fputs("<dt>Ring-3 analogs</dt>\n", f);
+	for (i = 0; i < t->nanalogs; i++)
+		analog_item(f, m, t, &t->analog[i]);
+	fputs("</dl>\n", f);
+	for (d = 0; d < pc_answer_count; d++) {
+		if (said[d])
+			continue;
+		fputs(open++ ? "; " : "<p>Not answered here (no CPU measured both "
+		      "probes): ", f);
+		pc_html_escape(f, pc_answer_defs[d].question);
+		fputs(" (", f);
+		pc_html_escape(f, pc_answer_defs[d].source);
+		fputc(')', f);
+	}
+	if (open)
+		fputs(".</p>\n", f);
+	free(ans);
+	free(n);
+	free(said);
+	return 0;
+}
+
+static int answers(FILE *f, const struct pc_compare *m)
+{
+	size_t c;
+
+	fputs("<h3 id=\"answers\">Answers</h3>\n<p>The questions the published "
+	      "measurements asked, answered from the figures of each CPU that measured "
+	      "both probes (a run marked unreliable answers none).</p>\n", f);
+	for (c = 0; c < m->ntables; c++) {
+		if (*m->table[c].title) {
+			fputs("<p><b>", f);
+			pc_html_escape(f, m->table[c].title);
+			fputs("</b></p>\n", f);
+		}
+		if (table_answers(f, m, &m->table[c]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the CPUs, a line each --------------------------------------------------- */
+
+/* A published table's source, by author, list and year: its summary up
+ * to the first " (" or ": " ("Mathieu Desnoyers, linux-kernel 2007"). */
+static int source_len(const char *summary)
+{
+	const char *p = strstr(summary, " ("), *c = strstr(summary, ": ");
+
+	if (!p || (c && c < p))
+		p = c;
+	return p ? (int)(p - summary) : (int)strlen(summary);
+}
+
+/* Where side s's figures come from, in words, a published table's source
+ * in full as a note. */
+static int figures_from(FILE *f, struct pc_page *pg, const struct pc_cmp_side *s)
+{
+	char *src;
+	int k;
+
+	if (!s->entry) {
+		fputs("absent from this file", f);
+		return 0;
+	}
+	if (s->reference) {
+		if (asprintf(&src, "source: %s", s->reference) < 0)
+			return -1;
+		k = pc_page_note(pg, src, false);
+		free(src);
+		if (!(src = strndup(s->reference, (size_t)source_len(s->reference))))
+			return -1;
+		fputs("published table: ", f);
+		pc_html_escape(f, src);
+		free(src);
+		return k;
+	}
+	fputs("a run", f);
+	if (s->newest_date) {
+		fputs(" of ", f);
+		pc_html_escape(f, s->newest_date);
+	}
+	if (s->kernel) {
+		fputs(", kernel ", f);
+		pc_html_escape(f, s->kernel);
+	}
+	if (s->virtualized == 1)
+		fputs(", in a virtual machine", f);
+	if (s->unreliable)
+		fputs("; <strong>marked unreliable</strong>", f);
+	if (s->partial_figures)
+		fprintf(f, "; %zu figures from a partial run", s->partial_figures);
+	return 0;
+}
+
+static int cpu_key(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t)
+{
+	char l[PC_LABEL_LEN];
+	const char *base;
+	size_t i;
+	int k;
+
+	fputs("<table class=\"key\">\n<tr><th>CPU</th><th>name</th><th>figures from</th>"
+	      "<th>file</th></tr>\n", f);
+	for (i = 0; i < t->nsides; i++) {
+		const struct pc_cmp_side *s = &t->side[i];
+
+		fputs("<tr data-cpu=\"", f);
+		pc_html_escape(f, s->key);
+		fprintf(f, "\"><td><span class=\"g\" style=\"color:%s\">%s</span> %s</td><td>",
+			pc_page_colour(i), pc_page_glyph(i), pc_side_label(i, l));
+		pc_html_escape(f, pc_page_cpu_name(s));
+		fputs("</td><td>", f);
+		if ((k = figures_from(f, pg, s)) < 0)
+			return -1;
+		pc_page_note_ref(f, k);
+		base = strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file;
+		fputs("</td><td>", f);
+		pc_html_escape(f, base);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	return 0;
+}
+
+/* ---- the overview matrix ----------------------------------------------------- */
+
+/* A cell's shade: its figure against the median of its row, in steps of a
+ * factor of 2 (within 0.8 to 1.25 times: about the same). */
+static const char *shade(double v, double median)
+{
+	double l = log2(v / median);
+
+	return l <= -2 ? "s-3" : l <= -1 ? "s-2" : l <= -0.32 ? "s-1" : l < 0.32 ? "s0" :
+	       l < 1 ? "s1" : l < 2 ? "s2" : "s3";
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool is_point(const struct pc_cmp_row *row)
+{
+	char series[160];
+	const char *xword;
+	double x;
+
+	return pc_page_point(row->probe, series, sizeof(series), &xword, &x);
+}
+
+/* A row of the matrix: a probe measured once per CPU (no point of a
+ * series) with a figure on one of the CPUs. */
+static bool matrix_row(const struct pc_cmp_table *t, size_t r)
+{
+	size_t i;
+
+	if (is_point(&t->row[r]))
+		return false;
+	for (i = 0; i < t->nsides; i++)
+		if (t->row[r].cell[i].state == PC_CELL_OK)
+			return true;
+	return false;
+}
+
+/* The matrix's row of row: its figures, each shaded against their median
+ * where two or more CPUs have one; -1 when out of memory. */
+static int matrix_fill(struct pc_table *tab, const struct pc_cmp_row *row,
+		       const size_t *col, size_t ncol, double *v)
+{
+	long r = pc_table_row(tab);
+	size_t j, n = 0;
+	char fig[32];
+	double median;
+
+	if (r < 0 || pc_table_text(tab, (size_t)r, 0, "%s", row->probe) < 0)
+		return -1;
+	/* a figure below what the method resolves (a subtracted loop's 0.00)
+	 * is no cost to shade against */
+	for (j = 0; j < ncol; j++)
+		if (row->cell[col[j]].state == PC_CELL_OK &&
+		    row->cell[col[j]].median >= PC_COMPARE_FLOOR)
+			v[n++] = row->cell[col[j]].median;
+	qsort(v, n, sizeof(*v), by_value);
+	median = n % 2 ? v[n / 2] : n ? (v[n / 2 - 1] + v[n / 2]) / 2 : NAN;
+	for (j = 0; j < ncol; j++) {
+		const struct pc_cmp_cell *c = &row->cell[col[j]];
+
+		if (c->state != PC_CELL_OK)
+			continue;
+		if (pc_table_text(tab, (size_t)r, 1 + j, "%s",
+				  pc_fmt_figure(c->median, fig, sizeof(fig))) < 0)
+			return -1;
+		if (n >= 2 && c->median >= PC_COMPARE_FLOOR)
+			pc_table_at(tab, (size_t)r, 1 + j)->cls = shade(c->median, median);
+	}
+	return 0;
+}
+
+/* Rows of the matrix past which it is drawn in two halves side by side
+ * (below each other where the page is too narrow for both). */
+#define MATRIX_HALF 16
+
+/* The matrix of t over the sides col, rows from to at most to; -1 when
+ * out of memory. */
+static int matrix_part(FILE *f, const struct pc_cmp_table *t, const size_t *col,
+		       size_t ncol, size_t from, size_t to)
+{
+	struct pc_table_col *cols = calloc(ncol + 1, sizeof(*cols));
+	char (*head)[PC_LABEL_LEN] = calloc(ncol + 1, sizeof(*head));
+	double *v = calloc(ncol + 1, sizeof(*v));
+	struct pc_table tab = { 0 };
+	size_t j, r;
+	int rc = cols && head && v ? 0 : -1;
+
+	if (rc == 0) {
+		cols[0] = (struct pc_table_col){ .head = "probe",
+						 .flags = PC_COL_STUB | PC_COL_LEFT };
+		for (j = 0; j < ncol; j++)
+			cols[1 + j] = (struct pc_table_col){
+				.head = pc_side_label(col[j], head[j]) };
+		rc = pc_table_init(&tab, NULL, cols, ncol + 1);
+	}
+	for (r = from; rc == 0 && r < to; r++)
+		if (matrix_row(t, r))
+			rc = matrix_fill(&tab, &t->row[r], col, ncol, v);
+	if (rc == 0)
+		pc_table_draw_html(f, &tab, "overview");
+	pc_table_free(&tab);
+	free(cols);
+	free(head);
+	free(v);
+	return rc;
+}
+
+/* The matrix of t over the sides col, in two halves when long (split at
+ * a row, never inside one); -1 when out of memory. */
+static int matrix_draw(FILE *f, const struct pc_cmp_table *t, const size_t *col,
+		       size_t ncol)
+{
+	size_t r, n = 0, k = 0;
+	int rc;
+
+	for (r = 0; r < t->nrows; r++)
+		n += matrix_row(t, r);
+	if (n <= MATRIX_HALF)
+		return matrix_part(f, t, col, ncol, 0, t->nrows);
+	for (r = 0; r < t->nrows && k < (n + 1) / 2; r++)
+		k += matrix_row(t, r);
+	fputs("<div class=\"pair\">\n", f);
+	rc = matrix_part(f, t, col, ncol, 0, r);
+	if (rc == 0)
+		rc = matrix_part(f, t, col, ncol, r, t->nrows);
+	fputs("</div>\n", f);
+	return rc;
+}
+
+/* The groups measured at points, in a line: how many points, of which
+ * CPUs, linked to their charts. */
+static void points_line(FILE *f, const struct pc_cmp_table *t, size_t c)
+{
+	char l[PC_LABEL_LEN];
+	size_t r, q, i, n, said = 0;
+
+	for (r = 0; r < t->nrows; r++) {
+		const char *g = t->row[r].group ? t->row[r].group : "other";
+		bool first = true;
+
+		if (!is_point(&t->row[r]))
+			continue;
+		for (q = 0; q < r && first; q++)
+			first = !(is_point(&t->row[q]) && strcmp(t->row[q].group ?
+						t->row[q].group : "other", g) == 0);
+		if (!first)
+			continue;
+		for (n = 0, q = r; q < t->nrows; q++)
+			n += is_point(&t->row[q]) && strcmp(t->row[q].group ?
+						t->row[q].group : "other", g) == 0;
+		fputs(said++ ? "; " : "<p>Not in the matrix, the points of series "
+		      "(thread counts, sizes), in their charts: ", f);
+		fprintf(f, "<a href=\"#g%zu-", c);
+		pc_html_escape(f, g);
+		fputs("\">", f);
+		pc_html_escape(f, g);
+		fprintf(f, "</a> (%zu points, of", n);
+		for (i = 0, n = 0; i < t->nsides; i++) {
+			for (q = r; q < t->nrows; q++)
+				if (is_point(&t->row[q]) && t->row[q].cell[i].state == PC_CELL_OK &&
+				    strcmp(t->row[q].group ? t->row[q].group : "other", g) == 0)
+					break;
+			if (q < t->nrows)
+				fprintf(f, "%s %s", n++ ? "," : "", pc_side_label(i, l));
+		}
+		fputc(')', f);
+	}
+	if (said)
+		fputs(".</p>\n", f);
+}
+
+/* Why side i has no column: 0 its figures are points, 1 they are in
+ * another unit (*unit), 2 it has none. */
+static int absent_kind(const struct pc_page *pg, const struct pc_cmp_table *t, size_t i,
+		       const char **unit)
+{
+	size_t r;
+
+	for (r = 0; r < t->nrows; r++)
+		if (t->row[r].cell[i].state == PC_CELL_OK)
+			return 0;
+	for (r = 0, *unit = NULL; r < t->nrows && !*unit; r++)
+		if (t->row[r].cell[i].state == PC_CELL_NO_METRIC)
+			*unit = pc_page_other_unit(pg, &t->side[i], t->row[r].probe);
+	return *unit ? 1 : 2;
+}
+
+/* The CPUs without a column, in a line: why. */
+static void absent_line(FILE *f, const struct pc_page *pg, const struct pc_cmp_table *t,
+			const bool *in)
+{
+	const char *metric = pc_metric_name(pg->m->cfg.metric), *unit, *other = NULL;
+	char l[PC_LABEL_LEN];
+	size_t i, n, k, said = 0;
+	int w;
+
+	for (w = 0; w < 3; w++) {
+		for (i = 0, n = 0; i < t->nsides; i++)
+			n += !in[i] && absent_kind(pg, t, i, &unit) == w;
+		if (!n)
+			continue;
+		fputs(said++ ? "; " : "<p>Without a column: ", f);
+		for (i = 0, k = 0; i < t->nsides; i++) {
+			if (in[i] || absent_kind(pg, t, i, &unit) != w)
+				continue;
+			other = unit;
+			k++;
+			fprintf(f, "%s%s", k == 1 ? "" : k == n ? " and " : ", ",
+				pc_side_label(i, l));
+		}
+		if (w == 0)
+			fputs(" (figures only at points, in the charts)", f);
+		else if (w == 1)
+			fprintf(f, " (no figure in %s: --metric %s shows %s)", metric, other,
+				n > 1 ? "theirs" : "its");
+		else
+			fprintf(f, " (no figure in %s)", metric);
+	}
+	if (said)
+		fputs(".</p>\n", f);
+}
+
+static int overview(FILE *f, const struct pc_page *pg, const struct pc_cmp_table *t,
+		    size_t c)
+{
+	size_t *col = calloc(t->nsides + 1, sizeof(*col)), ncol = 0, i, r;
+	bool *in = calloc(t->nsides + 1, sizeof(*in));
+	int rc;
+
+	if (!col || !in) {
+		free(col);
+		free(in);
+		return -1;
+	}
+	for (i = 0; i < t->nsides; i++) {
+		for (r = 0; r < t->nrows; r++)
+			if (matrix_row(t, r) && t->row[r].cell[i].state == PC_CELL_OK)
+				break;
+		if ((in[i] = r < t->nrows))
+			col[ncol++] = i;
+	}
+	fprintf(f, "<p>A row per probe measured once per CPU, a column per CPU with a "
+		"figure: the median in %s", pc_metric_name(pg->m->cfg.metric));
+	if (ncol > 1)
+		fputs(", shaded against the median of its row (where two or more CPUs "
+		      "have one above 0.05) "
+		      "<span class=\"key s-3\">&#8804; &#188;</span>"
+		      "<span class=\"key s-2\">&#8804; &#189;</span>"
+		      "<span class=\"key s-1\">&#8804; 0.8</span>"
+		      "<span class=\"key s0\">about the same</span>"
+		      "<span class=\"key s1\">&#8805; 1.25</span>"
+		      "<span class=\"key s2\">&#8805; 2</span>"
+		      "<span class=\"key s3\">&#8805; 4 times</span>", f);
+	fputs(". Spreads, marks and reasons are in each group's table below.</p>\n", f);
+	rc = ncol ? matrix_draw(f, t, col, ncol) : 0;
+	if (!ncol)
+		fputs("<p>No probe measured once per CPU has a figure here.</p>\n", f);
+	points_line(f, t, c);
+	absent_line(f, pg, t, in);
+	free(col);
+	free(in);
+	return rc;
+}
+
+int pc_page_summary(FILE *f, struct pc_page *pg)
+{
+	const struct pc_compare *m = pg->m;
+	size_t c;
+
+	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", f);
+	if (answers(f, m) < 0)
+		return -1;
+	for (c = 0; c < m->ntables; c++) {
+		const struct pc_cmp_table *t = &m->table[c];
+
+		if (c)
+			fprintf(f, "<h3 id=\"overview-%zu\">Overview", c);
+		else
+			fputs("<h3 id=\"overview\">Overview", f);
+		if (*t->title) {
+			fputs(": ", f);
+			pc_html_escape(f, t->title);
+		}
+		fputs("</h3>\n", f);
+		if (cpu_key(f, pg, t) < 0 || overview(f, pg, t, c) < 0)
+			return -1;
+	}
+	fputs("</section>\n", f);
+	return 0;
+}
