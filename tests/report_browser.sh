@@ -3,8 +3,10 @@
 # primcost report in a real browser (headless Chromium): the DOM it builds
 # holds every probe and CPU of the input, the page logs nothing on the
 # console, a screenshot is neither blank nor cut, and each SVG chart is
-# well-formed XML (xmllint). Skips with the reason where Chromium or
-# xmllint is not installed.
+# well-formed XML (xmllint); the page of a run of every group and every
+# published table is at most 12,000 pixels tall at 1200 wide, its summary
+# (the answers, the overview matrix) above the first chart. Skips with the
+# reason where Chromium or xmllint is not installed.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 ref="$PC_SRCDIR/data/reference"
@@ -12,8 +14,9 @@ fix="$PC_SRCDIR/tests/fixtures/result.json"
 export PRIMCOST_REFERENCE_DIR="$ref"
 browser=$(command -v chromium || command -v chromium-browser || true)
 
+# Westmere's contended lock: lines over threads.
 $PRIMCOST report -o "$pc_tmp/r.html" "$fix" intel-itanium2-9050 intel-pentium4 \
-	amd-athlon64-x2-3800 2>"$pc_tmp/err"
+	amd-athlon64-x2-3800 intel-xeon-westmere-ep 2>"$pc_tmp/err"
 ok $? "the page is written"
 
 if command -v xmllint >/dev/null 2>&1; then
@@ -31,7 +34,11 @@ fi
 if [ -z "$browser" ]; then
 	why="Chromium is not installed (Debian: apt-get install chromium)"
 	for d in "the DOM holds every CPU and probe" "no console message" \
-		"a console message would be seen" "the screenshot is neither blank nor cut"; do
+		"a console message would be seen" "the screenshot is neither blank nor cut" \
+		"a run of every group and every published table: the page is written" \
+		"... at most 12000 pixels tall at 1200 wide" \
+		"... the answers and the overview matrix above the first chart" \
+		"... its DOM holds every CPU and probe (points by their parameters)"; do
 		skip "$why" "$d"
 	done
 	done_testing
@@ -45,10 +52,11 @@ chrome() {
 		--enable-logging=stderr --v=0 "$@"
 }
 
-chrome --dump-dom "file://$pc_tmp/r.html" >"$pc_tmp/dom" 2>"$pc_tmp/console"
-rc=$?
-missing=$("$PYTHON3" - "$pc_tmp/dom" "$fix" "$ref/intel-itanium2-9050.json" \
-	"$ref/intel-pentium4.json" "$ref/amd-athlon64-x2-3800.json" <<'PY'
+# The CPUs and probes of the files $2... that the DOM in $1 lacks (a probe
+# measured at points as its points' rows, named as pc_point_row_name names
+# them); "(empty DOM)" when it has none.
+dom_missing() {
+	"$PYTHON3" - "$@" <<'PY'
 import html.parser, json, sys
 class Dom(html.parser.HTMLParser):
     def __init__(self):
@@ -60,16 +68,38 @@ class Dom(html.parser.HTMLParser):
             self.cpus.add(a["data-cpu"])
         if "data-probe" in a:
             self.probes.add(a["data-probe"])
+def rows(name, p):
+    if not isinstance(p.get("points"), list):
+        return [name]
+    out = []
+    for i, pt in enumerate(p["points"]):
+        pl, cpus, th = pt.get("placement"), pt.get("cpus"), pt.get("threads")
+        if pt.get("allocator") and isinstance(pt.get("size"), int):
+            out.append("%s.%s.%d" % (name, pt["allocator"], pt["size"]))
+        elif pl == "pair" and cpus:
+            out.append("%s.cpus%s" % (name, cpus))
+        elif pl and cpus and isinstance(th, int):
+            out.append("%s.%s.threads%d" % (name, "cpus" + cpus if pl == "list" else pl, th))
+        else:
+            out.append("%s.point%d" % (name, i + 1))
+    return out
 d = Dom()
 d.feed(open(sys.argv[1]).read())
 miss = []
 for path in sys.argv[2:]:
     for key, e in json.load(open(path))["cpus"].items():
         miss += [] if key in d.cpus else [key]
-        miss += [p for p in e["probes"] if p not in d.probes]
-print(" ".join(miss) if d.cpus else "(empty DOM)")
+        for name, p in e["probes"].items():
+            miss += [r for r in rows(name, p) if r not in d.probes]
+print(" ".join(miss[:8]) + (" ..." if len(miss) > 8 else "") if d.cpus else "(empty DOM)")
 PY
-)
+}
+
+chrome --dump-dom "file://$pc_tmp/r.html" >"$pc_tmp/dom" 2>"$pc_tmp/console"
+rc=$?
+missing=$(dom_missing "$pc_tmp/dom" "$fix" "$ref/intel-itanium2-9050.json" \
+	"$ref/intel-pentium4.json" "$ref/amd-athlon64-x2-3800.json" \
+	"$ref/intel-xeon-westmere-ep.json")
 ok $(test $rc -eq 0 && test -z "$missing"; echo $?) \
 	"the DOM holds every CPU and probe of the input${missing:+ (missing: $missing)}"
 ok $(! grep -q ':CONSOLE' "$pc_tmp/console"; echo $?) \
@@ -90,4 +120,46 @@ w=${1:-0} h=${2:-0} ink=${3:-0} last=${4:-0} a=${5:-0}
 ok $(test "$w" -eq 1000 && test "$h" -eq 3000 && test "$ink" -ge $((w * h / 50)) &&
 	test "$last" -ge $((h * 9 / 10)) && test "$a" -ge 2000; echo $?) \
 	"the screenshot is neither blank nor cut: ${w}x${h}, $ink pixels not background (at least $((w * h / 50))), the last on row $last, $a in A's colour"
+
+# The page a user makes first: a run of every group (the default probes,
+# the contended group, an allocator) and every published table. Which
+# probes a machine can measure changes the page a little, never its
+# structure.
+for g in probes locks alloc; do
+	case $g in
+	probes) opts= ;;
+	locks) opts="--locks --window-us 200" ;;
+	alloc) opts="--allocator glibc" ;;
+	esac
+	# shellcheck disable=SC2086
+	$PRIMCOST run -n 9 -q $opts -o "$pc_tmp/run-$g.json" >/dev/null 2>&1
+done
+$PRIMCOST merge -o "$pc_tmp/all.json" "$pc_tmp"/run-*.json >/dev/null 2>&1
+$PRIMCOST report -o "$pc_tmp/all.html" "$pc_tmp/all.json" "$ref"/*.json 2>"$pc_tmp/err"
+ok $(test $? -eq 0 && test -s "$pc_tmp/all.html"; echo $?) \
+	"a run of every group and every published table ($(find "$ref" -name '*.json' | wc -l)): the page is written$(head -c 200 "$pc_tmp/err")"
+# Its layout at 1200 pixels wide, read by a script in a copy of the page
+# (the page itself has none): its height, and where the answers, the
+# overview matrix and the first chart begin.
+cp "$pc_tmp/all.html" "$pc_tmp/measure.html"
+cat >>"$pc_tmp/measure.html" <<'JS'
+<script>
+function top_of(s) {
+	var e = document.querySelector(s);
+	return e ? Math.round(e.getBoundingClientRect().top + window.scrollY) : -1;
+}
+document.body.setAttribute("data-layout", [document.documentElement.scrollHeight,
+	top_of("#answers"), top_of("table.overview"), top_of("svg")].join(" "));
+</script>
+JS
+chrome --window-size=1200,800 --dump-dom "file://$pc_tmp/measure.html" >"$pc_tmp/all.dom" 2>/dev/null
+set -- $(sed -n 's/.*data-layout="\([0-9 -]*\)".*/\1/p' "$pc_tmp/all.dom")
+height=${1:-0} answers=${2:--1} overview=${3:--1} chart=${4:--1}
+ok $(test "$height" -gt 0 && test "$height" -le 12000; echo $?) \
+	"... at most 12000 pixels tall at 1200 wide ($height)"
+ok $(test "$answers" -ge 0 && test "$overview" -gt "$answers" && test "$chart" -gt "$overview"; echo $?) \
+	"... the answers and the overview matrix above the first chart (at $answers, $overview, $chart)"
+missing=$(dom_missing "$pc_tmp/all.dom" "$pc_tmp/all.json" "$ref"/*.json)
+ok $(test -z "$missing"; echo $?) \
+	"... its DOM holds every CPU and probe (points by their parameters)${missing:+ (missing: $missing)}"
 done_testing

@@ -44,12 +44,22 @@ for e in d["cpus"].values():
             p[unit][k] *= 500
     p.pop("raw", None)
     e["probes"]["calib.mul_chain"] = p
+    z = copy.deepcopy(p)
+    for unit in ("cycles", "ns", "ticks"):
+        for k in z.get(unit, {}):
+            if k != "samples":
+                z[unit][k] = 0
+    e["probes"]["calib.zero"] = z
 json.dump(d, sys.stdout)
 PY
 $PRIMCOST report -o "$pc_tmp/d.html" "$pc_tmp/decades.json" 2>/dev/null
 ok $(grep -q 'calibration: cycles per operation (logarithmic scale)' "$pc_tmp/d.html" &&
 	grep -q 'irq: cycles per operation (linear scale)' "$pc_tmp/r.html"; echo $?) \
 	"log scale where a group spans decades, linear elsewhere, and the page says which"
+ok $(! grep -q '<rect [^>]*><title>A calib.zero' "$pc_tmp/d.html" &&
+	grep -q '<rect [^>]*><title>A calib.mul_chain' "$pc_tmp/d.html" &&
+	grep -q '>0.00</text>' "$pc_tmp/d.html"; echo $?) \
+	"a log scale draws no bar for 0: the figure is written instead"
 $PRIMCOST report -o "$pc_tmp/w.html" intel-xeon-westmere-ep 2>/dev/null
 ok $(grep -q 'spinlock_contended: cycles per operation over threads (logarithmic scale)' "$pc_tmp/w.html" &&
 	test "$(grep -c '<polyline' "$pc_tmp/w.html")" -eq 4; echo $?) \
@@ -61,6 +71,33 @@ ok $(test "$n_reason" -le 1 && grep -q '<li id="note-1">' "$pc_tmp/r.html"; echo
 ok $(grep -q 'local_irq_save_restore here: 12.00 vs 21.45 cycles' "$pc_tmp/r.html"; echo $?) \
 	"the answers: Itanium 2's cmpxchg_local against local_irq_save_restore"
 ok $(! grep -q 'id="comparison"' "$pc_tmp/r.html"; echo $?) "three files: no comparison view"
+order=$("$PYTHON3" - "$pc_tmp/r.html" <<'PY'
+import sys
+page = open(sys.argv[1]).read()
+marks = ['id="summary"', 'id="answers"', '<table class="overview"', "<svg ", 'id="notes"']
+at = [page.find(m) for m in marks]
+print("ok" if -1 not in at and at == sorted(at) and "<svg " not in page[at[4]:] and
+      "<p>Note: " not in page else " ".join(map(str, at)))
+PY
+)
+ok $(test "$order" = ok; echo $?) \
+	"the summary (answers, overview matrix) first, then the charts, the notes last${order#ok}"
+ok $(grep -q '<title>B local_irq_save: ' "$pc_tmp/r.html" &&
+	! grep -q '<title>A local_irq_save: ' "$pc_tmp/r.html"; echo $?) \
+	"a chart draws only the CPUs with a figure: no bar for the fixture's skipped local_irq_save"
+# Ticks: each axis's labels differ (decimals from the step).
+dup=$("$PYTHON3" - "$pc_tmp/r.html" "$pc_tmp/d.html" <<'PY'
+import re, sys
+bad = []
+for path in sys.argv[1:]:
+    for svg in re.findall(r"<svg .*?</svg>", open(path).read(), re.S):
+        ticks = re.findall(r'text-anchor="(?:middle|end)">([0-9][0-9.]*[kM]?)</text>', svg)
+        if len(ticks) != len(set(ticks)):
+            bad.append(" ".join(ticks))
+print("; ".join(bad))
+PY
+)
+ok $(test -z "$dup"; echo $?) "every axis's ticks differ${dup:+: $dup}"
 
 pc report --baseline intel-pentium4 -o - amd-athlon64-x2-3800
 ok $(test $pc_rc -eq 0 && grep -q 'id="comparison"' "$pc_tmp/out" &&
@@ -123,6 +160,72 @@ ok $(test $pc_rc -eq 0 && grep -q '^A = amd-athlon64-x2-3800.json:' "$pc_tmp/out
 	grep -q '^alloc.malloc.slub-base.8 ' "$pc_tmp/out" &&
 	! grep -qE '^[a-z][^ ]*( +-)+$' "$pc_tmp/out" && ! grep -q '^kmalloc' "$pc_tmp/out"; echo $?) \
 	"compare --matrix: columns named by their files, no row of '-' only, the kmalloc table once"
+# Two figures not linear by different factors: one note, the factors a
+# range; the published tables named by their source, never "seed".
+"$PYTHON3" - "$fix" "$pc_tmp/nonlinear.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["cpus"].values():
+    for name, f in (("cmpxchg", "2.30"), ("xchg", "2.50")):
+        e["probes"][name]["nonlinear"] = True
+        e["probes"][name]["reason"] = ("not linear: doubling the iterations scaled "
+                                       "the difference by %s, not 2" % f)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+pc report -o - "$pc_tmp/nonlinear.json" intel-pentium4
+ok $(test $pc_rc -eq 0 && test "$(grep -c '<li id="note-[0-9]*">nonlinear' "$pc_tmp/out")" -eq 1 &&
+	grep -q 'scaled the difference by 2.30 to 2.50, not 2</li>' "$pc_tmp/out" &&
+	grep -q 'published table: Mathieu Desnoyers, linux-kernel 2007' "$pc_tmp/out"; echo $?) \
+	"one note for two figures not linear by different factors; a published table named by its source"
+# A group with no figure in the unit: a line, no empty chart.
+pc report -o - intel-core2-quad-q9450
+ok $(test $pc_rc -eq 0 && ! grep -q '<svg ' "$pc_tmp/out" &&
+	grep -q '<p>No figure in cycles: <span data-probe="hackbench.stack_tracer.preempt_disable">' "$pc_tmp/out" &&
+	grep -q 'in ns only (--metric ns)' "$pc_tmp/out"; echo $?) \
+	"hackbench's ns per run: no empty chart, a line that says where its figures are"
+# The 2007 allocator table: lines over size, a panel per pattern, each
+# figure of the table naming its point.
+pc report -o - amd-athlon64-x2-3800-kmalloc
+ok $(test $pc_rc -eq 0 && test "$(grep -c '<polyline' "$pc_tmp/out")" -eq 6 &&
+	grep -q 'alloc: cycles per operation over size (linear scale), 3 panels' "$pc_tmp/out" &&
+	grep -q '<td class="n" data-probe="alloc.malloc.slub-base.8">74.00</td>' "$pc_tmp/out" &&
+	! grep -q '<rect ' "$pc_tmp/out"; echo $?) \
+	"allocator points: lines over size (6, in 3 panels), not bars; the table names each point"
+# Eight CPUs' lines: a colour and a marker each, a line's style never
+# repeated in a panel; labels only for the CPUs with a figure.
+"$PYTHON3" - "$ref/intel-xeon-westmere-ep.json" "$ref/intel-pentium4.json" \
+	"$pc_tmp/nine.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+key, e = next(iter(d["cpus"].items()))
+d["cpus"] = {}
+for i in range(8):
+    c = copy.deepcopy(e)
+    c["brand"] = "CPU %d" % i
+    d["cpus"]["%s-%d" % (key, i)] = c
+d["cpus"].update(json.load(open(sys.argv[2]))["cpus"])
+json.dump(d, open(sys.argv[3], "w"))
+PY
+pc report -o "$pc_tmp/eight.html" "$pc_tmp/nine.json"
+styles=$("$PYTHON3" - "$pc_tmp/eight.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+svgs = [s for s in re.findall(r"<svg .*?</svg>", page, re.S) if "<polyline" in s]
+colours, bad = set(), []
+for s in svgs:
+    lines = re.findall(r'<polyline fill="none" stroke="([^"]*)" [^>]*stroke-dasharray="([^"]*)"', s)
+    colours |= {c for c, _ in lines}
+    if len(lines) != len(set(lines)):
+        bad.append("a style repeated")
+    labels = re.findall(r'<text x="[0-9.]+" y="[0-9.]+">([A-Z#][0-9]*)(?: [^<]*)?</text>', s)
+    # the Pentium 4 (I, after the eight) has no lock figure: never labelled
+    if any(l == "I" for l in labels):
+        bad.append("a label for a CPU without a figure")
+print("%d %s" % (len(colours), ", ".join(bad)))
+PY
+)
+ok $(test $pc_rc -eq 0 && test "$styles" = "8 "; echo $?) \
+	"lines of 8 CPUs and more: 8 colours, no style repeated in a panel, no label for a CPU without a figure ($styles)"
 pc compare --matrix "$fix" "$pc_tmp/flagged.json"
 ok $(test $pc_rc -eq 0 && grep -q '^ *\[[0-9]*\] noisy: still disturbed after resampling' "$pc_tmp/out" &&
 	grep -q '^ *\[[0-9]*\] nonlinear' "$pc_tmp/out"; echo $?) \
