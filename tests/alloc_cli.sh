@@ -64,8 +64,9 @@ for l in open(tmp + "/report.txt"):
 ok(got == want, "report -f text: a row per point (%d), alloc.ROW.ALLOCATOR.SIZE, its median%s"
    % (len(want), "" if got == want else ": %s" % sorted(set(want.items()) ^ set(got.items()))[:3]))
 html = open(tmp + "/report.html").read()
-ok(set(re.findall(r'<tr data-probe="([^"]+)">', html)) == set(want) and "<polyline" in html,
-   "report (HTML): every point in the figures table, the rows as lines over size")
+ok(set(re.findall(r'<td class="n" data-probe="([^"]+)">', html)) == set(want) and
+   "<polyline" in html,
+   "report (HTML): every point a figure of the table by size, the rows as lines over size")
 PY
 import_checks "$pc_tmp/checks" "the markdown and report checks"
 # Without -n, the group takes its own default: 51 samples a point.

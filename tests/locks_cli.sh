@@ -217,9 +217,11 @@ ok(not bad and any(".spread." in k for k in got) and any(k in m and k in p for k
    "report of two files: points paired by their parameters, a spread point unpaired "
    "with a compact one%s" % (bad and ": %s" % bad[:3] or ""))
 html = open(tmp + "/p.html").read()
-shown = set(re.findall(r'<tr data-probe="([^"]+)">', html))
-ok(shown == set(p), "report (HTML): the figures table holds every point")
-ok("<h3>contended</h3>" in html and "no figure in this unit" not in html,
+# a point is a row of the bars' table, or a figure of the lines' table
+shown = set(re.findall(r'<(?:tr|td class="n") data-probe="([^"]+)">', html))
+ok(shown == set(p), "report (HTML): the figures tables hold every point")
+ok(re.search(r'<h3 id="g[0-9]+-contended">contended</h3>', html) and
+   "no figure in this unit" not in html and "<p>No figure in " not in html,
    "report (HTML): the contended group has its section, and every point a figure")
 PY
 import_checks "$pc_tmp/checks" "the report checks"

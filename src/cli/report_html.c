@@ -292,8 +292,8 @@ static void head(FILE *f, const struct pc_report_html_opts *o)
 	      ".slower{background:#f8d0d0}.faster{background:#cfeccf}.same{background:#eee}\n"
 	      ".nc{font-style:italic}\n"
 	      /* the overview's shades: purple cheaper, orange dearer (PuOr) */
-	      ".s-3{background:#b2abd2}.s-2{background:#d8daeb}.s-1{background:#eeedf5}"
-	      ".s0{background:#fff}.s1{background:#fdf0e0}.s2{background:#fee0b6}"
+	      ".s-3{background:#b2abd2}.s-2{background:#d8daeb}.s-1{background:#e9e8f3}"
+	      ".s0{background:#fff}.s1{background:#fdebd3}.s2{background:#fee0b6}"
 	      ".s3{background:#fdb863}\n"
 	      "span.key{display:inline-block;padding:0 .5em;border:1px solid #bbb;"
 	      "margin-right:.2em;font-size:.9em}\n"

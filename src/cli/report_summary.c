@@ -157,6 +157,20 @@ static int source_len(const char *summary)
 	return p ? (int)(p - summary) : (int)strlen(summary);
 }
 
+/* A run's date as people write it: 2026-12-06T00:15:18.666Z as
+ * "2026-12-06 00:15 UTC"; another form as it is. */
+static void run_date(FILE *f, const char *iso)
+{
+	size_t n = strlen(iso);
+
+	if (n >= 17 && iso[10] == 'T' && iso[n - 1] == 'Z' &&
+	    strspn(iso, "0123456789-") == 10) {
+		fprintf(f, "%.10s %.5s UTC", iso, iso + 11);
+		return;
+	}
+	pc_html_escape(f, iso);
+}
+
 /* Where side s's figures come from, in words, a published table's source
  * in full as a note. */
 static int figures_from(FILE *f, struct pc_page *pg, const struct pc_cmp_side *s)
@@ -183,7 +197,7 @@ static int figures_from(FILE *f, struct pc_page *pg, const struct pc_cmp_side *s
 	fputs("a run", f);
 	if (s->newest_date) {
 		fputs(" of ", f);
-		pc_html_escape(f, s->newest_date);
+		run_date(f, s->newest_date);
 	}
 	if (s->kernel) {
 		fputs(", kernel ", f);
