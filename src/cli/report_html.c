@@ -304,7 +304,7 @@ static void head(FILE *f, const struct pc_report_html_opts *o)
 	      "div.panels{display:flex;flex-wrap:wrap;gap:0 8px}\n"
 	      "div.pair{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}\n"
 	      "svg{max-width:100%;height:auto}svg text{font:11px sans-serif;fill:#111}\n"
-	      "sup a{text-decoration:none}ol.notes li{margin:.2em 0}\n"
+	      "sup{line-height:0}sup a{text-decoration:none}ol.notes li{margin:.2em 0}\n"
 	      "@media print{body{max-width:none;margin:0;font-size:11px}"
 	      "a{color:inherit}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
 	      "table,tr{page-break-inside:avoid;break-inside:avoid}}\n"
