@@ -114,10 +114,12 @@ static void views(json_t *doc)
 	char *t = view(doc, PC_FORMAT_TABLE), *md = view(doc, PC_FORMAT_MARKDOWN);
 	char *csv = view(doc, PC_FORMAT_CSV);
 
-	ok(t && strstr(t, "noisy, nonlinear: still disturbed after 3 rounds") &&
-	   strstr(t, "9.38"), "table: the noisy, nonlinear row shows its figure and why");
-	ok(md && strstr(md, "| noisy, nonlinear: still disturbed"),
-	   "markdown: the same status");
+	ok(t && strstr(t, "noisy, nonlinear[2]") &&
+	   strstr(t, "\n[2] still disturbed after 3 rounds") && strstr(t, "9.38"),
+	   "table: the noisy, nonlinear row shows its figure, and why as its footnote");
+	ok(md && strstr(md, "| noisy, nonlinear[2]") &&
+	   strstr(md, "- [2] still disturbed after 3 rounds"),
+	   "markdown: the same status and footnote");
 	ok(csv && strstr(csv, ",discarded,events,nonlinear,round_spread\n") &&
 	   strstr(csv, ",xchg,3,noisy,9.3750,") && strstr(csv, ",yes,0.1250\n") &&
 	   strstr(csv, ",no,-\n"),
