@@ -407,8 +407,8 @@ static void check_views(void)
 	pc_contend_show(f, doc, PC_FORMAT_TABLE);
 	fclose(f);
 	ok(strstr(out, "threads placement      ticket         mcs") &&
-	   strstr(out, "      1 compact         20.5           - \n") &&
-	   strstr(out, "      2 compact         1500*     FAILED \n"),
+	   strstr(out, "      1 compact         20.5           -\n") &&
+	   strstr(out, "      2 compact         1500*     FAILED\n"),
 	   "the table: a row per thread count, a column per lock kind, noisy "
 	   "marked, failed said");
 	ok(strstr(out, "heat map, one-way cycles: ' ' 100 .. '@' 600") &&
