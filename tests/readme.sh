@@ -58,6 +58,13 @@ for args, want in blocks:
     ok(got.returncode in (0, 1), "README: primcost %s runs here (exit %d%s)" %
        (args, got.returncode, got.stderr[:200]))
     if argv[0] == "info":
+        arch = lambda ls: next((l.split()[2].split(".")[0] for l in ls
+                                if l.startswith("model key") and len(l.split()) > 2), "")
+        if arch(want) != arch(out):
+            print("skip\tREADME: info's fields are this build's: the example is of %s, "
+                  "this build is for %s, whose info has other fields" %
+                  (arch(want), arch(out) or "?"))
+            continue
         fields = [l[:15].strip() for l in want if l[:1] not in (" ", ".") and l.strip()]
         have = set(l[:15].strip() for l in out if l[:1] != " ")
         ok(fields and all(f in have for f in fields),
@@ -77,5 +84,12 @@ for args, want in blocks:
 ok(all(k in kinds for k in ("run", "info", "compare")),
    "README: examples of run, info and compare (%s)" % ", ".join(sorted(kinds)))
 PY
-import_checks "$pc_tmp/checks" "the README's examples"
+[ -s "$pc_tmp/checks" ] || ok 1 "the README's examples ran"
+while IFS='	' read -r st desc; do
+	case $st in
+	0|1) ok "$st" "$desc" ;;
+	skip) skip "the example${desc#*: the example}" "${desc%%: the example*}" ;;
+	*) ok 1 "the README's examples ran: $st $desc" ;;
+	esac
+done <"$pc_tmp/checks"
 done_testing
