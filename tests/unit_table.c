@@ -417,8 +417,26 @@ static void named_cells(void)
 	pc_table_free(&t);
 }
 
+/* Prose wrapped to a width: words moved whole, a word wider than any line
+ * (a long path) cut where the lines end, characters counted, not bytes. */
+static void wrapped(void)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return;
+	pc_text_wrap(f, "A =", "/a/very/long/path/±/file.json: key", 4, 16);
+	fclose(f);
+	same(s, "A = /a/very/long\n    /path/±/file\n    .json: key\n",
+	     "wrap: a word wider than the width cut at the line's end, the rest indented");
+	free(s);
+}
+
 int main(void)
 {
+	wrapped();
 	grouped();
 	paged();
 	worded();

@@ -204,8 +204,29 @@ void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int widt
 			col = indent;
 			fresh = 1;
 		}
-		fprintf(f, "%s%s", fresh ? "" : " ", word);
-		col += w + !fresh;
+		if (width > 0 && col + !fresh + w > width) {
+			/* wider than any line (a long path): cut where lines end */
+			const char *c = word;
+
+			if (!fresh)
+				fputc(' ', f), col++;
+			while (*c) {
+				size_t k = 1;
+
+				if (col >= width) {
+					fprintf(f, "\n%*s", indent, "");
+					col = indent;
+				}
+				while (c[k] && ((unsigned char)c[k] & 0xc0) == 0x80)
+					k++;
+				fwrite(c, 1, k, f);
+				c += k;
+				col++;
+			}
+		} else {
+			fprintf(f, "%s%s", fresh ? "" : " ", word);
+			col += w + !fresh;
+		}
 		fresh = 0;
 		free(word);
 		s += n;
