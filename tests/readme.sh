@@ -61,7 +61,7 @@ for args, want in blocks:
         arch = lambda ls: next((l.split()[2].split(".")[0] for l in ls
                                 if l.startswith("model key") and len(l.split()) > 2), "")
         if arch(want) != arch(out):
-            print("skip\tREADME: info's fields are this build's: the example is of %s, "
+            print("skip\tREADME: info's fields are this build's\tthe example is of %s, "
                   "this build is for %s, whose info has other fields" %
                   (arch(want), arch(out) or "?"))
             continue
@@ -84,12 +84,5 @@ for args, want in blocks:
 ok(all(k in kinds for k in ("run", "info", "compare")),
    "README: examples of run, info and compare (%s)" % ", ".join(sorted(kinds)))
 PY
-[ -s "$pc_tmp/checks" ] || ok 1 "the README's examples ran"
-while IFS='	' read -r st desc; do
-	case $st in
-	0|1) ok "$st" "$desc" ;;
-	skip) skip "the example${desc#*: the example}" "${desc%%: the example*}" ;;
-	*) ok 1 "the README's examples ran: $st $desc" ;;
-	esac
-done <"$pc_tmp/checks"
+import_checks "$pc_tmp/checks" "the README's examples"
 done_testing
