@@ -73,6 +73,21 @@
 #define PC_NOISY_SPREAD_SYSCALL	0.10
 #define PC_NOISY_FLOOR_CYCLES	0.01
 #define PC_NOISY_RETRIES	2
+/* The groups' points spread by design, so by more: an allocator's batches
+ * meet its slow paths more or less often (MAD up to 27 % of the median for
+ * jemalloc's batches of 256 B to 8 KiB, 12 % for tcmalloc's, 6 % for
+ * glibc's, over 432 points of a quiet host), and a lock's hand-offs go one
+ * way in one window and another in the next (up to 11 %). Over these, the
+ * point is sampled again, then `noisy` (docs/design.md). */
+#define PC_NOISY_SPREAD_ALLOC	0.30
+#define PC_NOISY_SPREAD_CONTEND	0.25
+/* A sample of a body whose loops vary (an allocator's) that reads under
+ * PC_LOW_SAMPLE_SHARE of the median while its lo loop ran over
+ * PC_LOW_LOOP_SLOW times the median lo loop was lowered by whatever
+ * interrupted that loop (the difference hi - lo loses it): it is dropped,
+ * as is any sample at or under zero, which no call can cost. */
+#define PC_LOW_SAMPLE_SHARE	0.5
+#define PC_LOW_LOOP_SLOW	2.0
 
 /* ---- calibration sanity ---------------------------------------------------- */
 /* A calibrated core clock outside 200 MHz .. 10 GHz, or the probes'

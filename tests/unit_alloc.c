@@ -161,6 +161,68 @@ static void test_loops_vary(void)
 	pc_sample_set_free(&s);
 }
 
+/*
+ * The final pass drops the samples no allocator call can give: 31 samples
+ * of about 35 cycles (lo loops of 1000 to 1030 ticks), then one of 2.4
+ * cycles whose lo loop took 5 times the median (an interrupt in it), one
+ * under zero, and one of 12 cycles whose lo loop was as fast as the rest
+ * (a batch that met no slow path: the allocator's, kept).
+ */
+static void test_impossible(void)
+{
+	struct pc_sample_set s;
+	bool keep[34];
+	unsigned i, dropped;
+
+	if (pc_sample_set_init(&s, 34, false) < 0) {
+		ok(0, "a sample set");
+		return;
+	}
+	s.probe_loops_vary = true;
+	for (i = 0; i < 31; i++) {
+		s.dc[i] = 34.0 + (i % 3);
+		s.loops[i][0] = 1000 + i;
+		s.loops[i][1] = 5000;
+	}
+	s.dc[31] = 2.4, s.loops[31][0] = 5000, s.loops[31][1] = 5000;
+	s.dc[32] = -3.0, s.loops[32][0] = 7000, s.loops[32][1] = 5000;
+	s.dc[33] = 12.0, s.loops[33][0] = 1010, s.loops[33][1] = 5000;
+	s.n = 34;
+	for (i = 0; i < 4; i++)
+		s.least[i] = 1000;
+	s.least[1] = 5000;
+	dropped = pc_sample_set_final(&s, keep);
+	ok(dropped == 2 && !keep[31] && !keep[32] && keep[33] && keep[0],
+	   "loops that vary: the final pass drops a sample an interrupted lo loop "
+	   "lowered and one under zero, and keeps a low one whose loops ran as "
+	   "fast as the rest (%u dropped)", dropped);
+	s.probe_loops_vary = false;
+	dropped = pc_sample_set_final(&s, keep);
+	ok(keep[31] == false && keep[33], "otherwise the lo loop is held to the "
+	   "fastest, as before (%u dropped)", dropped);
+	pc_sample_set_free(&s);
+}
+
+/* The group's spread limit: a point that a slower host cut in two (glibc's
+ * 8-byte pair: MAD 14.6 cycles on a median of 34.6, 42 %, quartiles 20.0
+ * and 36.1) is noisy; jemalloc's batches at their widest on a quiet host
+ * (MAD 27 %) are not. */
+static void test_spread_limit(void)
+{
+	double wide[11] = { 20, 20, 20, 20, 20, 34.6, 36.1, 36.1, 50, 55, 60 },
+	       quiet[11] = { 73, 73, 73, 127, 127, 127, 100, 100, 100, 100, 100 },
+	       spread;
+	bool noisy;
+
+	noisy = pc_samples_noisy(wide, 11, PC_NOISY_SPREAD_ALLOC, &spread);
+	ok(noisy, "a point half at one level and half at another is noisy (spread "
+	   "%.0f %%)", spread * 100);
+	noisy = pc_samples_noisy(quiet, 11, PC_NOISY_SPREAD_ALLOC, &spread);
+	ok(!noisy, "an allocator's own spread is not (%.0f %%)", spread * 100);
+	ok(pc_samples_noisy(quiet, 11, PC_NOISY_SPREAD, &spread),
+	   "though the probe table's limit would call it noisy");
+}
+
 /* ---- a leaking allocator is caught ------------------------------------------------ */
 
 /* What the leaking allocator kept, freed for real when the test is done
@@ -345,6 +407,8 @@ int main(int argc, char **argv)
 	test_allocators();
 	test_reserve();
 	test_loops_vary();
+	test_impossible();
+	test_spread_limit();
 	test_leaks();
 	test_validator();
 	test_view_all_points();

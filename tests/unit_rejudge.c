@@ -53,7 +53,7 @@ static int judge(json_t *p, const char *name, double *median, double *spread)
 		free(x);
 		return -1;
 	}
-	noisy = pc_samples_noisy(x, n, pc_probe_find(name), spread);
+	noisy = pc_samples_noisy(x, n, pc_spread_limit(pc_probe_find(name)), spread);
 	*median = pc_median(x, n);
 	free(x);
 	return noisy;

@@ -405,6 +405,7 @@ int pc_alloc_measure(const void *opts, void *state, const struct pc_measure_conf
 		/* A thread cache refilled or flushed every so many calls: a
 		 * loop of few batches meets more or fewer of those. */
 		items[i].loops_vary = true;
+		items[i].spread_limit = PC_NOISY_SPREAD_ALLOC;
 		snprintf(items[i].name, sizeof(items[i].name), "%s/%zu/%s",
 			 pc_alloc_rows[pt->pattern], pt->size, ar->alloc[pt->allocator].name);
 	}

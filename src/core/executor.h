@@ -70,6 +70,9 @@ struct pc_measure_item {
 	 * every so many calls): only the calibration's loops are held to
 	 * their fastest (PC_SLOW_LOOP_TOLERANCE). */
 	bool loops_vary;
+	/* The relative spread (MAD / median) over which its samples are
+	 * taken again, then `noisy`; 0: the probe table's rule. */
+	double spread_limit;
 };
 
 /* Measures items[0..n) into prof's results (prof->probes already holds

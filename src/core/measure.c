@@ -581,13 +581,14 @@ static void drop_contended(struct job *j, double limit)
 /*
  * Judges what stays: noisy when over half of the wanted samples were lost
  * to slow loops, or when the rest spread more than a quiet host's would
- * (samples.c). A caller's body (an allocator's) is judged by its loops
- * only: its spread is its own. An emulator's timings are not judged.
+ * (samples.c), a caller's body (an allocator's) by its own limit. An
+ * emulator's timings are not judged.
  */
 static void judge_clean(struct job *j, const struct pc_measure_config *cfg)
 {
 	unsigned want = cfg->samples;
-	double spread;
+	double spread, limit = j->item && j->item->spread_limit > 0 ?
+			       j->item->spread_limit : pc_spread_limit((int)j->r->id);
 	bool *keep;
 
 	j->noisy[0] = 0;
@@ -612,10 +613,10 @@ static void judge_clean(struct job *j, const struct pc_measure_config *cfg)
 		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples were lost or "
 			 "kept with a loop over %.0f %% above its floor",
 			 j->ej.short_by + j->ej.kept_slow, want, PC_SLOW_LOOP_TOLERANCE * 100);
-	else if (!j->item && pc_samples_noisy(j->set.dc, j->set.n, (int)j->r->id, &spread))
+	else if (pc_samples_noisy(j->set.dc, j->set.n, limit, &spread))
 		snprintf(j->noisy, sizeof(j->noisy), "the samples spread by %.1f %% "
 			 "(median absolute deviation; a quiet host: under %.0f %%)",
-			 spread * 100, pc_spread_limit((int)j->r->id) * 100);
+			 spread * 100, limit * 100);
 }
 
 /* Per-op statistics of the events, and what was discarded. */

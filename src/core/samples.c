@@ -118,10 +118,34 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 	return k < 2 ? PC_PUT_SLOW : PC_PUT_SLOW_CAL;
 }
 
+/*
+ * A body whose loops vary has no fastest loop to hold its own to, but a
+ * sample that an interrupt of its lo loop lowered is told by both signs at
+ * once: it reads under PC_LOW_SAMPLE_SHARE of the median, and its lo loop
+ * ran over PC_LOW_LOOP_SLOW times the median lo loop. A sample at or under
+ * zero is no cost at all. Marks them in keep[]; the medians are of every
+ * sample (med: room for s->n).
+ */
+static void impossible(const struct pc_sample_set *s, bool *keep, double *med)
+{
+	double low, slow;
+	unsigned i;
+
+	memcpy(med, s->dc, s->n * sizeof(*med));
+	low = PC_LOW_SAMPLE_SHARE * pc_median(med, s->n);
+	for (i = 0; i < s->n; i++)
+		med[i] = (double)s->loops[i][0];
+	slow = PC_LOW_LOOP_SLOW * pc_median(med, s->n);
+	for (i = 0; i < s->n; i++)
+		if (s->dc[i] <= 0 || (s->dc[i] < low && (double)s->loops[i][0] > slow))
+			keep[i] = false;
+}
+
 unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep)
 {
 	const double most = (1 + PC_FLOOR_FOLLOW_MAX) * (1 + PC_SLOW_LOOP_TOLERANCE);
 	unsigned i, dropped = 0;
+	double *med;
 	int k;
 
 	for (i = 0; i < s->n; i++) {
@@ -130,8 +154,13 @@ unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep)
 			keep[i] = !s->loops[i][k] ||
 				  (double)s->loops[i][k] <= (double)s->least[k] * most +
 							    (double)s->slack;
-		dropped += !keep[i];
 	}
+	if (s->probe_loops_vary && s->n && (med = malloc(s->n * sizeof(*med)))) {
+		impossible(s, keep, med);
+		free(med);
+	}
+	for (i = 0; i < s->n; i++)
+		dropped += !keep[i];
 	return dropped;
 }
 
@@ -142,9 +171,9 @@ double pc_spread_limit(int id)
 	return id == PC_PROBE_sigprocmask ? PC_NOISY_SPREAD_SYSCALL : PC_NOISY_SPREAD;
 }
 
-bool pc_samples_noisy(const double *cycles, size_t n, int id, double *spread)
+bool pc_samples_noisy(const double *cycles, size_t n, double limit, double *spread)
 {
-	double *x, med, mad, limit;
+	double *x, med, mad;
 	size_t i;
 
 	*spread = NAN;
@@ -158,9 +187,7 @@ bool pc_samples_noisy(const double *cycles, size_t n, int id, double *spread)
 	free(x);
 	if (med != 0)
 		*spread = mad / fabs(med);
-	limit = pc_spread_limit(id) * fabs(med) +
-		PC_NOISY_FLOOR_CYCLES;
-	return mad > limit;
+	return mad > limit * fabs(med) + PC_NOISY_FLOOR_CYCLES;
 }
 
 double pc_round_spread(const double *x, size_t n)

@@ -67,18 +67,21 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 /* After sampling: keep[i] false for the kept samples with a loop over
  * (1 + PC_FLOOR_FOLLOW_MAX)(1 + PC_SLOW_LOOP_TOLERANCE) times the fastest
  * such loop of the whole run: the first samples, judged before the window
- * held a floor. Returns how many; the caller that drops them counts them in
- * slow_late. */
+ * held a floor; and, where the probe's loops vary, for the samples an
+ * interrupted lo loop lowered (PC_LOW_SAMPLE_SHARE, PC_LOW_LOOP_SLOW) or
+ * at or under zero. Returns how many; the caller that drops them counts
+ * them in slow_late. */
 unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep);
 /*
- * Whether a probe's samples are too spread to stand for one cost: their
- * median absolute deviation over PC_NOISY_SPREAD of the median (or
- * PC_NOISY_SPREAD_SYSCALL for a row whose cost is a system call) plus
- * PC_NOISY_FLOOR_CYCLES. *spread gets MAD / |median|. cycles[0..n) is not
- * changed. id: the row, or -1 for a caller's body.
+ * Whether samples are too spread to stand for one cost: their median
+ * absolute deviation over limit times the median (pc_spread_limit for a
+ * row of the probe table) plus PC_NOISY_FLOOR_CYCLES. *spread gets MAD /
+ * |median|. cycles[0..n) is not changed.
  */
-bool pc_samples_noisy(const double *cycles, size_t n, int id, double *spread);
-/* The relative spread (MAD / median) a quiet host keeps row id within. */
+bool pc_samples_noisy(const double *cycles, size_t n, double limit, double *spread);
+/* The relative spread (MAD / median) a quiet host keeps row id within:
+ * PC_NOISY_SPREAD, or PC_NOISY_SPREAD_SYSCALL for a row whose cost is a
+ * system call. */
 double pc_spread_limit(int id);
 /* (max - min) / |median| of the medians of the samples in PC_ROUNDS equal
  * parts, in order; NAN for fewer than PC_ROUNDS samples or a zero median. */

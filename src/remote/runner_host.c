@@ -427,7 +427,7 @@ static void judge_runner_samples(struct pc_sample_set *set, bool *keep,
 	}
 	if (nslow)
 		pc_sample_set_keep(set, keep);
-	if (pc_samples_noisy(set->dc, set->n, (int)r->id, &spread)) {
+	if (pc_samples_noisy(set->dc, set->n, pc_spread_limit((int)r->id), &spread)) {
 		r->status = PC_STATUS_NOISY;
 		snprintf(r->reason, sizeof(r->reason), "disturbed: the samples spread "
 			 "by %.1f %% (median absolute deviation)", spread * 100);
