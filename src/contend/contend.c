@@ -860,6 +860,7 @@ static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
 		  bool interrupted)
 {
 	unsigned clean = clean_count(pt), i, n = 0;
+	double spread;
 	bool *used = calloc(pt->nv + 1, sizeof(bool));
 	double *tmp = calloc(pt->nv + 1, sizeof(double));
 	int rc = -1;
@@ -885,9 +886,15 @@ static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
 			 "no window made an operation");
 		goto out;
 	}
+	/* a window of no time per operation measured nothing */
 	for (i = 0; i < pt->nv; i++)
-		if ((used[i] = pt->clean[i] || !clean))
+		if ((used[i] = (pt->clean[i] || !clean) && pt->v[i] > 0))
 			tmp[n++] = pt->v[i];
+	if (!n) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "no window took any time");
+		goto out;
+	}
 	if (clean < samples) {
 		r->status = PC_STATUS_NOISY;
 		snprintf(r->reason, sizeof(r->reason), "of %u windows, %u saw a thread "
@@ -895,6 +902,11 @@ static int finish(struct pc_contend_point *pt, struct pc_probe_result *r,
 			 "shared)%s",
 			 pt->windows, pt->disturbed, pt->contended,
 			 clean ? "; the clean ones kept" : "; none was clean: all kept");
+	} else if (pc_samples_noisy(tmp, n, PC_NOISY_SPREAD_CONTEND, &spread)) {
+		r->status = PC_STATUS_NOISY;
+		snprintf(r->reason, sizeof(r->reason), "disturbed: its %u windows spread "
+			 "by %.1f %% (median absolute deviation; a quiet host: under "
+			 "%.0f %%)", n, spread * 100, PC_NOISY_SPREAD_CONTEND * 100);
 	}
 	if (pc_summarize(tmp, n, &r->ticks) < 0) {
 		rc = -1;
@@ -1033,7 +1045,7 @@ static unsigned wanted(const struct pc_contend_point *pt, unsigned samples, doub
 	if (n < samples)
 		return samples;
 	/* the engine's spread: the relative MAD (its verdict is not ours) */
-	pc_samples_noisy(tmp, n, -1, &spread);
+	pc_samples_noisy(tmp, n, PC_NOISY_SPREAD_CONTEND, &spread);
 	if (!(spread >= 0))
 		return samples;
 	want = 1.25 * 1.4826 * spread / PC_CONTEND_SE;
