@@ -46,6 +46,11 @@
 /* A sample whose canary ran more than 10 % above the run's first quartile
  * is dropped, unless fewer than PC_SAMPLES_MIN or a quarter would stay. */
 #define PC_CONTENTION_TOLERANCE	0.10
+/* A run whose host pace (core/pace.c: calls through 64 functions) reads
+ * over 10 % above the best an output file's earlier runs of its CPU saw
+ * ran on a slower host: it says so (bench/canary-study.sh: the gauge read
+ * 20 % higher in a slow phase, under 1 % apart within a quick one). */
+#define PC_HOST_SLOWER		0.10
 
 /* ---- the contended group's transfer gauge ------------------------------------ */
 /* Gauges over this many times apart (a point's windows: third quartile

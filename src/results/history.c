@@ -5,6 +5,7 @@
  * (primcost(1), RESULT FILES), and "-" reads standard input.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,4 +314,52 @@ void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c)
 	}
 	json_object_foreach(json_object_get(json_array_get(runs, k), "probes"), name, p)
 		count_entry(p, c);
+}
+
+/* ---- the host's pace over the runs of a CPU ---- */
+
+double pc_run_pace(json_t *run)
+{
+	json_t *pace = json_object_get(run, "pace");
+	double a = json_number_value(json_object_get(pace, "cycles_start")),
+	       b = json_number_value(json_object_get(pace, "cycles_end"));
+
+	if (!json_is_number(json_object_get(pace, "cycles_start")) ||
+	    !json_is_number(json_object_get(pace, "cycles_end")) || !(a > 0) || !(b > 0))
+		return NAN;
+	return a > b ? a : b;
+}
+
+/*
+ * The best is the quickest pace of the runs that measured this machine
+ * (not an emulator's, not through a probe runner), each judged by its
+ * slower end: a run that began or ended in a slow phase is not the best.
+ */
+bool pc_run_judge_pace(json_t *run, json_t *entry)
+{
+	json_t *runs = json_object_get(entry, "runs"), *r, *best_run = NULL;
+	double pace = pc_run_pace(run), best = NAN;
+	size_t k, n = 0;
+
+	json_object_del(run, "host_slower");
+	json_array_foreach(runs, k, r) {
+		double p = pc_run_pace(r);
+
+		if (isnan(p) || json_is_true(json_object_get(r, "unreliable")))
+			continue;
+		n++;
+		if (isnan(best) || p < best) {
+			best = p;
+			best_run = r;
+		}
+	}
+	if (isnan(pace) || !n || !(pace > best * (1 + PC_HOST_SLOWER)))
+		return false;
+	json_object_set_new(run, "host_slower", json_pack(
+		"{s:o, s:o, s:s, s:I, s:o}", "pace_cycles", json_real(pc_round7(pace)),
+		"best_cycles", json_real(pc_round7(best)),
+		"best_date", json_string_value(json_object_get(best_run, "date")) ?
+			     json_string_value(json_object_get(best_run, "date")) : "",
+		"runs", (json_int_t)n, "tolerance", json_real(PC_HOST_SLOWER)));
+	return true;
 }

@@ -135,6 +135,13 @@ struct pc_run_counts {
 	size_t noisy, nonlinear;	/* of the measured */
 };
 void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c);
+/* The host's pace a run recorded (its "pace", in cycles: the slower of its
+ * start and its end); NAN when it recorded none. */
+double pc_run_pace(json_t *run);
+/* Judges run's pace against the best (lowest) of the runs entry already
+ * holds (NULL: none): over PC_HOST_SLOWER above it, run gets
+ * "host_slower" with both figures, else loses it. Whether it did. */
+bool pc_run_judge_pace(json_t *run, json_t *entry);
 
 /* ---- results_io.c: writing ---- */
 /* The file a write to path lands in: path with its symbolic links followed

@@ -15,6 +15,7 @@
 
 #include "core/contain.h"
 #include "core/environment.h"
+#include "core/pace.h"
 #include "results/packed.h"
 #include "run.h"
 #include "core/primcost.h"
@@ -181,7 +182,27 @@ static int run_native(struct pc_run *r, char *err, size_t errlen)
 	cfg.events = &r->events;
 	cfg.probe_timeout_s = pc_run_probe_timeout(o, sample_floor(o, &r->clk));
 	cfg.keep_contended = o->keep_contended;
-	return g->measure(opts, r->group_state, &cfg, &r->clk, &r->prof, err, errlen);
+	/* the host's pace on either side of the figures, on the CPU they use */
+	if (pc_pace(&r->pace_ticks[0], &r->pace_cycles[0]) < 0)
+		r->pace_ticks[0] = 0;
+	if (g->measure(opts, r->group_state, &cfg, &r->clk, &r->prof, err, errlen) < 0)
+		return -1;
+	if (pc_pace(&r->pace_ticks[1], &r->pace_cycles[1]) < 0)
+		r->pace_ticks[1] = 0;
+	return 0;
+}
+
+/* The pace as the run records it; NULL when it was not measured (a probe
+ * runner's run, a timer that did not move). */
+static json_t *pace_json(const struct pc_run *r)
+{
+	if (!(r->pace_ticks[0] > 0) || !(r->pace_ticks[1] > 0))
+		return NULL;
+	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "gauge", PC_PACE_GAUGE,
+			 "cycles_start", json_real(pc_round7(r->pace_cycles[0])),
+			 "cycles_end", json_real(pc_round7(r->pace_cycles[1])),
+			 "ticks_start", json_real(pc_round7(r->pace_ticks[0])),
+			 "ticks_end", json_real(pc_round7(r->pace_ticks[1])));
 }
 
 /* What besides the CPU moves the figures, as it was when they were taken:
@@ -227,7 +248,7 @@ json_t *pc_run_document(struct pc_run *r, char *err, size_t errlen)
 {
 	const struct pc_run_options *o = r->o;
 	const struct pc_measurement_group *g = o->group;
-	json_t *cpu, *run, *probes, *doc;
+	json_t *cpu, *run, *probes, *doc, *pace;
 
 	snprintf(err, errlen, "out of memory");
 	cpu = pc_json_cpu(&r->ci, &r->clk, r->prof.cycles_per_tick);
@@ -236,6 +257,8 @@ json_t *pc_run_document(struct pc_run *r, char *err, size_t errlen)
 		json_object_set_new(run, "environment", pc_json_environment(r->env));
 	if (run && r->r0)
 		json_object_set_new(run, "ring0", pc_ring0_json(r->r0));
+	if (run && (pace = pace_json(r)))
+		json_object_set_new(run, "pace", pace);
 	if (run && r->extra)
 		json_object_update(run, r->extra);
 	json_decref(r->extra);
@@ -306,6 +329,7 @@ static int file_run(struct pc_run *r, json_t *run_doc, bool may_stop, int *stopp
 {
 	const struct pc_measurement_group *g = r->o->group;
 	json_t *entry = json_object_get(json_object_get(run_doc, "cpus"), r->ci.key);
+	json_t *run = json_array_get(json_object_get(entry, "runs"), 0);
 	json_t *keep = json_deep_copy(json_object_get(entry, "probes"));
 	struct pc_output dest;
 	json_t *doc;
@@ -319,9 +343,13 @@ static int file_run(struct pc_run *r, json_t *run_doc, bool may_stop, int *stopp
 				     stopped, &dest, err, errlen);
 		if (!doc)
 			break;
+		/* judged against the file's history as it is now: the view
+		 * shows what the file records */
+		if (!r->prof.unreliable)
+			pc_run_judge_pace(run, json_object_get(json_object_get(doc, "cpus"),
+							       r->ci.key));
 		rc = pc_doc_add_run(doc, r->ci.key, json_deep_copy(json_object_get(entry, "cpu")),
-				    json_deep_copy(json_array_get(json_object_get(entry, "runs"), 0)),
-				    json_deep_copy(keep), err, errlen);
+				    json_deep_copy(run), json_deep_copy(keep), err, errlen);
 		if (rc == 0) {
 			pc_doc_pack_raw(doc);	/* raw samples an older primcost wrote */
 			rc = pc_doc_write_locked(doc, dest.target, &dest.lock_fd,

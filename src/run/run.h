@@ -81,6 +81,9 @@ struct pc_run {
 	struct pc_env *env;		/* the environment the figures were taken in */
 	int cpu_no;
 	int sig;			/* the signal that interrupted it; 0: none */
+	/* the host's pace at the start and the end (core/pace.h); 0: not
+	 * measured */
+	double pace_ticks[2], pace_cycles[2];
 };
 
 /* ---- groups.c: the registry ---------------------------------------------------- */
