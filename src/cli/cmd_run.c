@@ -46,11 +46,9 @@ static const char usage_head[] =
 	"      --status-fd FD    write progress lines to file descriptor FD\n"
 	"  -h, --help            this help\n";
 
-
 enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
        OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
-       OPT_KEEP_CONTENDED, OPT_STATUS_FD,
-       OPT_REMOTE = 960 };
+       OPT_KEEP_CONTENDED, OPT_STATUS_FD, OPT_REMOTE = 960 };
 
 /* A group's option i is given to getopt as OPT_GROUP + 64 x the group's
  * place in the registry + i. */
@@ -298,36 +296,34 @@ int pc_run_options_parse(int argc, char **argv, struct pc_run_options *o,
 /* Interrupted with nothing to save: says what was left; the exit status. */
 static int not_saved(const struct pc_run_options *o, int sig)
 {
-	char left[PC_ERRLEN];
+	bool out = strcmp(o->output, "-") == 0;
 
-	if (strcmp(o->output, "-") == 0)
-		snprintf(left, sizeof(left), "nothing written");
-	else
-		snprintf(left, sizeof(left), "%s left as it was", o->output);
-	pc_error("run", "interrupted by %s%s; %s%s", pc_signal_name(sig),
-		 o->save_partial ? " before any probe was measured" : "", left,
+	pc_error("run", "interrupted by %s%s; %s%s%s", pc_signal_name(sig),
+		 o->save_partial ? " before any probe was measured" : "",
+		 out ? "nothing written" : o->output, out ? "" : " left as it was",
 		 o->save_partial ? "" : " (--save-partial keeps what was measured)");
 	return PC_EXIT_SIGNAL + sig;
 }
 
-/* Shows the run: its group's view, or the probe table's (and any JSON). */
+/* Shows the run: its group's view, or the probe table's (and any JSON);
+ * whether its host was slower; where it was saved. */
 static void show(const struct pc_run *r, json_t *run_doc)
 {
 	const struct pc_run_options *o = r->o;
+	char line[2 * PC_ERRLEN];
 
 	if (o->group->show && o->format != PC_FORMAT_JSON)
 		o->group->show(stdout, run_doc, o->format);
 	else
 		pc_report_verbose(stdout, run_doc, o->format, o->verbose);
-	if (o->format == PC_FORMAT_TABLE) {
-		char line[2 * PC_ERRLEN];
-
-		snprintf(line, sizeof(line), "%zu %s in %.2f s; saved under \"%s\" in %s",
-			 r->prof.nprobes, o->group->unit, r->prof.wall_s,
-			 pc_shown(r->ci.key), pc_shown(o->output));
-		putchar('\n');
-		pc_text_wrap(stdout, "", line, 2, pc_table_fit());
-	}
+	pc_report_host(stdout, run_doc, o->format);
+	if (o->format != PC_FORMAT_TABLE)
+		return;
+	snprintf(line, sizeof(line), "%zu %s in %.2f s; saved under \"%s\" in %s",
+		 r->prof.nprobes, o->group->unit, r->prof.wall_s, pc_shown(r->ci.key),
+		 pc_shown(o->output));
+	putchar('\n');
+	pc_text_wrap(stdout, "", line, 2, pc_table_fit());
 }
 
 /* Writes the run (to standard output, or filed into -o) and shows it; the
@@ -355,12 +351,11 @@ static int file_result(struct pc_run *r, json_t *run_doc)
 int cmd_run(int argc, char **argv)
 {
 	struct pc_run_options o;
-	struct pc_run r;
+	struct pc_run r = { 0 };
 	char err[PC_ERRLEN];
 	json_t *run_doc;
 	int rc;
 
-	memset(&r, 0, sizeof(r));
 	rc = pc_run_options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc != 0)
 		return pc_options_exit("run", rc, usage_text, err);

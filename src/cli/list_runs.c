@@ -25,7 +25,7 @@ static json_t *run_row(const char *key, json_t *entry, size_t k)
 
 	pc_run_counts(entry, k, &c);
 	return json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:s, s:b, "
-			 "s:I, s:I}",
+			 "s:b, s:I, s:I}",
 			 "cpu", key, "run", (json_int_t)k, "date", run_str(run, "date"),
 			 "host", run_str(run, "host"), "kernel", run_str(run, "kernel"),
 			 "primcost_version", run_str(run, "primcost_version"),
@@ -35,6 +35,7 @@ static json_t *run_row(const char *key, json_t *entry, size_t k)
 			 "partial", json_is_true(json_object_get(run, "partial")),
 			 "interrupted_by", run_str(run, "interrupted_by"),
 			 "unreliable", json_is_true(json_object_get(run, "unreliable")),
+			 "host_slower", json_is_object(json_object_get(run, "host_slower")),
 			 "noisy", (json_int_t)c.noisy, "nonlinear", (json_int_t)c.nonlinear);
 }
 
@@ -45,8 +46,8 @@ static void print_run_row(json_t *r, int fmt)
 {
 	static const char *const keys[] = { "cpu", "run", "date", "host", "kernel",
 					    "primcost_version", "measured", "not_measured",
-					    "current", "partial", "unreliable", "noisy",
-					    "nonlinear", NULL };
+					    "current", "partial", "unreliable", "host_slower",
+					    "noisy", "nonlinear", NULL };
 	json_int_t noisy = json_integer_value(json_object_get(r, "noisy"));
 	json_int_t nonlinear = json_integer_value(json_object_get(r, "nonlinear"));
 	json_int_t run = json_integer_value(json_object_get(r, "run"));
@@ -68,9 +69,10 @@ static void print_run_row(json_t *r, int fmt)
 	 * of one second); -f csv and json give it whole. Where the terminal
 	 * is narrower than a row of every column, host, kernel and version go
 	 * on a line of their own under the row. */
-	snprintf(flags, sizeof(flags), "%s%s%s", json_is_true(json_object_get(r, "partial")) ?
+	snprintf(flags, sizeof(flags), "%s%s%s%s", json_is_true(json_object_get(r, "partial")) ?
 		 "  partial " : "", json_string_value(json_object_get(r, "interrupted_by")),
-		 json_is_true(json_object_get(r, "unreliable")) ? "  unreliable" : "");
+		 json_is_true(json_object_get(r, "unreliable")) ? "  unreliable" : "",
+		 json_is_true(json_object_get(r, "host_slower")) ? "  host slower" : "");
 	/* figures of the run that are measured but not trustworthy as they are */
 	if (noisy)
 		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
@@ -111,7 +113,7 @@ int pc_list_runs(const char *file, int fmt)
 	arr = json_array();
 	if (fmt == 1)
 		printf("cpu,run,date,host,kernel,primcost_version,measured,not_measured,"
-		       "current,partial,unreliable,noisy,nonlinear\n");
+		       "current,partial,unreliable,host_slower,noisy,nonlinear\n");
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
 		const char *brand = json_string_value(json_object_get(
 			json_object_get(entry, "cpu"), "brand"));

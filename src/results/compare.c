@@ -145,6 +145,10 @@ static void side_init(struct pc_cmp_side *s, const char *file, const char *key,
 
 		s->canary = json_is_number(c) ? json_number_value(c) : NAN;
 	}
+	s->pace = pc_run_pace(run);
+	s->host_slower = json_object_get(run, "host_slower");
+	if (!(json_number_value(json_object_get(s->host_slower, "best_cycles")) > 0))
+		s->host_slower = NULL;
 	s->reference = str(json_object_get(run, "provenance"), "summary");
 	s->environment = json_object_get(run, "environment");
 }
@@ -645,6 +649,18 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 			return -1;
 		if (history_notes(t, b, lb) < 0)
 			return -1;
+		if (b->host_slower &&
+		    add_note(t, "%s ran on a slower host: its pace read %.2f cycles a "
+			     "call, %.0f %% above the best of its file's earlier runs "
+			     "of this CPU (%.2f): its figures may read high", lb,
+			     json_number_value(json_object_get(b->host_slower, "pace_cycles")),
+			     100 * (json_number_value(json_object_get(b->host_slower,
+								      "pace_cycles")) /
+				    json_number_value(json_object_get(b->host_slower,
+								      "best_cycles")) - 1),
+			     json_number_value(json_object_get(b->host_slower,
+							       "best_cycles"))) < 0)
+			return -1;
 		if (i == 0 || !a->entry)
 			continue;
 		pc_side_label(0, la);
@@ -666,6 +682,13 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 			     "(code that shares a core's front end, as an allocator's, "
 			     "can read over 1.5 times slower for that reason)",
 			     a->canary, la, b->canary, lb) < 0)
+			return -1;
+		/* The host's pace says how quick the host was. */
+		if (a->pace > 0 && b->pace > 0 &&
+		    fabs(b->pace - a->pace) > PC_HOST_SLOWER * fmin(a->pace, b->pace) &&
+		    add_note(t, "the host ran at another pace: %.2f cycles a call in "
+			     "%s, %.2f in %s (code bound by instruction fetch, as an "
+			     "allocator's, moves with it)", a->pace, la, b->pace, lb) < 0)
 			return -1;
 		if (differs(a->kernel, b->kernel) &&
 		    add_note(t, "kernels differ: %s %s, %s %s", la, a->kernel, lb,

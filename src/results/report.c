@@ -623,6 +623,34 @@ int pc_report(FILE *f, json_t *doc, enum pc_format fmt)
 	return pc_report_verbose(f, doc, fmt, false);
 }
 
+void pc_report_host(FILE *f, json_t *doc, enum pc_format fmt)
+{
+	json_t *entry, *runs, *h;
+	const char *key, *date;
+	double pace, best;
+
+	if (fmt != PC_FORMAT_TABLE && fmt != PC_FORMAT_MARKDOWN)
+		return;
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
+		runs = json_object_get(entry, "runs");
+		h = json_object_get(json_array_get(runs, json_array_size(runs) - 1),
+				    "host_slower");
+		pace = json_number_value(json_object_get(h, "pace_cycles"));
+		best = json_number_value(json_object_get(h, "best_cycles"));
+		date = str(h, "best_date");
+		if (!json_is_object(h) || !(best > 0))
+			continue;
+		fputc('\n', f);
+		say(f, "", fmt == PC_FORMAT_TABLE ? pc_table_fit() : 1 << 20,
+		    "host slower: the pace read %.2f cycles a call, %.0f %% above the "
+		    "best of the %lld earlier runs of this CPU in the file (%.2f, on "
+		    "%.10s at %.5s UTC): the host was slower than it has been, and "
+		    "figures may read high", pace, 100 * (pace / best - 1),
+		    (long long)json_integer_value(json_object_get(h, "runs")), best,
+		    date, strlen(date) > 11 ? date + 11 : "");
+	}
+}
+
 int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose)
 {
 	json_t *cpus = json_object_get(doc, "cpus"), *entry;

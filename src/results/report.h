@@ -21,6 +21,10 @@ int pc_format_parse(const char *s, enum pc_format *f);
 int pc_report(FILE *f, json_t *doc, enum pc_format fmt);
 /* The same; verbose adds per-probe detail (discarded samples) to the table. */
 int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose);
+/* The line that ends a run's view when its host was slower (host_slower:
+ * primcost(1), HOST PACE): for each CPU of doc, of its newest run; a
+ * paragraph in markdown, nothing in CSV or JSON. */
+void pc_report_host(FILE *f, json_t *doc, enum pc_format fmt);
 /* What a table calls the CPU of entry (filed under key): its brand, else
  * the key. */
 const char *pc_entry_brand(json_t *entry, const char *key);
