@@ -229,7 +229,8 @@ static void step_prepare(void *arg)
 
 	if (size_series(&j->probe, j->target_ticks) < 0 ||
 	    size_series(&j->cal, j->cal_target_ticks) < 0 ||
-	    size_series(&j->canary, j->cal_target_ticks) < 0) {
+	    size_series(&j->canary, j->cal_target_ticks) < 0 ||
+	    size_series(&j->pace, j->cal_target_ticks / 2) < 0) {
 		fail(s, "sizing", "the timer did not advance over 65536 loop iterations", 0);
 		return;
 	}
@@ -243,6 +244,8 @@ static void take(struct pc_job *j, struct pc_sample *smp)
 		pc_loop_pair(&j->cal, j->cal.iters, &smp->cal);
 	if (j->canary.exec)
 		pc_loop_pair(&j->canary, j->canary.iters, &smp->canary);
+	if (j->pace.exec)
+		pc_loop_pair(&j->pace, j->pace.iters, &smp->pace);
 }
 
 /* count more samples; one the sink does not keep is retaken in its slot
@@ -254,7 +257,7 @@ static void step_sample(void *arg)
 	unsigned want = s->count;
 
 	while (want) {
-		struct pc_sample smp = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+		struct pc_sample smp = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
 		enum pc_sample_verdict v;
 
 		take(j, &smp);

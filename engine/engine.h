@@ -51,10 +51,11 @@ struct pc_pair {
 	uint64_t lo, hi;
 };
 
-/* One sample of a probe: its pair, then the add-chain calibration's and
- * the contention canary's, taken right after it (zero when not taken). */
+/* One sample of a probe: its pair, then the add-chain calibration's, the
+ * contention canary's and the host pace's, taken right after it (zero when
+ * not taken). */
 struct pc_sample {
-	struct pc_pair probe, cal, canary;
+	struct pc_pair probe, cal, canary, pace;
 };
 
 /* What the sink says of a sample. */
@@ -67,7 +68,7 @@ enum pc_sample_verdict {
 
 /* A probe being measured. */
 struct pc_job {
-	struct pc_loop probe, cal, canary;	/* cal, canary: optional */
+	struct pc_loop probe, cal, canary, pace;	/* all but probe: optional */
 	/* Self-checked in the engine's process before sizing (NULL: the host
 	 * checked it elsewhere, in ring 0). */
 	const struct pc_arch_probe *check;

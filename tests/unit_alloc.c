@@ -138,9 +138,9 @@ static void test_reserve(void)
  * 50 % above its fastest is not; without the flag the probe loop is not. */
 static void test_loops_vary(void)
 {
-	const struct pc_sample fast = { { 100, 1100 }, { 100, 700 }, { 0, 0 } },
-			       slow = { { 100, 1700 }, { 100, 700 }, { 0, 0 } },
-			       slow_cal = { { 100, 1100 }, { 100, 1000 }, { 0, 0 } };
+	const struct pc_sample fast = { { 100, 1100 }, { 100, 700 }, { 0, 0 }, { 0, 0 } },
+			       slow = { { 100, 1700 }, { 100, 700 }, { 0, 0 }, { 0, 0 } },
+			       slow_cal = { { 100, 1100 }, { 100, 1000 }, { 0, 0 }, { 0, 0 } };
 	struct pc_sample_set s;
 	enum pc_put a, b, c, d;
 

@@ -96,8 +96,8 @@ static void busy(json_t *quiet, const char *dir, const char *file)
 static void synthetic(void)
 {
 	struct pc_sample_set s;
-	struct pc_sample x = { { 1200, 5000 }, { 500, 2500 }, { 0, 0 } };
-	const struct pc_sample slower = { { 1300, 6500 }, { 650, 3250 }, { 0, 0 } };
+	struct pc_sample x = { { 1200, 5000 }, { 500, 2500 }, { 0, 0 }, { 0, 0 } };
+	const struct pc_sample slower = { { 1300, 6500 }, { 650, 3250 }, { 0, 0 }, { 0, 0 } };
 	unsigned i, refused = 0;
 
 	if (!ok(pc_sample_set_init(&s, 4, false) == 0, "a set of 4 samples"))
@@ -130,7 +130,7 @@ static void synthetic(void)
 		return;
 	s.iters = 10;
 	s.cal_iters = 10;
-	x = (struct pc_sample){ { 6000, 5000 }, { 500, 2500 }, { 0, 0 } };
+	x = (struct pc_sample){ { 6000, 5000 }, { 500, 2500 }, { 0, 0 }, { 0, 0 } };
 	ok(pc_sample_set_put(&s, 0, &x, NULL) == PC_PUT_OK && s.dt[0] < 0,
 	   "a first sample with an interrupt in its lo loop is kept at first (%.0f)",
 	   s.dt[0]);

@@ -73,6 +73,11 @@ struct pc_measure_item {
 	/* The relative spread (MAD / median) over which its samples are
 	 * taken again, then `noisy`; 0: the probe table's rule. */
 	double spread_limit;
+	/* Pair the host's pace (core/pace.h) with each sample: a body bound
+	 * by instruction fetch feels a slower host. Its samples' median pace
+	 * over PC_HOST_SLOWER above the run's best: taken again, then
+	 * `noisy`. */
+	bool pace;
 };
 
 /* Measures items[0..n) into prof's results (prof->probes already holds

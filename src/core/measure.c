@@ -19,6 +19,7 @@
 #include "contain.h"
 #include "events.h"
 #include "executor.h"
+#include "pace.h"
 #include "stats.h"
 #include "cpu.h"
 #include "clock.h"
@@ -200,7 +201,7 @@ size_t pc_contention_keep(const double *canary, size_t n, double limit, bool *ke
 struct job {
 	struct pc_probe_result *r;
 	struct pc_job ej;
-	struct pc_host_loop hp, hc, hk;	/* probe, calibration, canary */
+	struct pc_host_loop hp, hc, hk, hq;	/* probe, calibration, canary, pace */
 	struct pc_sample_set set;
 	const struct pc_arch_probe *impl;	/* a table row's body, or NULL */
 	const struct pc_measure_item *item;	/* a caller's body, or NULL */
@@ -257,6 +258,7 @@ static int job_setup(struct job *j, const struct what *w,
 	 * canary runs in ring 3 only (ring-0 rows are gated apart). */
 	bool pmu = clk->pmu_fd >= 0 && !w->r0 && !w->item;
 	bool canary = !w->r0 && !cfg->keep_contended && can;
+	bool pace = w->item && w->item->pace && !pmu;
 	struct pc_body body = w->item ? w->item->body :
 			      w->r0 ? w->r0->body(w->r0->ctx) : pc_body_direct(w->impl);
 
@@ -277,8 +279,11 @@ static int job_setup(struct job *j, const struct what *w,
 	if (canary)
 		pc_host_loop_bind(&j->ej.canary, &j->hk, PC_PROBE_calib_add_throughput,
 				  pc_body_direct(can), clk, pmu);
+	if (pace)
+		pc_host_loop_bind(&j->ej.pace, &j->hq, -1, pc_pace_body(), clk, false);
 	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
-	if (pc_sample_set_init(&j->set, cfg->samples, canary) < 0)
+	if (pc_sample_set_init(&j->set, cfg->samples, canary) < 0 ||
+	    (pace && pc_sample_set_pace(&j->set) < 0))
 		return -1;
 	j->set.pmu = pmu;
 	j->set.probe_loops_vary = w->item && w->item->loops_vary;
@@ -368,6 +373,7 @@ static void sink_prepared(void *ctx, struct pc_job *ej)
 	j->set.iters = ej->probe.iters;
 	j->set.cal_iters = ej->cal.iters;
 	j->set.can_iters = ej->canary.iters;
+	j->set.pace_iters = ej->pace.iters;
 }
 
 static double now_s(void)
@@ -537,6 +543,51 @@ static void canary_reference(struct run *run, struct pc_profile *prof)
 	prof->canary_best = pc_quantile_sorted(all, n, 0.25);
 	prof->canary = prof->canary_best > 0;
 	free(all);
+}
+
+/* The host pace's best (first quartile) and median over the whole run, as
+ * the canary's: what a point's pace is held to. */
+static void pace_reference(struct run *run, struct pc_profile *prof)
+{
+	size_t i, n = 0, k = 0;
+	double *all;
+
+	for (i = 0; i < run->njobs; i++)
+		if (run->jobs[i].ej.live && run->jobs[i].set.pace_c)
+			n += run->jobs[i].set.n;
+	if (!n || !(all = malloc(n * sizeof(*all))))
+		return;
+	for (i = 0; i < run->njobs; i++) {
+		const struct job *j = &run->jobs[i];
+
+		if (j->ej.live && j->set.pace_c) {
+			memcpy(all + k, j->set.pace_c, j->set.n * sizeof(*all));
+			k += j->set.n;
+		}
+	}
+	prof->pace_median = pc_median(all, n);
+	prof->pace_best = pc_quantile_sorted(all, n, 0.25);
+	prof->pace = prof->pace_best > 0;
+	free(all);
+}
+
+/* Whether j's samples ran at a slower pace than the run's best: the
+ * reason into j->noisy. */
+static void judge_pace(struct job *j, const struct pc_profile *prof)
+{
+	double *x, med;
+
+	if (!prof->pace || !j->set.pace_c || !j->set.n ||
+	    !(x = malloc(j->set.n * sizeof(*x))))
+		return;
+	memcpy(x, j->set.pace_c, j->set.n * sizeof(*x));
+	med = pc_median(x, j->set.n);
+	free(x);
+	if (med > prof->pace_best * (1 + PC_HOST_SLOWER))
+		snprintf(j->noisy, sizeof(j->noisy), "the host was slower while it was "
+			 "measured: the pace of its samples read %.2f cycles a call, "
+			 "%.0f %% above the run's best of %.2f", med,
+			 100 * (med / prof->pace_best - 1), prof->pace_best);
 }
 
 /*
@@ -715,6 +766,8 @@ static void clean_all(struct run *run, struct pc_profile *prof, bool only_noisy)
 		if (prof->canary)
 			drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
 		judge_clean(j, run->cfg);
+		if (!j->noisy[0] && !run->cfg->emulated)
+			judge_pace(j, prof);
 	}
 }
 
@@ -769,6 +822,7 @@ static int finish_all(struct run *run, struct pc_profile *prof,
 	for (i = 0; i < run->njobs; i++)
 		run->jobs[i].set.n = run->jobs[i].ej.kept;
 	canary_reference(run, prof);
+	pace_reference(run, prof);
 	clean_all(run, prof, false);
 	if (!pc_interrupted() && resample_noisy(run, prof, host) < 0)
 		return -1;

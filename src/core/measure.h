@@ -103,6 +103,11 @@ struct pc_profile {
 	double canary_best, canary_median;
 	unsigned contended;
 	bool canary;			/* the canary ran */
+	/* The host's pace paired with every sample of the bodies that asked
+	 * for it (core/pace.h): cycles a call at its best (first quartile)
+	 * and median over the run. */
+	double pace_best, pace_median;
+	bool pace;			/* it ran */
 };
 
 /* Marks keep[i] = canary[i] <= limit; returns how many are kept. */

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "arch/arch.h"
 #include "pace.h"
 #include "stats.h"
 #include "timer.h"	/* arch/<arch>/timer.h: pc_timer_read() */
@@ -37,17 +38,40 @@ PACE_FN8(8)
 	x = pace_##n##3(x); x = pace_##n##4(x); x = pace_##n##5(x); x = pace_##n##6(x); \
 	x = pace_##n##7(x);
 
-static uint64_t batch(void)
+/* n passes of the 64 calls; the ticks they took. */
+static uint64_t passes(uint64_t n)
 {
-	unsigned x = 1, i;
-	uint64_t t0 = pc_timer_read();
+	unsigned x = 1;
+	uint64_t i, t0 = pc_timer_read();
 
-	for (i = 0; i < PC_PACE_PASSES; i++) {
+	for (i = 0; i < n; i++) {
 		PACE_CALL8(1) PACE_CALL8(2) PACE_CALL8(3) PACE_CALL8(4)
 		PACE_CALL8(5) PACE_CALL8(6) PACE_CALL8(7) PACE_CALL8(8)
 	}
 	__asm__ volatile("" : : "r"(x));
 	return pc_timer_read() - t0;
+}
+
+static uint64_t batch(void)
+{
+	return passes(PC_PACE_PASSES);
+}
+
+/* The engine's loop of the gauge: an operation is a pass of the calls. */
+static uint64_t pace_run(void *ctx, int probe, struct pc_probe_state *st, uint64_t iters,
+			 int hi)
+{
+	(void)ctx;
+	(void)probe;
+	(void)st;
+	return passes(iters * (hi ? PC_UNROLL_HI : PC_UNROLL_LO));
+}
+
+static const struct pc_executor pace_executor = { .init = NULL, .run = pace_run };
+
+struct pc_body pc_pace_body(void)
+{
+	return (struct pc_body){ &pace_executor, NULL };
 }
 
 /* A dependent chain of adds, one cycle each on every core this runs on:

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pace.h"
 #include "samples.h"
 
 int pc_sample_set_init(struct pc_sample_set *s, unsigned cap, bool canary)
@@ -28,14 +29,21 @@ int pc_sample_set_init(struct pc_sample_set *s, unsigned cap, bool canary)
 	return 0;
 }
 
+int pc_sample_set_pace(struct pc_sample_set *s)
+{
+	s->pace_c = calloc(s->cap ? s->cap : 1, sizeof(*s->pace_c));
+	return s->pace_c ? 0 : -1;
+}
+
 void pc_sample_set_free(struct pc_sample_set *s)
 {
 	free(s->dt);
 	free(s->dc);
 	free(s->cpt);
 	free(s->can_c);
+	free(s->pace_c);
 	free(s->loops);
-	s->dt = s->dc = s->cpt = s->can_c = NULL;
+	s->dt = s->dc = s->cpt = s->can_c = s->pace_c = NULL;
 	s->loops = NULL;
 }
 
@@ -107,6 +115,9 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 		s->can_c[slot] = (s->pmu ? pmu_cycles[1] :
 				  pair_ticks(&x->canary) * s->cpt[slot]) /
 				 (double)(s->can_iters * PC_UNROLL_DIFF);
+	if (s->pace_c)
+		s->pace_c[slot] = pair_ticks(&x->pace) * s->cpt[slot] /
+				  ((double)(s->pace_iters * PC_UNROLL_DIFF) * PC_PACE_CALLS);
 	memcpy(s->loops[slot], v, sizeof(v));
 	k = slow_loop(s, v);
 	if (k < 0)
@@ -236,6 +247,8 @@ unsigned pc_sample_set_keep(struct pc_sample_set *s, const bool *keep)
 		memcpy(s->loops[k], s->loops[i], sizeof(s->loops[k]));
 		if (s->can_c)
 			s->can_c[k] = s->can_c[i];
+		if (s->pace_c)
+			s->pace_c[k] = s->pace_c[i];
 		k++;
 	}
 	return s->n = k;

@@ -22,9 +22,12 @@ struct pc_sample_set {
 	double *dc;			/* cycles per operation */
 	double *cpt;			/* cycles per tick of the paired calibration */
 	double *can_c;			/* the canary's cycles per operation, or NULL */
+	double *pace_c;			/* the host pace's cycles a call
+					 * (core/pace.h), or NULL */
 	double lin_n[PC_LINEARITY_PAIRS], lin_2n[PC_LINEARITY_PAIRS];
 	unsigned nlin;
-	uint64_t iters, cal_iters, can_iters;	/* loop iterations of each pair */
+	uint64_t iters, cal_iters, can_iters, pace_iters;	/* loop iterations
+								 * of each pair */
 	bool pmu;			/* cycles counted, not calibrated */
 	/* ---- loops far above their floors (pc_sample_set_put) ---- */
 	/* the last PC_FLOOR_WINDOW of each loop (probe lo, hi, calibration
@@ -42,6 +45,8 @@ struct pc_sample_set {
 
 /* Room for cap samples (and their canary when canary). -1: out of memory. */
 int pc_sample_set_init(struct pc_sample_set *s, unsigned cap, bool canary);
+/* Room for the host pace paired with each sample too. -1: out of memory. */
+int pc_sample_set_pace(struct pc_sample_set *s);
 void pc_sample_set_free(struct pc_sample_set *s);
 
 /* What pc_sample_set_put made of a sample. */

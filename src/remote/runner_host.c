@@ -455,7 +455,7 @@ static int profile_probe(const struct pc_runner_probe *rp, const struct pc_clock
 	set.slack = 2 * (clk->tick_step ? clk->tick_step : 1);
 	for (i = 0; i < rp->n; i++) {
 		struct pc_sample x = { { rp->s[i][0], rp->s[i][1] },
-				       { rp->s[i][2], rp->s[i][3] }, { 0, 0 } };
+				       { rp->s[i][2], rp->s[i][3] }, { 0, 0 }, { 0, 0 } };
 		enum pc_put v = pc_sample_set_put(&set, set.n, &x, NULL);
 
 		/* a calibration pair that read nothing scales nothing */
