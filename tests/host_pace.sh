@@ -5,8 +5,9 @@
 # earlier runs of the CPU read a pace far below its own says "host slower"
 # at the end of its table, records host_slower, and list --runs and compare
 # show it; against a history far above, or with no history, it says
-# nothing. The histories are edited copies of real runs, so nothing here
-# depends on how quick the host is right now.
+# nothing. An allocator run records the pace paired with its samples. The
+# histories are edited copies of real runs, so nothing here depends on how
+# quick the host is right now.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 if emulated; then
@@ -47,8 +48,10 @@ ok $(test $pc_rc -eq 0 && ! grep -q 'host slower' "$pc_tmp/out"; echo $?) \
 pc run -n 9 -p "$probes" -f markdown -o "$pc_tmp/quick.json"
 ok $(test $pc_rc -eq 0 && grep -q '^host slower: ' "$pc_tmp/out"; echo $?) \
 	"the markdown view says it too"
-pc run -n 9 -q -p "$probes" -o - 
+pc run -n 9 -q -p "$probes" -o -
 cp "$pc_tmp/out" "$pc_tmp/stdout.json"
+pc run -n 9 -q --allocator glibc -p alloc.malloc_free -o "$pc_tmp/alloc.json"
+ok $pc_rc "an allocator run$(head -c 300 "$pc_tmp/err")"
 pc list --runs "$pc_tmp/quick.json"
 ok $(test $pc_rc -eq 0 && grep -c 'host slower' "$pc_tmp/out" | grep -qx 2; echo $?) \
 	"list --runs marks the two slower runs, and only those"
@@ -82,13 +85,19 @@ ok(all(0.5 < r["pace"]["cycles_end"] < 200 for r in h + [out]),
    "the pace is a plausible number of cycles a call")
 hs = quick[2].get("host_slower", {})
 ok(hs.get("runs") == 2 and hs["pace_cycles"] > 1.1 * hs["best_cycles"] and
-   hs["pace_cycles"] == max(quick[2]["pace"]["cycles_start"], quick[2]["pace"]["cycles_end"]),
+   hs["pace_cycles"] == min(quick[2]["pace"]["cycles_start"], quick[2]["pace"]["cycles_end"]),
    "the slower run records host_slower: its pace, the best and the runs it was held to (%s)" % hs)
 ok(not any("host_slower" in r for r in h + slow + [out]),
    "no run of a quicker history, of the first runs or of -o - records it")
+(a,) = runs("alloc.json")
+ok(0.5 < a["pace"]["cycles_best"] <= a["pace"]["cycles_median"] < 200,
+   "an allocator run records the pace paired with its samples, best and median (%s, %s)"
+   % (a["pace"]["cycles_best"], a["pace"]["cycles_median"]))
+ok(not any("cycles_median" in r["pace"] for r in h + [out]),
+   "the probe table's runs, whose samples it is not paired with, do not")
 v = validator(schema)
 if v:
-    errs = [e.message for f in ("quick.json", "slow.json", "stdout.json")
+    errs = [e.message for f in ("quick.json", "slow.json", "stdout.json", "alloc.json")
             for e in v.iter_errors(json.load(open(tmp + "/" + f)))]
     ok(not errs, "the files validate against data/schema.json%s" % (errs and ": " + errs[0][:200] or ""))
 else:

@@ -322,18 +322,23 @@ double pc_run_pace(json_t *run)
 {
 	json_t *pace = json_object_get(run, "pace");
 	double a = json_number_value(json_object_get(pace, "cycles_start")),
-	       b = json_number_value(json_object_get(pace, "cycles_end"));
+	       b = json_number_value(json_object_get(pace, "cycles_end")),
+	       m = json_number_value(json_object_get(pace, "cycles_median"));
 
+	if (json_is_number(json_object_get(pace, "cycles_median")) && m > 0)
+		return m;
 	if (!json_is_number(json_object_get(pace, "cycles_start")) ||
 	    !json_is_number(json_object_get(pace, "cycles_end")) || !(a > 0) || !(b > 0))
 		return NAN;
-	return a > b ? a : b;
+	return a < b ? a : b;
 }
 
 /*
  * The best is the quickest pace of the runs that measured this machine
- * (not an emulator's, not through a probe runner), each judged by its
- * slower end: a run that began or ended in a slow phase is not the best.
+ * (not an emulator's, not through a probe runner). A run's pace is the
+ * median of the gauge paired with its samples where it was (the
+ * allocator group), else the quicker of its start and end: a slow phase
+ * of a second at one end is not a slow run.
  */
 bool pc_run_judge_pace(json_t *run, json_t *entry)
 {

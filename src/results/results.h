@@ -135,8 +135,9 @@ struct pc_run_counts {
 	size_t noisy, nonlinear;	/* of the measured */
 };
 void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c);
-/* The host's pace a run recorded (its "pace", in cycles: the slower of its
- * start and its end); NAN when it recorded none. */
+/* The host's pace a run recorded (its "pace", in cycles a call: the median
+ * paired with its samples, else the quicker of its start and its end); NAN
+ * when it recorded none. */
 double pc_run_pace(json_t *run);
 /* Judges run's pace against the best (lowest) of the runs entry already
  * holds (NULL: none): over PC_HOST_SLOWER above it, run gets

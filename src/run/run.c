@@ -196,13 +196,22 @@ static int run_native(struct pc_run *r, char *err, size_t errlen)
  * runner's run, a timer that did not move). */
 static json_t *pace_json(const struct pc_run *r)
 {
+	json_t *j;
+
 	if (!(r->pace_ticks[0] > 0) || !(r->pace_ticks[1] > 0))
 		return NULL;
-	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "gauge", PC_PACE_GAUGE,
-			 "cycles_start", json_real(pc_round7(r->pace_cycles[0])),
-			 "cycles_end", json_real(pc_round7(r->pace_cycles[1])),
-			 "ticks_start", json_real(pc_round7(r->pace_ticks[0])),
-			 "ticks_end", json_real(pc_round7(r->pace_ticks[1])));
+	j = json_pack("{s:s, s:o, s:o, s:o, s:o}", "gauge", PC_PACE_GAUGE,
+		      "cycles_start", json_real(pc_round7(r->pace_cycles[0])),
+		      "cycles_end", json_real(pc_round7(r->pace_cycles[1])),
+		      "ticks_start", json_real(pc_round7(r->pace_ticks[0])),
+		      "ticks_end", json_real(pc_round7(r->pace_ticks[1])));
+	/* paired with every sample: the run's own pace */
+	if (j && r->prof.pace) {
+		json_object_set_new(j, "cycles_best", json_real(pc_round7(r->prof.pace_best)));
+		json_object_set_new(j, "cycles_median",
+				    json_real(pc_round7(r->prof.pace_median)));
+	}
+	return j;
 }
 
 /* What besides the CPU moves the figures, as it was when they were taken:
