@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,59 +517,45 @@ static int admit_all(struct run *run, struct pc_profile *prof)
 	return 0;
 }
 
-/* The canary's best (first quartile) and median over the whole run, every
- * probe's samples together: the reference a sample's canary is held to. */
-static void canary_reference(struct run *run, struct pc_profile *prof)
+/* The best (first quartile) and median of a series paired with every
+ * sample (member: the sample set's can_c or pace_c) over the whole run,
+ * every probe's samples together: the reference a sample's is held to.
+ * The first quartile, not the minimum: one sample is a ratio of two short
+ * measurements, and its noise reaches below the core's true best. False
+ * when no sample has one. */
+static bool paired_reference(struct run *run, size_t member, double *best, double *median)
 {
 	size_t i, n = 0, k = 0;
 	double *all;
 
+#define PAIRED(j) (*(double *const *)((const char *)&(j)->set + member))
 	for (i = 0; i < run->njobs; i++)
-		if (run->jobs[i].ej.live && run->jobs[i].set.can_c)
+		if (run->jobs[i].ej.live && PAIRED(&run->jobs[i]))
 			n += run->jobs[i].set.n;
 	if (!n || !(all = malloc(n * sizeof(*all))))
-		return;
+		return false;
 	for (i = 0; i < run->njobs; i++) {
 		const struct job *j = &run->jobs[i];
 
-		if (j->ej.live && j->set.can_c) {
-			memcpy(all + k, j->set.can_c, j->set.n * sizeof(*all));
+		if (j->ej.live && PAIRED(j)) {
+			memcpy(all + k, PAIRED(j), j->set.n * sizeof(*all));
 			k += j->set.n;
 		}
 	}
-	prof->canary_median = pc_median(all, n);
-	/* The first quartile, not the minimum: one canary sample is a ratio
-	 * of two short measurements, and its noise reaches below the core's
-	 * true best. */
-	prof->canary_best = pc_quantile_sorted(all, n, 0.25);
-	prof->canary = prof->canary_best > 0;
+#undef PAIRED
+	*median = pc_median(all, n);
+	*best = pc_quantile_sorted(all, n, 0.25);
 	free(all);
+	return *best > 0;
 }
 
-/* The host pace's best (first quartile) and median over the whole run, as
- * the canary's: what a point's pace is held to. */
-static void pace_reference(struct run *run, struct pc_profile *prof)
+/* The contention canary's and the host pace's references. */
+static void references(struct run *run, struct pc_profile *prof)
 {
-	size_t i, n = 0, k = 0;
-	double *all;
-
-	for (i = 0; i < run->njobs; i++)
-		if (run->jobs[i].ej.live && run->jobs[i].set.pace_c)
-			n += run->jobs[i].set.n;
-	if (!n || !(all = malloc(n * sizeof(*all))))
-		return;
-	for (i = 0; i < run->njobs; i++) {
-		const struct job *j = &run->jobs[i];
-
-		if (j->ej.live && j->set.pace_c) {
-			memcpy(all + k, j->set.pace_c, j->set.n * sizeof(*all));
-			k += j->set.n;
-		}
-	}
-	prof->pace_median = pc_median(all, n);
-	prof->pace_best = pc_quantile_sorted(all, n, 0.25);
-	prof->pace = prof->pace_best > 0;
-	free(all);
+	prof->canary = paired_reference(run, offsetof(struct pc_sample_set, can_c),
+					&prof->canary_best, &prof->canary_median);
+	prof->pace = paired_reference(run, offsetof(struct pc_sample_set, pace_c),
+				      &prof->pace_best, &prof->pace_median);
 }
 
 /* Whether j's samples ran at a slower pace than the run's best: the
@@ -821,8 +808,7 @@ static int finish_all(struct run *run, struct pc_profile *prof,
 
 	for (i = 0; i < run->njobs; i++)
 		run->jobs[i].set.n = run->jobs[i].ej.kept;
-	canary_reference(run, prof);
-	pace_reference(run, prof);
+	references(run, prof);
 	clean_all(run, prof, false);
 	if (!pc_interrupted() && resample_noisy(run, prof, host) < 0)
 		return -1;
