@@ -58,7 +58,7 @@ static void print_run_row(json_t *r, int fmt)
 	const char *host = pc_shown(json_string_value(json_object_get(r, "host")));
 	const char *kernel = pc_shown(json_string_value(json_object_get(r, "kernel")));
 	const char *version = pc_shown(json_string_value(json_object_get(r, "primcost_version")));
-	int wide = pc_term_width() >= RUNS_WIDE;
+	int wide = pc_term_width() >= RUNS_WIDE, narrow;
 	char flags[256], when[32], where[3 * 4 * PATH_MAX];
 
 	if (fmt == 1) {
@@ -89,9 +89,13 @@ static void print_run_row(json_t *r, int fmt)
 		    not_measured, current, flags);
 		return;
 	}
+	/* flags that would not fit after the figures go on a line of their own */
+	narrow = 55 + (int)strlen(flags) > pc_term_width();
 	pc_list_fit(8, "  %4" JSON_INTEGER_FORMAT "  %-20s  %8" JSON_INTEGER_FORMAT "  %8"
 	    JSON_INTEGER_FORMAT "  %7" JSON_INTEGER_FORMAT "%s", run, when, measured,
-	    not_measured, current, flags);
+	    not_measured, current, narrow ? "" : flags);
+	if (narrow)
+		pc_list_fit(8, "        %s", flags + 2);
 	snprintf(where, sizeof(where), "%s%s%s%s%s%s", *host ? "  host " : "", host,
 		 *kernel ? "  kernel " : "", kernel, *version ? "  primcost " : "", version);
 	if (*where)
