@@ -354,9 +354,8 @@ int cmd_run(int argc, char **argv)
 	struct pc_run r = { 0 };
 	char err[PC_ERRLEN];
 	json_t *run_doc;
-	int rc;
+	int rc = pc_run_options_parse(argc, argv, &o, err, sizeof(err));
 
-	rc = pc_run_options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc != 0)
 		return pc_options_exit("run", rc, usage_text, err);
 	if (pc_run_preflight(&o, err, sizeof(err)) < 0) {

@@ -37,13 +37,14 @@ int pc_sample_set_pace(struct pc_sample_set *s)
 
 void pc_sample_set_free(struct pc_sample_set *s)
 {
-	free(s->dt);
-	free(s->dc);
-	free(s->cpt);
-	free(s->can_c);
-	free(s->pace_c);
+	double **series[] = { &s->dt, &s->dc, &s->cpt, &s->can_c, &s->pace_c };
+	size_t i;
+
+	for (i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		free(*series[i]);
+		*series[i] = NULL;
+	}
 	free(s->loops);
-	s->dt = s->dc = s->cpt = s->can_c = s->pace_c = NULL;
 	s->loops = NULL;
 }
 
