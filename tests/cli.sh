@@ -244,13 +244,17 @@ locks=
 emulated || locks=1
 [ -z "$locks" ] || pc run --locks -n 9 --window-us 200 -q -o "$pc_tmp/l.json"
 pc run --allocator glibc -n 9 -q -o "$pc_tmp/a.json"
+# jemalloc's version is a long word: the run's lines wrap around it
+allocs=glibc
+pc run --allocator jemalloc -p alloc.free -n 9 -q -o -
+[ "$pc_rc" -eq 2 ] || allocs=glibc,jemalloc
 for cols in 80; do
 	for c in "info" "help" "help run" "help compare" "help list" "list" "list -v" \
 		"list --events" "list -v --events" "list --reference" "list -v --reference" \
 		"list --runs $pc_tmp/w.json" \
 		"run -n 21 -o $pc_tmp/w3.json" \
 		"run --locks -n 9 --window-us 200 -o $pc_tmp/l3.json" \
-		"run --allocator glibc -n 9 -o $pc_tmp/a3.json" \
+		"run --allocator $allocs -n 9 -o $pc_tmp/a3.json" \
 		"compare --color never $pc_tmp/w.json $pc_tmp/w2.json" \
 		"compare --color never $ref/intel-pentium4.json $ref/amd-athlon64-x2-3800.json" \
 		"compare --color never $ref/intel-pentium4.json $pc_tmp/w.json" \

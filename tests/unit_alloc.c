@@ -338,6 +338,34 @@ static json_t *points_doc(const char *key, unsigned nalloc, unsigned nsize)
 			 "alloc.malloc_free", "points", points);
 }
 
+/* A noisy point shows its median with the mark '*', a failed one '-'. */
+static void test_view_noisy(void)
+{
+	json_t *doc = points_doc("k", 1, 3);
+	json_t *pts = json_object_get(json_object_get(json_object_get(json_object_get(
+		json_object_get(doc, "cpus"), "k"), "probes"), "alloc.malloc_free"), "points");
+	char *md = NULL, *txt = NULL;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	/* the points run from the largest size: 24, 16, 8 */
+	json_object_set_new(json_array_get(pts, 0), "status", json_string("noisy"));
+	json_object_set_new(json_array_get(pts, 1), "status", json_string("failed"));
+	f = open_memstream(&md, &len);
+	rc = pc_alloc_show(f, doc, PC_FORMAT_MARKDOWN);
+	fclose(f);
+	f = open_memstream(&txt, &len);
+	rc |= pc_alloc_show(f, doc, PC_FORMAT_TABLE);
+	fclose(f);
+	ok(rc == 0 && strstr(md, "| 24 | - | - | 24.0* |") && strstr(md, "| 16 | - | - | - |") &&
+	   strstr(md, "| 8 | - | - | 8.0 |") && strstr(txt, "24.0*"),
+	   "a noisy point's median is shown with its mark, a failed one's is not");
+	free(md);
+	free(txt);
+	json_decref(doc);
+}
+
 /* More allocators and sizes than a screen holds: every one shown, a row
  * per size in ascending order, malloc, free and malloc+free per allocator. */
 static void test_view_all_points(void)
@@ -412,6 +440,7 @@ int main(int argc, char **argv)
 	test_leaks();
 	test_validator();
 	test_view_all_points();
+	test_view_noisy();
 	test_view_compare();
 	return done_testing();
 }

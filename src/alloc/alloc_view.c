@@ -37,7 +37,10 @@ struct allocs {
 	size_t n;		/* allocators */
 };
 
-/* An empty table of the size stub; -1 when out of memory. */
+static const struct pc_table_mark noisy[] = { { "*", "*" } };
+
+/* An empty table of the size stub, a noisy figure marked '*'; -1 when out
+ * of memory. */
 static int allocs_init(struct allocs *a)
 {
 	static const struct pc_table_col size = { NULL, "size", 6, PC_CELL_FIXED,
@@ -45,7 +48,11 @@ static int allocs_init(struct allocs *a)
 
 	a->origin = NULL;
 	a->n = 0;
-	return pc_table_init(&a->t, "  ", &size, 1);
+	if (pc_table_init(&a->t, "  ", &size, 1) < 0)
+		return -1;
+	a->t.marks = noisy;
+	a->t.nmarks = 1;
+	return 0;
 }
 
 static void allocs_free(struct allocs *a)
@@ -79,7 +86,7 @@ static bool labels(const char *label, const char *name)
  * "name#2", "name#3" ... -1 when out of memory. */
 static long alloc_col(struct allocs *a, const char *name, const char *origin)
 {
-	struct pc_table_col col = { NULL, NULL, 0, PC_CELL_CYCLES, 0, 0, NULL, NULL };
+	struct pc_table_col col = { NULL, NULL, 0, PC_CELL_CYCLES, PC_COL_MARK, 0, NULL, NULL };
 	const char **o;
 	char *label = NULL;
 	unsigned same = 0, r;
@@ -151,9 +158,13 @@ static int allocs_add(struct allocs *a, json_t *entry, const char *origin)
 			if ((c = alloc_col(a, name, origin)) < 0 ||
 			    (s = size_row(&a->t, (size_t)json_integer_value(size))) < 0)
 				return -1;
-			if (json_is_number(m) && strcmp(st ? : "", "ok") == 0)
+			if (!json_is_number(m))
+				continue;
+			if (strcmp(st ? : "", "ok") == 0 || strcmp(st ? : "", "noisy") == 0)
 				pc_table_at(&a->t, (size_t)s, (size_t)c + row)->v =
 					json_number_value(m);
+			pc_table_at(&a->t, (size_t)s, (size_t)c + row)->marks =
+				strcmp(st ? : "", "noisy") == 0;
 		}
 	}
 	return 0;
@@ -161,7 +172,8 @@ static int allocs_add(struct allocs *a, json_t *entry, const char *origin)
 
 /* ---- the run's tables: text and markdown ----------------------------------------------- */
 
-/* The allocators a run recorded: "glibc 2.36, jemalloc 5.3.0-0-g54eaed1d8b56". */
+/* The allocators a run recorded: "glibc 2.36, jemalloc 5.3.0-0-g54eaed1d8b56",
+ * wrapped to the width. */
 static void versions(FILE *f, json_t *entry)
 {
 	json_t *runs = json_object_get(entry, "runs"), *run, *a;
@@ -169,16 +181,21 @@ static void versions(FILE *f, json_t *entry)
 
 	json_array_foreach(runs, i, run) {
 		json_t *list = json_object_get(json_object_get(run, "alloc"), "allocators");
+		char *line = NULL;
+		size_t len = 0;
+		FILE *m;
 
-		if (!json_array_size(list))
+		if (!json_array_size(list) || !(m = open_memstream(&line, &len)))
 			continue;
-		fprintf(f, "run %zu (%s):", i, json_string_value(json_object_get(run,
+		fprintf(m, "run %zu (%s):", i, json_string_value(json_object_get(run,
 			"date")) ? : "?");
 		json_array_foreach(list, k, a)
-			fprintf(f, "%s %s %s", k ? "," : "",
+			fprintf(m, "%s %s %s", k ? "," : "",
 				json_string_value(json_object_get(a, "name")) ? : "?",
 				json_string_value(json_object_get(a, "version")) ? : "?");
-		fputc('\n', f);
+		if (fclose(m) == 0)
+			pc_text_wrap(f, "", line, 2, pc_table_fit());
+		free(line);
 	}
 }
 
