@@ -81,8 +81,9 @@
 /* The groups' points spread by design, so by more: an allocator's batches
  * meet its slow paths more or less often (MAD up to 27 % of the median for
  * jemalloc's batches of 256 B to 8 KiB, 12 % for tcmalloc's, 6 % for
- * glibc's, over 432 points of a quiet host), and a lock's hand-offs go one
- * way in one window and another in the next (up to 11 %). Over these, the
+ * glibc's, over 432 points on the development VM, its other vCPU busy),
+ * and a lock's hand-offs go one way in one window and another in the next
+ * (up to 11 %). Over these, the
  * point is sampled again, then `noisy` (docs/design.md). */
 #define PC_NOISY_SPREAD_ALLOC	0.30
 #define PC_NOISY_SPREAD_CONTEND	0.25

@@ -205,8 +205,8 @@ static void test_impossible(void)
 
 /* The group's spread limit: a point that a slower host cut in two (glibc's
  * 8-byte pair: MAD 14.6 cycles on a median of 34.6, 42 %, quartiles 20.0
- * and 36.1) is noisy; jemalloc's batches at their widest on a quiet host
- * (MAD 27 %) are not. */
+ * and 36.1) is noisy; jemalloc's batches at their widest on the development
+ * VM (MAD 27 %) are not. */
 static void test_spread_limit(void)
 {
 	double wide[11] = { 20, 20, 20, 20, 20, 34.6, 36.1, 36.1, 50, 55, 60 },
