@@ -146,9 +146,12 @@ static void side_init(struct pc_cmp_side *s, const char *file, const char *key,
 		s->canary = json_is_number(c) ? json_number_value(c) : NAN;
 	}
 	s->pace = pc_run_pace(run);
-	s->host_slower = json_object_get(run, "host_slower");
-	if (!(json_number_value(json_object_get(s->host_slower, "best_cycles")) > 0))
-		s->host_slower = NULL;
+	{
+		json_t *h = json_object_get(run, "host_slower");
+
+		s->slower_pace = json_number_value(json_object_get(h, "pace_cycles"));
+		s->slower_best = json_number_value(json_object_get(h, "best_cycles"));
+	}
 	s->reference = str(json_object_get(run, "provenance"), "summary");
 	s->environment = json_object_get(run, "environment");
 }
@@ -649,17 +652,12 @@ static int context_notes(struct pc_cmp_table *t, enum pc_metric metric)
 			return -1;
 		if (history_notes(t, b, lb) < 0)
 			return -1;
-		if (b->host_slower &&
+		if (b->slower_best > 0 &&
 		    add_note(t, "%s ran on a slower host: its pace read %.2f cycles a "
 			     "call, %.0f %% above the best of its file's earlier runs "
 			     "of this CPU (%.2f): its figures may read high", lb,
-			     json_number_value(json_object_get(b->host_slower, "pace_cycles")),
-			     100 * (json_number_value(json_object_get(b->host_slower,
-								      "pace_cycles")) /
-				    json_number_value(json_object_get(b->host_slower,
-								      "best_cycles")) - 1),
-			     json_number_value(json_object_get(b->host_slower,
-							       "best_cycles"))) < 0)
+			     b->slower_pace, 100 * (b->slower_pace / b->slower_best - 1),
+			     b->slower_best) < 0)
 			return -1;
 		if (i == 0 || !a->entry)
 			continue;

@@ -85,7 +85,9 @@ struct pc_cmp_side {
 	const char *reference;	/* provenance summary of published figures */
 	double canary;		/* contention canary's median cycles, or NAN */
 	double pace;		/* the host's pace (pc_run_pace), or NAN */
-	json_t *host_slower;	/* the run's host_slower, or NULL */
+	/* its run's host_slower: its pace and the best it was held to;
+	 * slower_best 0 when it was not */
+	double slower_pace, slower_best;
 	/* Where the figures come from (the context above is the newest run's). */
 	size_t runs_used;	/* distinct runs */
 	size_t partial_figures;	/* figures from runs saved with --save-partial */
