@@ -18,9 +18,9 @@ fi
 probes=baseline,calib.add_chain
 pc run -n 9 -q -p "$probes" -o "$pc_tmp/h.json"
 ok $pc_rc "a first run$(head -c 300 "$pc_tmp/err")"
-pc run -n 9 -p "$probes" -o "$pc_tmp/h.json"
-ok $(test $pc_rc -eq 0 && ! grep -q 'host slower' "$pc_tmp/out"; echo $?) \
-	"a second run, against one run of its own, says nothing of its host$(head -c 300 "$pc_tmp/err")"
+# the second one may meet a slower host: whether it does is the host's
+pc run -n 9 -q -p "$probes" -o "$pc_tmp/h.json"
+ok $pc_rc "a second run$(head -c 300 "$pc_tmp/err")"
 
 # scale FILE FACTOR OUT: FILE with every run's pace multiplied by FACTOR
 scale() {
@@ -31,6 +31,8 @@ for e in d["cpus"].values():
     for r in e["runs"]:
         for k in ("cycles_start", "cycles_end"):
             r["pace"][k] = round(r["pace"][k] * float(sys.argv[2]), 6)
+        r.pop("host_slower", None)    # the edited history's verdicts are not
+
 json.dump(d, open(sys.argv[3], "w"))
 PY
 }
@@ -87,8 +89,8 @@ hs = quick[2].get("host_slower", {})
 ok(hs.get("runs") == 2 and hs["pace_cycles"] > 1.1 * hs["best_cycles"] and
    hs["pace_cycles"] == min(quick[2]["pace"]["cycles_start"], quick[2]["pace"]["cycles_end"]),
    "the slower run records host_slower: its pace, the best and the runs it was held to (%s)" % hs)
-ok(not any("host_slower" in r for r in h + slow + [out]),
-   "no run of a quicker history, of the first runs or of -o - records it")
+ok(not any("host_slower" in r for r in [h[0]] + slow[2:] + [out]),
+   "no run of a quicker history, nor a file's first run, nor -o - records it")
 (a,) = runs("alloc.json")
 ok(0.5 < a["pace"]["cycles_best"] <= a["pace"]["cycles_median"] < 200,
    "an allocator run records the pace paired with its samples, best and median (%s, %s)"
