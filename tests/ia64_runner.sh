@@ -21,8 +21,9 @@ if [ -z "$dir" ] || [ -z "$objdump" ]; then
 		"system-mode image is an ia64 executable at physical 0x100000" \
 		"arch/ia64 objects are freestanding" \
 		"runner holds the ia64 sequences" "system image holds rsm/ssm psr.i and mov psr" \
-		"atomic_add_return times the ld8.acq + cmpxchg8.acq loop" \
-		"atomic_add_return.fetchadd times fetchadd8.rel" \
+		"atomic_add_return times the 4-byte ld4.acq + cmpxchg4.acq loop" \
+		"local_add_return times the 8-byte ld8.acq + cmpxchg8.acq loop" \
+		"the fetchadd rows time fetchadd4.rel and fetchadd8.rel" \
 		"preempt_disable_enable: ld4.acq/st4.rel, ld8.acq, bit 1" \
 		"local_irq_disable repeats rsm psr.i only" \
 		"local_irq_disable_enable alternates rsm and ssm psr.i" \
@@ -64,7 +65,8 @@ $objdump -d "$user" >"$pc_tmp/user.dis" 2>/dev/null
 $objdump -d "$system" >"$pc_tmp/system.dis" 2>/dev/null
 missing=
 for re in 'mov(\.m)? ar\.ccv=r' 'cmpxchg8\.acq r[0-9]+=\[r[0-9]+\],r[0-9]+,ar\.ccv' \
-	'fetchadd8\.rel r[0-9]+=\[r[0-9]+\],1' 'xchg8 r[0-9]+=\[r[0-9]+\],r[0-9]+' \
+	'fetchadd4\.rel r[0-9]+=\[r[0-9]+\],1' 'fetchadd8\.rel r[0-9]+=\[r[0-9]+\],1' \
+	'xchg8 r[0-9]+=\[r[0-9]+\],r[0-9]+' \
 	'[[:space:]]mf([[:space:];]|$)' 'mov(\.m)? r[0-9]+=ar\.itc' 'xmpy\.l f6=f6,f7' \
 	'mov r[0-9]+=psr\.um' 'mov psr\.um=r[0-9]+' 'break\.i 0x100000'; do
 	grep -Eq "$re" "$pc_tmp/user.dis" || missing="$missing '$re'"
@@ -76,16 +78,26 @@ ok $(test -z "$missing"; echo $?) \
 fn() {
 	awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' "$pc_tmp/user.dis"
 }
-fn run_add_return >"$pc_tmp/loop.dis"
-ok $(grep -Eq 'ld8\.acq r[0-9]+=\[r[0-9]+\]' "$pc_tmp/loop.dis" &&
-	grep -Eq 'cmpxchg8\.acq r[0-9]+=\[r[0-9]+\],r[0-9]+,ar\.ccv' "$pc_tmp/loop.dis" &&
-	grep -Eq 'cmp\.(ne p7,p0|eq p0,p7)=r[0-9]+,r[0-9]+' "$pc_tmp/loop.dis" &&
-	! grep -q fetchadd "$pc_tmp/loop.dis"; echo $?) \
-	"atomic_add_return times the ld8.acq + cmpxchg8.acq loop of Linux 5.14-6.6, no fetchadd"
-fn run_add_return_fetchadd >"$pc_tmp/fa.dis"
-ok $(grep -Eq 'fetchadd8\.rel r[0-9]+=\[r[0-9]+\],1' "$pc_tmp/fa.dis" &&
-	! grep -q cmpxchg "$pc_tmp/fa.dis"; echo $?) \
-	"atomic_add_return.fetchadd times fetchadd8.rel, the form of 2.6-4.x, no cmpxchg"
+fn run_add_return4 >"$pc_tmp/loop4.dis"
+ok $(grep -Eq 'ld4\.acq r[0-9]+=\[r[0-9]+\]' "$pc_tmp/loop4.dis" &&
+	grep -Eq 'addp4 r[0-9]+=r[0-9]+,r0' "$pc_tmp/loop4.dis" &&
+	grep -Eq 'cmpxchg4\.acq r[0-9]+=\[r[0-9]+\],r[0-9]+,ar\.ccv' "$pc_tmp/loop4.dis" &&
+	grep -Eq 'cmp4\.(ne p7,p0|eq p0,p7)=r[0-9]+,r[0-9]+' "$pc_tmp/loop4.dis" &&
+	! grep -Eq 'fetchadd|ld8\.acq|cmpxchg8' "$pc_tmp/loop4.dis"; echo $?) \
+	"atomic_add_return times the 4-byte ld4.acq + cmpxchg4.acq loop (atomic_t), old zero-extended by addp4, no fetchadd"
+fn run_add_return8 >"$pc_tmp/loop8.dis"
+ok $(grep -Eq 'ld8\.acq r[0-9]+=\[r[0-9]+\]' "$pc_tmp/loop8.dis" &&
+	grep -Eq 'cmpxchg8\.acq r[0-9]+=\[r[0-9]+\],r[0-9]+,ar\.ccv' "$pc_tmp/loop8.dis" &&
+	grep -Eq 'cmp\.(ne p7,p0|eq p0,p7)=r[0-9]+,r[0-9]+' "$pc_tmp/loop8.dis" &&
+	! grep -Eq 'fetchadd|ld4\.acq|cmpxchg4' "$pc_tmp/loop8.dis"; echo $?) \
+	"local_add_return times the 8-byte ld8.acq + cmpxchg8.acq loop (atomic_long_t), no fetchadd"
+fn run_fetchadd4 >"$pc_tmp/fa4.dis"
+fn run_fetchadd8 >"$pc_tmp/fa8.dis"
+ok $(grep -Eq 'fetchadd4\.rel r[0-9]+=\[r[0-9]+\],1' "$pc_tmp/fa4.dis" &&
+	grep -Eq 'fetchadd8\.rel r[0-9]+=\[r[0-9]+\],1' "$pc_tmp/fa8.dis" &&
+	! grep -Eq 'cmpxchg|fetchadd8' "$pc_tmp/fa4.dis" &&
+	! grep -Eq 'cmpxchg|fetchadd4' "$pc_tmp/fa8.dis"; echo $?) \
+	"the fetchadd rows time fetchadd4.rel (atomic_add_return.fetchadd) and fetchadd8.rel (local_add_return.fetchadd), no cmpxchg"
 fn run_preempt >"$pc_tmp/preempt.dis"
 ok $(grep -q 'ld4\.acq' "$pc_tmp/preempt.dis" && grep -q 'st4\.rel' "$pc_tmp/preempt.dis" &&
 	grep -Eq 'ld8\.acq r[0-9]+=\[r[0-9]+\]' "$pc_tmp/preempt.dis" &&

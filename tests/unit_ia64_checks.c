@@ -75,7 +75,7 @@ int main(void)
 	a.mem[0] = 0;
 	ok(check_cmpxchg(&b, &a, ops) != NULL, "cmpxchg: memory without the new value fails");
 
-	/* add_return: fetchadd8.rel + i, ops times */
+	/* add_return: fetchadd (or the loop) + i, ops times, on 4 or 8 bytes */
 	init(&b, init_add_return);
 	ok(b.reg[1] == PC_IA64_ADD_INC,
 	   "add_return: the initial increment is the one the timed loop adds");

@@ -46,81 +46,139 @@ PC_RUN_REG(run_cmpxchg, "", PC_IA64_CMPXCHG, "",
 
 PC_SEMANTICS_CMPXCHG(semantics_cmpxchg, pc_ia64_cmpxchg)
 
-/* ---- add_return: two eras ---------------------------------------------------------- */
+/* ---- add_return: two widths, two forms ------------------------------------------ */
 
 /*
- * atomic_add_return(1, v) on atomic_long/atomic64 (and local_add_return(),
- * which asm-generic/local.h makes the same atomic_long operation). The
- * kernel's macro picks ia64_fetch_and_add() (fetchadd8.rel, then + i) when
- * __ia64_atomic_const(i) says fetchadd encodes i (+-1, 4, 8, 16), else
- * ia64_atomic64_add(), the ld8.acq + cmpxchg8.acq loop.
+ * atomic_add_return(i, v) is on atomic_t, an int: ia64_atomic_add(), the
+ * ld4.acq + cmpxchg4.acq loop, or fetchadd4.rel. local_add_return() is
+ * asm-generic/local.h's atomic_long_add_return(), on atomic64_t: the
+ * ld8.acq + cmpxchg8.acq loop, or fetchadd8.rel. The kernel's macro picks
+ * ia64_fetch_and_add() (fetchadd, then + i) when its test says i is a
+ * constant fetchadd encodes (+-1, 4, 8, 16), else the loop.
  *
- * Linux 2.6 to 4.x tested __builtin_constant_p(i): a constant 1 took the
- * fetchadd. Linux 5.14 to 6.6 tests a `static const` initialised from i
- * inside an __always_inline function whose i is a parameter, so the test
- * is always false and every increment takes the loop.
+ * What the test sees changed (arch/ia64/include/asm/atomic.h):
+ * - 2.6 to 4.x: __builtin_constant_p(i) in the expression, so a constant
+ *   that reaches the macro through an inline function counts: that is how
+ *   local_add_return(1, l) took fetchadd8 through atomic_long_add_return().
+ * - then (a 32-bit atomic_add_return() test before 4.19, both widths'
+ *   __ia64_atomic_const() in 5.x): a `static const` initialised from
+ *   __builtin_constant_p(i), true only for a literal at the macro. The
+ *   inline atomic_long_add_return() passes i as a parameter: the loop.
+ * - 5.14 to 6.6: atomic_add_return(i, v) is the instrumented wrapper whose
+ *   i is a parameter: the loop. atomic_inc_return() and atomic_dec_return()
+ *   still reach arch_atomic_add_return() with a literal 1: fetchadd4.
+ * GCC 12 compiling the kernel's C for each case gives these bodies.
  *
- * atomic_add_return, local_add_return: the loop (5.14 to 6.6; also what
- *   older kernels ran for increments fetchadd cannot encode, such as the 10
- *   of the 2007 measurements).
- * *.fetchadd: fetchadd8.rel (2.6 to 4.x, constant increments it encodes).
+ * atomic_add_return, local_add_return: the loops (also what every kernel
+ *   ran for increments fetchadd cannot encode, such as the 10 of the 2007
+ *   measurements).
+ * *.fetchadd: the fetchadds.
  */
 _Static_assert(PC_IA64_ADD_INC == 1, "init_add_return() starts the increment at 1");
 
-static uint64_t run_add_return(struct pc_probe_state *st, uint64_t iters, int hi)
-{
-	unsigned long r = st->reg[0], o = 0, t = 0;
-	uint64_t tk;
-
-	PC_TIMED(tk, iters, hi, "", PC_IA64_ADD_LOOP, "",
-		 (, [r] "+r"(r), [o] "+r"(o), [t] "+r"(t)),
-		 ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)));
-	st->reg[0] = r;
-	return tk;
+#define IA64_RUN_ADD_RETURN(fn, loop)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long r = st->reg[0], o = 0, t = 0, c = 0;		\
+	uint64_t tk;							\
+									\
+	PC_TIMED(tk, iters, hi, "", loop, "",				\
+		 (, [r] "+r"(r), [o] "+r"(o), [t] "+r"(t), [c] "+r"(c)),	\
+		 ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)));	\
+	st->reg[0] = r;							\
+	return tk;							\
 }
 
-PC_RUN_REG(run_add_return_fetchadd, "",
-	   "fetchadd8.rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;", "",
+IA64_RUN_ADD_RETURN(run_add_return4, PC_IA64_ADD_LOOP4)
+IA64_RUN_ADD_RETURN(run_add_return8, PC_IA64_ADD_LOOP8)
+
+/* mem[0] is the counter; the 4-byte forms use its low half (little
+ * endian), which init_add_return() starts at 1000 with the high half 0. */
+#define IA64_FETCHADD(w)						\
+	"fetchadd" #w ".rel %[r]=[%[p]],%[i]\n\t;;\n\tadds %[r]=%[i],%[r]\n\t;;"
+
+PC_RUN_REG(run_fetchadd4, "", IA64_FETCHADD(4), "",
+	   ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)))
+PC_RUN_REG(run_fetchadd8, "", IA64_FETCHADD(8), "",
 	   ([p] "r"(&st->mem[0]), [i] "i"(PC_IA64_ADD_INC)))
 
 /* The increments of the semantic checks: every one fetchadd encodes, then
  * two it does not. */
 static const long add_incs[] = { 1, 4, 8, 16, -1, -4, -8, -16, 3, 1000 };
 
-/* The values returned and left must be those of an atomic add; fetchadd
- * (when nonzero) uses fetchadd8.rel where it encodes the increment, as
- * the 2.6 to 4.x macro does, else the loop. */
-static const char *check_add_semantics(struct pc_probe_state *s, int fetchadd)
+/* One add of i on the width's counter, by fetchadd where asked and
+ * encodable (as the kernel's macro), else by the loop. */
+static unsigned long add_once(struct pc_probe_state *s, int wide, int fetchadd,
+			      long i)
 {
-	unsigned long want = 500;
+	unsigned int *v4 = (unsigned int *)&s->mem[0];
+
+	if (fetchadd && PC_IA64_FETCHADD_OK(i))
+		return wide ? pc_ia64_fetch_and_add8(i, &s->mem[0]) :
+			      pc_ia64_fetch_and_add4(i, v4);
+	return wide ? pc_ia64_add_loop8(i, &s->mem[0]) : pc_ia64_add_loop4(i, v4);
+}
+
+/* The guard in the high half of the counter's word: a 4-byte add must leave
+ * it as it was, an 8-byte add carries into it. */
+#define IA64_ADD_GUARD 0x5a5a5a5aUL
+
+/*
+ * The values returned and left must be those of an atomic add on the
+ * kernel type's width: every increment ten times from 500 (the guard
+ * above it), then a carry
+ * out of the low 32 bits (0xfffffff8 + 8), which atomic_t wraps to 0 with
+ * the high half untouched and atomic64_t carries into it.
+ */
+static const char *check_add_semantics(struct pc_probe_state *s, int wide,
+				       int fetchadd)
+{
+	unsigned long mask = wide ? ~0UL : 0xffffffffUL, high = IA64_ADD_GUARD << 32;
+	unsigned long want = (high | 500) & mask, got;
 	unsigned int k, n;
 
-	s->mem[0] = want;
+	s->mem[0] = high | 500;
 	for (k = 0; k < sizeof(add_incs) / sizeof(add_incs[0]); k++) {
 		for (n = 0; n < 10; n++) {
 			long i = add_incs[k];
-			unsigned long got = fetchadd && PC_IA64_FETCHADD_OK(i) ?
-				pc_ia64_fetch_and_add(i, &s->mem[0]) :
-				pc_ia64_add_loop(i, &s->mem[0]);
 
-			want += (unsigned long)i;
-			if (got != want)
+			got = add_once(s, wide, fetchadd, i);
+			want = (want + (unsigned long)i) & mask;
+			if ((got & mask) != want)
 				return "add_return did not return the new value";
-			if (s->mem[0] != want)
+			if ((s->mem[0] & mask) != want)
 				return "add_return did not leave old + i in memory";
+			if (!wide && (s->mem[0] & ~mask) != high)
+				return "atomic_add_return wrote past its 4 bytes";
 		}
 	}
+	s->mem[0] = high | 0xfffffff8UL;
+	got = add_once(s, wide, fetchadd, 8);
+	want = wide ? high + 0x100000000UL : high;
+	if (s->mem[0] != want || (got & mask) != (want & mask))
+		return wide ? "local_add_return did not carry into the high 32 bits" :
+			      "atomic_add_return did not wrap in its 4 bytes";
 	return 0;
 }
 
-static const char *semantics_add_return(struct pc_probe_state *s)
+static const char *semantics_add_return4(struct pc_probe_state *s)
 {
-	return check_add_semantics(s, 0);
+	return check_add_semantics(s, 0, 0);
 }
 
-static const char *semantics_add_return_fetchadd(struct pc_probe_state *s)
+static const char *semantics_add_return8(struct pc_probe_state *s)
 {
-	return check_add_semantics(s, 1);
+	return check_add_semantics(s, 1, 0);
+}
+
+static const char *semantics_fetchadd4(struct pc_probe_state *s)
+{
+	return check_add_semantics(s, 0, 1);
+}
+
+static const char *semantics_fetchadd8(struct pc_probe_state *s)
+{
+	return check_add_semantics(s, 1, 1);
 }
 
 /* ---- xchg8 ------------------------------------------------------------------------- */
@@ -286,13 +344,22 @@ IA64_RUN_IRQ(run_irq_disable_enable, IA64_IRQ_DISABLE "\n\t" IA64_IRQ_ENABLE)
 /* ---- the table ------------------------------------------------------------------------ */
 
 #define SEQ_CMPXCHG "mov ar.ccv=old;; cmpxchg8.acq r=[v],new,ar.ccv;;   [succeeds]"
-#define SEQ_ADD_RETURN "1: ld8.acq o=[v];; add r=1,o; mov ar.ccv=o;; " \
+#define SEQ_ADD_RETURN4 "1: ld4.acq o=[v];; add r=1,o; addp4 c=o,r0;; " \
+	"mov ar.ccv=c;; cmpxchg4.acq t=[v],r,ar.ccv;; cmp4.ne p7=t,o; " \
+	"(p7) br 1b;;   [atomic_t: 4 bytes; Linux 5.14-6.6 for any i; " \
+	"older kernels for an i not constant, or not +-1, 4, 8, 16, as the " \
+	"10 of the 2007 figures]"
+#define SEQ_ADD_RETURN8 "1: ld8.acq o=[v];; add r=1,o; mov ar.ccv=o;; " \
 	"cmpxchg8.acq t=[v],r,ar.ccv;; cmp.ne p7=t,o; (p7) br 1b;;   " \
-	"[Linux 5.14-6.6, any i; 2.6-4.x for i fetchadd cannot encode, " \
-	"as the 10 of the 2007 figures]"
-#define SEQ_ADD_RETURN_FETCHADD "fetchadd8.rel r=[v],1;; adds r=1,r;;   " \
-	"[Linux 2.6-4.x, constant i of +-1, 4, 8, 16; not what the 2007 " \
-	"figures timed]"
+	"[local_t is atomic_long_t: 8 bytes; Linux 5.x-6.6 for any i " \
+	"(atomic_long_add_return() passes i on); 2.6-4.x for an i not " \
+	"constant, or not +-1, 4, 8, 16, as the 10 of the 2007 figures]"
+#define SEQ_FETCHADD4 "fetchadd4.rel r=[v],1;; adds r=1,r;;   " \
+	"[atomic_t: 4 bytes; atomic_inc_return() in every kernel to 6.6; " \
+	"atomic_add_return() of a constant +-1, 4, 8, 16 before 5.14]"
+#define SEQ_FETCHADD8 "fetchadd8.rel r=[v],1;; adds r=1,r;;   " \
+	"[local_t is atomic_long_t: 8 bytes; Linux 2.6-4.x, a constant " \
+	"+-1, 4, 8, 16 seen through the inline atomic_long_add_return()]"
 #define SEQ_RESTORE "and t=flags,psr.i;; cmp.ne p6,p7=t,r0;; (p6) ssm psr.i; " \
 	"(p7) rsm psr.i;; (p6) srlz.d;;"
 /* The single-operation rows repeat one half, as the 2007 measurements did:
@@ -311,17 +378,16 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_cmpxchg_local] = PC_ROW(run_cmpxchg, init_cmpxchg,
 		check_cmpxchg, semantics_cmpxchg,
 		SEQ_CMPXCHG "   [cmpxchg_local is cmpxchg on ia64]"),
-	[PC_PROBE_atomic_add_return] = PC_ROW(run_add_return, init_add_return,
-		check_add_return, semantics_add_return, SEQ_ADD_RETURN),
-	[PC_PROBE_local_add_return] = PC_ROW(run_add_return, init_add_return,
-		check_add_return, semantics_add_return,
-		SEQ_ADD_RETURN "   [local_t is atomic_long_t on ia64]"),
-	[PC_PROBE_atomic_add_return_fetchadd] = PC_ROW(run_add_return_fetchadd,
-		init_add_return, check_add_return, semantics_add_return_fetchadd,
-		SEQ_ADD_RETURN_FETCHADD),
-	[PC_PROBE_local_add_return_fetchadd] = PC_ROW(run_add_return_fetchadd,
-		init_add_return, check_add_return, semantics_add_return_fetchadd,
-		SEQ_ADD_RETURN_FETCHADD "   [local_t is atomic_long_t on ia64]"),
+	[PC_PROBE_atomic_add_return] = PC_ROW(run_add_return4, init_add_return,
+		check_add_return, semantics_add_return4, SEQ_ADD_RETURN4),
+	[PC_PROBE_local_add_return] = PC_ROW(run_add_return8, init_add_return,
+		check_add_return, semantics_add_return8, SEQ_ADD_RETURN8),
+	[PC_PROBE_atomic_add_return_fetchadd] = PC_ROW(run_fetchadd4,
+		init_add_return, check_add_return, semantics_fetchadd4,
+		SEQ_FETCHADD4),
+	[PC_PROBE_local_add_return_fetchadd] = PC_ROW(run_fetchadd8,
+		init_add_return, check_add_return, semantics_fetchadd8,
+		SEQ_FETCHADD8),
 	[PC_PROBE_xchg] = PC_ROW(run_xchg, init_xchg, check_xchg, 0,
 		"xchg8 r=[v],r;;   [acquire semantics]"),
 	PC_ROWS_BARRIERS(PC_ROW(run_mf, 0, check_unchanged, 0, "mf")),
