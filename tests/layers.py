@@ -18,7 +18,7 @@ those of lower layers, never a higher one's):
   8 src/cli/      the subcommands
 
 An include between folders names its folder ("core/stats.h"), except the
-selected backend's own headers (timer.h, relax.h, pmc.h, loop.h), found
+selected backend's own headers (timer.h, relax.h, lock.h, pmc.h, loop.h), found
 through arch/ARCH on the include path as Linux's <asm/...> are.
 """
 import os
@@ -35,7 +35,7 @@ RANK = {
 # each with why: at most two. None today (measure.c reaches ring 0 through
 # the pc_ring0_target interface of core/executor.h, which ring0.c fills).
 ALLOWED_UP = set()
-ARCH_SELECTED = {"timer.h", "relax.h", "pmc.h", "loop.h"}
+ARCH_SELECTED = {"timer.h", "relax.h", "lock.h", "pmc.h", "loop.h"}
 GENERATED = {"config.h", "pc_paths.h"}
 
 top = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "locks.h"
+#include "lock.h"	/* arch/<arch>/lock.h: mixed-size lock accesses */
 #include "relax.h"	/* arch/<arch>/relax.h: pc_relax() */
 #include "timer.h"	/* arch/<arch>/timer.h: pc_timer_read() */
 
@@ -165,40 +166,69 @@ static inline void mcs_unlock(struct pc_contend_shared *s, struct pc_contend_thr
 
 /*
  * The kernel's qspinlock (kernel/locking/qspinlock.c, 2015 on), one 32-bit
- * word: the locked byte (bits 0-7), the pending bit (8) and the MCS queue's
- * tail (bits 16-31: the waiting thread's number + 1). The first waiter sets
- * pending and spins on the word; the second and later queue on their own
- * nodes, and only the queue's head spins on the word. Two differences from
- * the kernel: C11 has no mixed-size atomics, so the unlock is an atomic
- * subtract on the word where the kernel stores 0 to the locked byte (a
- * locked instruction more on x86), and the tail is swapped in by a CAS loop
- * (the kernel's xchg_tail without the 16-bit exchange).
+ * word: the locked byte (bits 0-7), the pending byte (8-15, its bit 8) and
+ * the MCS queue's tail (bits 16-31: the waiting thread's number + 1). The
+ * first waiter sets pending and spins on the word; the second and later
+ * queue on their own nodes, and only the queue's head spins on the word.
+ * The accesses are the kernel's, through arch/<arch>/lock.h where C11 has
+ * none: the unlock stores 0 to the locked byte (a release store, a plain
+ * mov on x86), the tail is swapped in by a 16-bit exchange (xchg_tail),
+ * pending is cleared by a byte store and traded for locked by a 16-bit
+ * store, the queue's head sets locked by a byte store, and pending is set
+ * by the architecture's queued_fetch_set_pending_acquire (x86: lock bts).
  */
 #define Q_LOCKED	1u
 #define Q_LOCKED_MASK	0xffu
-#define Q_PENDING	0x100u
+#define Q_PENDING_BIT	8
+#define Q_PENDING	(1u << Q_PENDING_BIT)
 #define Q_TAIL_SHIFT	16
 #define Q_TAIL_MASK	0xffff0000u
 /* Loads a newcomer waits for a pending-to-locked hand-over to complete. */
 #define Q_PENDING_LOOPS	1
+/* The byte offsets in the word of the locked byte, the pending byte, the
+ * locked and pending half-word and the tail half-word. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+enum { Q_LOCKED_AT = 0, Q_PENDING_AT = 1, Q_LOCKED_PENDING_AT = 0, Q_TAIL_AT = 2 };
+#else
+enum { Q_LOCKED_AT = 3, Q_PENDING_AT = 2, Q_LOCKED_PENDING_AT = 2, Q_TAIL_AT = 0 };
+#endif
+
+/* The byte at offset at of the lock word. */
+static inline void *q_at(struct pc_contend_shared *s, unsigned at)
+{
+	return (char *)&s->lock.word + at;
+}
+
+/* queued_spin_trylock(): the word must be all clear. */
+static inline bool q_trylock(struct pc_contend_shared *s)
+{
+	unsigned v = atomic_load_explicit(&s->lock.word, RLX);
+
+	return !v && atomic_compare_exchange_strong_explicit(&s->lock.word, &v, Q_LOCKED,
+							     ACQ, RLX);
+}
 
 static void q_queue(struct pc_contend_shared *s, struct pc_contend_thread *t)
 {
-	struct pc_mcs_node *me = &t->node, *next;
-	unsigned tail = (t->idx + 1) << Q_TAIL_SHIFT, v, nv;
+	struct pc_mcs_node *me = &t->node, *next = NULL;
+	unsigned tail = (t->idx + 1) << Q_TAIL_SHIFT, v;
 
 	atomic_store_explicit(&me->next, NULL, RLX);
 	atomic_store_explicit(&me->locked, 0, RLX);
-	v = atomic_load_explicit(&s->lock.word, RLX);
-	do
-		nv = (v & ~Q_TAIL_MASK) | tail;
-	while (!atomic_compare_exchange_weak_explicit(&s->lock.word, &v, nv, REL, RLX));
+	/* The node may have been a cold line: try once more. */
+	if (q_trylock(s))
+		return;
+	/* The node's stores before the tail that publishes it (smp_wmb). */
+	atomic_thread_fence(REL);
+	v = (unsigned)pc_xchg_u16(q_at(s, Q_TAIL_AT), (uint16_t)(tail >> Q_TAIL_SHIFT))
+	    << Q_TAIL_SHIFT;
 	if (v & Q_TAIL_MASK) {
 		struct pc_contend_thread *p = &s->threads[(v >> Q_TAIL_SHIFT) - 1];
 
 		atomic_store_explicit(&p->node.next, me, REL);
 		while (!atomic_load_explicit(&me->locked, ACQ))
 			pc_relax();
+		next = atomic_load_explicit(&me->next, RLX);
 	}
 	/* The queue's head: wait for the owner and the pending waiter. */
 	while ((v = atomic_load_explicit(&s->lock.word, ACQ)) & (Q_LOCKED_MASK | Q_PENDING))
@@ -206,8 +236,8 @@ static void q_queue(struct pc_contend_shared *s, struct pc_contend_thread *t)
 	if ((v & Q_TAIL_MASK) == tail &&
 	    atomic_compare_exchange_strong_explicit(&s->lock.word, &v, Q_LOCKED, RLX, RLX))
 		return;		/* the last in the queue: the tail goes too */
-	atomic_fetch_or_explicit(&s->lock.word, Q_LOCKED, RLX);
-	while (!(next = atomic_load_explicit(&me->next, ACQ)))
+	pc_store_u8(q_at(s, Q_LOCKED_AT), Q_LOCKED);		/* set_locked */
+	while (!next && !(next = atomic_load_explicit(&me->next, RLX)))
 		pc_relax();
 	atomic_store_explicit(&next->locked, 1, REL);
 }
@@ -224,17 +254,18 @@ static void q_slow(struct pc_contend_shared *s, struct pc_contend_thread *t, uns
 		q_queue(s, t);
 		return;
 	}
-	v = atomic_fetch_or_explicit(&s->lock.word, Q_PENDING, ACQ);
+	v = pc_fetch_set_bit_acquire_u32(&s->lock.word, Q_PENDING_BIT);
 	if (v & ~Q_LOCKED_MASK) {
-		if (!(v & Q_PENDING))	/* ours: undo it */
-			atomic_fetch_and_explicit(&s->lock.word, ~Q_PENDING, RLX);
+		if (!(v & Q_PENDING))	/* ours: undo it (clear_pending) */
+			pc_store_u8(q_at(s, Q_PENDING_AT), 0);
 		q_queue(s, t);
 		return;
 	}
-	/* Pending is ours: wait for the owner, then take the lock. */
+	/* Pending is ours: wait for the owner, then take the lock
+	 * (clear_pending_set_locked: one 16-bit store). */
 	while (atomic_load_explicit(&s->lock.word, ACQ) & Q_LOCKED_MASK)
 		pc_relax();
-	atomic_fetch_add_explicit(&s->lock.word, Q_LOCKED - Q_PENDING, RLX);
+	pc_store_u16(q_at(s, Q_LOCKED_PENDING_AT), Q_LOCKED);
 }
 
 static inline void qspinlock_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
@@ -245,10 +276,11 @@ static inline void qspinlock_lock(struct pc_contend_shared *s, struct pc_contend
 		q_slow(s, t, v);
 }
 
+/* queued_spin_unlock(): a release store of 0 to the locked byte. */
 static inline void qspinlock_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
 {
 	(void)t;
-	atomic_fetch_sub_explicit(&s->lock.word, Q_LOCKED, REL);
+	pc_store_release_u8(q_at(s, Q_LOCKED_AT), 0);
 }
 
 /* ---- the C library's ------------------------------------------------------------- */
