@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: MIT
 # The contended group from the command line: the usage errors, every row at
 # 1 thread (and 2 where two CPUs are allowed) with its points valid, the
-# table in the seed's shape (rows = threads, columns = lock kinds), -f csv
-# and -f markdown holding the JSON's figures, and compare --by lock against
-# the seed's tables within 80 columns.
+# lock rows at 0 and 1 data lines (--data-lines), the table in the seed's
+# shape (rows = threads and data lines, columns = lock kinds), -f csv and
+# -f markdown holding the JSON's figures, and compare --by lock against the
+# seed's tables within 80 columns.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 for args in "--threads 0" "--threads x" "--placement nowhere" "--window-us 500" \
-	"--cpus 0,0" "--locks --alloc" "--cpus 0 --placement spread"; do
+	"--cpus 0,0" "--locks --alloc" "--cpus 0 --placement spread" "--data-lines 17" \
+	"--data-lines -1" "--data-lines 1x"; do
 	# shellcheck disable=SC2086
 	pc run $args -o "$pc_tmp/x.json"
 	ok $(test $pc_rc -eq 2 && one_line_error && test ! -e "$pc_tmp/x.json"; echo $?) \
@@ -28,13 +30,15 @@ threads=1
 if [ "$(nproc)" -ge 2 ]; then threads=1,2; fi
 pc run -n 9 --threads $threads --window-us 200 -p 'lock.*,contended.*' -o "$pc_tmp/r.json"
 ok $pc_rc "run --threads $threads: every lock and atomic row$(head -c 300 "$pc_tmp/err")"
-ok $(grep -qE '^threads placement +tas +ttas +ticket +mcs +qspinlock$' "$pc_tmp/out" &&
-	grep -qE '^threads placement +pthread_spin +pthread_mutex$' "$pc_tmp/out" &&
-	grep -qE '^ +1 compact +[0-9.]+[ *] ' "$pc_tmp/out"; echo $?) \
-	"the table: rows = threads, columns = lock kinds"
+ok $(grep -qE '^threads placement data +tas +ttas +ticket +mcs$' "$pc_tmp/out" &&
+	grep -qE '^threads placement data +qspinlock +pthread_spin +pthread_mutex$' "$pc_tmp/out" &&
+	grep -qE '^ +1 compact +0 +[0-9.]+[ *] ' "$pc_tmp/out" &&
+	grep -qE '^ +1 compact +1 +[0-9.]+[ *] ' "$pc_tmp/out" &&
+	grep -qE '^threads placement +atomic_add_return' "$pc_tmp/out"; echo $?) \
+	"the table: rows = threads and data lines (locks only), columns = lock kinds"
 if [ "$threads" = 1,2 ]; then
-	ok $(grep -qE '^[0-9]+ cycles, the median of 11 points \([0-9]+ to [0-9]+\)$' \
-		"$pc_tmp/out"; echo $?) "the table: the transfer gauge of the 11 2-thread points"
+	ok $(grep -qE '^[0-9]+ cycles, the median of 18 points \([0-9]+ to [0-9]+\)$' \
+		"$pc_tmp/out"; echo $?) "the table: the transfer gauge of the 18 2-thread points"
 fi
 
 "$PYTHON3" - "$pc_tmp/r.json" "$PC_SRCDIR/data/schema.json" "$threads" >"$pc_tmp/checks" 2>&1 <<'PY'
@@ -49,8 +53,10 @@ rows = ["lock." + k for k in ("tas", "ttas", "ticket", "mcs", "qspinlock", "pthr
 rows += ["contended." + k for k in ("atomic_add_return", "cmpxchg", "false_sharing", "private")]
 ok(sorted(e["probes"]) == sorted(rows), "every lock and atomic row is a probe")
 pts = [(n, pt) for n, p in e["probes"].items() for pt in p["points"]]
-ok(sorted((n, pt["threads"]) for n, pt in pts) == sorted((n, t) for n in rows for t in threads),
-   "a point per row and thread count %s" % threads)
+ok(sorted((n, pt["threads"], pt.get("data_lines")) for n, pt in pts) ==
+   sorted((n, t, d) for n in rows for t in threads
+          for d in ((0, 1) if n.startswith("lock.") else (None,))),
+   "a point per row and thread count %s, and per data lines 0 and 1 of a lock" % threads)
 bad = [(n, pt["threads"]) for n, pt in pts if pt["status"] not in ("ok", "noisy") or
        not all(math.isfinite(pt[m]["median"]) and pt[m]["median"] > 0
                for m in ("cycles", "ns", "ticks"))]
@@ -90,7 +96,8 @@ from pccheck import ok
 t = sys.argv[1]
 lines = open(t + "/status").read().splitlines()
 e = next(iter(json.load(open(t + "/p.json"))["cpus"].values()))
-want = set("%s/%d/%s" % (n, pt["threads"], pt["placement"])
+want = set("%s/%d/%s%s" % (n, pt["threads"], pt["placement"],
+                          "/%d data lines" % pt["data_lines"] if "data_lines" in pt else "")
            for n, p in e["probes"].items() for pt in p["points"])
 got = set(l.split(" ", 2)[2] for l in lines if l.startswith("round 1/5 "))
 ok(got == want and lines[-1:] == ["measured"],
@@ -109,13 +116,14 @@ from pccheck import ok
 tmp, threads = sys.argv[1], [int(t) for t in sys.argv[2].split(",")]
 (key, e), = json.load(open(tmp + "/p.json"))["cpus"].items()
 rows = list(csv.DictReader(open(tmp + "/p.csv")))
-head = ("cpu,probe,threads,placement,cpus,class,nodes,status,cycles_median,cycles_q1,"
+head = ("cpu,probe,threads,placement,cpus,class,nodes,data_lines,status,cycles_median,cycles_q1,"
         "cycles_q3,ns_median,samples,fairness_cv,max_share,ops_per_s,"
         "transfer_cycles").split(",")
 ok(list(rows[0].keys()) == head if rows else False, "-f csv: its header")
-want = {(n, pt["threads"], pt["placement"], pt["cpus"]): pt
+want = {(n, pt["threads"], pt["placement"], pt["cpus"], pt.get("data_lines")): pt
         for n, p in e["probes"].items() for pt in p["points"]}
-got = {(r["probe"], int(r["threads"]), r["placement"], r["cpus"]): r for r in rows}
+got = {(r["probe"], int(r["threads"]), r["placement"], r["cpus"],
+        int(r["data_lines"]) if r["data_lines"] else None): r for r in rows}
 ok(sorted(got) == sorted(want) and len(rows) == len(want),
    "-f csv: a line per point of the JSON (%d), compact and spread apart" % len(want))
 ok(any(k[2] == "spread" for k in got) and any(k[2] == "pair" for k in got) ==
@@ -151,13 +159,14 @@ def shown(v):
 bad = []
 for t, prefix in zip(tables[:2], ("lock.", "contended.")):
     head, body = cells(t)
-    ok(head[:2] == ["threads", "placement"], "-f markdown %s*: rows = threads and placement"
-       % prefix)
+    stub = ["threads", "placement"] + (["data lines"] if prefix == "lock." else [])
+    ok(head[:len(stub)] == stub, "-f markdown %s*: rows = %s" % (prefix, ", ".join(stub)))
     for n, p in e["probes"].items():
         if not n.startswith(prefix):
             continue
         for pt in p["points"]:
-            r = [b for b in body if b[0] == str(pt["threads"]) and b[1] == pt["placement"]]
+            r = [b for b in body if b[0] == str(pt["threads"]) and b[1] == pt["placement"]
+                 and (prefix != "lock." or b[2] == str(pt["data_lines"]))]
             c = head.index(n[len(prefix):]) if n[len(prefix):] in head else -1
             v = r and c >= 0 and r[0][c].rstrip("*")
             if pt["status"] == "failed" or v != shown(pt["cycles"]["median"]):
@@ -190,7 +199,10 @@ def points(path):
             if pt["placement"] == "pair":
                 out["%s.cpus%s" % (n, pt["cpus"])] = pt
             else:
-                out["%s.%s.threads%d" % (n, pt["placement"], pt["threads"])] = pt
+                out["%s.%s%s.threads%d" % (n, pt["placement"],
+                                           ".data%d" % pt["data_lines"]
+                                           if pt.get("data_lines") else "",
+                                           pt["threads"])] = pt
     return out
 def fig(x):
     return "%.0f" % x if abs(x) >= 10000 else "%.1f" % x if abs(x) >= 1000 else "%.2f" % x
@@ -235,22 +247,26 @@ sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
 from pccheck import ok
 (e,) = json.load(open(sys.argv[1]))["cpus"].values()
 text = open(sys.argv[2]).read()
-head = re.search(r"^threads nodes pl\. +(.*)$", text, re.M).group(1).split()
+# the page of the ticket columns
+page = re.search(r"^threads nodes pl\. data +(.*A ticket.*)\n((?: .*\n)*)", text, re.M)
+head = page.group(1).split()
 cols = [" ".join(head[i:i + 2]) for i in range(0, len(head), 2)]
 seed = {"1": "324", "2": "17141"}
 bad, n = [], 0
 for pt in e["probes"]["lock.ticket"]["points"]:
-    m = re.search(r"^ +%d %d %s +(.*)$" % (pt["threads"], pt["nodes"], pt["placement"]),
-                  text, re.M)
+    m = re.search(r"^ +%d %d %s +%d +(.*)$" % (pt["threads"], pt["nodes"], pt["placement"],
+                                               pt["data_lines"]), page.group(2), re.M)
     cells = m and m.group(1).split()
     v = pt["cycles"]["median"]
     want = "%.*f" % (1 if v < 100 else 0, v)
     n += 1
     if not cells or cells[cols.index("A ticket")].rstrip("*") != want or \
-       cells[cols.index("B ticket")] != seed[str(pt["threads"])]:
-        bad.append((pt["threads"], pt["placement"], cells))
-ok(n >= 2 and not bad, "compare --by lock: a row per threads, nodes and placement (%d), "
-   "the 2014 ticket figure beside each%s" % (n, bad and ": %s" % bad[:2] or ""))
+       cells[cols.index("B ticket")] != (seed[str(pt["threads"])] if pt["data_lines"] == 0
+                                         else "-"):
+        bad.append((pt["threads"], pt["placement"], pt["data_lines"], cells))
+ok(n >= 4 and not bad, "compare --by lock: a row per threads, nodes, placement and data "
+   "lines (%d), the 2014 ticket figure beside each at 0 data lines%s" %
+   (n, bad and ": %s" % bad[:2] or ""))
 PY
 import_checks "$pc_tmp/checks" "the compare --by lock placement checks"
 
@@ -271,7 +287,8 @@ sys.exit(got != want)' "$pc_tmp/p.json" "$pc_tmp/out"; echo $?) \
 pc compare --by lock "$pc_tmp/r.json" amd-opteron-interlagos intel-xeon-westmere-ep
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$pc_tmp/out")
 ok $(test $pc_rc -eq 0 && test "$w" -le 80 && grep -q '^  B = AMD Opteron (Interlagos)' "$pc_tmp/out" &&
-	grep -qE '^ +2 1 .* 17141 +5093( |$)' "$pc_tmp/out" && grep -qE '^ +2 1 .* 620 +1282( |$)' "$pc_tmp/out" &&
+	grep -qE '^ +2 1 compact +0 .* 17141 +5093( |$)' "$pc_tmp/out" &&
+	grep -qE '^ +2 1 compact +0 .* 620 +1282( |$)' "$pc_tmp/out" &&
 	grep -q '^method differences:' "$pc_tmp/out";
 	echo $?) "compare --by lock: the run next to the 2014 Interlagos and Westmere tables, each lock's columns side by side, $w columns"
 pc compare --by lock "$PC_SRCDIR/tests/fixtures/result.json"

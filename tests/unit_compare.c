@@ -459,6 +459,16 @@ static void points(struct pc_compare_config *cfg)
 	pc_point_row_name(name, sizeof(name), "x.y", odd, 4);
 	json_decref(odd);
 	ok(strcmp(name, "x.y.point5") == 0, "a point of unknown parameters: %s", name);
+	odd = json_pack("{s:s, s:s, s:i, s:i}", "placement", "compact", "cpus", "0,1",
+			"threads", 2, "data_lines", 1);
+	pc_point_row_name(name, sizeof(name), "lock.tas", odd, 0);
+	ok(strcmp(name, "lock.tas.compact.data1.threads2") == 0, "a lock's point at 1 "
+	   "data line: %s", name);
+	json_object_set_new(odd, "data_lines", json_integer(0));
+	pc_point_row_name(name, sizeof(name), "lock.tas", odd, 0);
+	ok(strcmp(name, "lock.tas.compact.threads2") == 0, "at 0 data lines, the name "
+	   "of the points written before there were data lines: %s", name);
+	json_decref(odd);
 	if (build(&m, da, db, cfg) < 0) {
 		ok(0, "the model of files with points");
 		json_decref(da);

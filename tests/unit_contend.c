@@ -226,10 +226,12 @@ static void check_broken(const struct pc_clock *clk)
 	o.window_us = 10000;
 	if (measure(&o, 15, clk, &cr, &prof) < 0)
 		return;
-	ok(prof.nprobes == 1 && prof.probes[0].status == PC_STATUS_FAILED &&
-	   strstr(prof.probes[0].reason, "mutual exclusion broken"),
-	   "a lock that is not one fails the mutual-exclusion check: %s",
-	   prof.nprobes ? prof.probes[0].reason : "no point");
+	ok(prof.nprobes == 2 && prof.probes[0].status == PC_STATUS_FAILED &&
+	   strstr(prof.probes[0].reason, "mutual exclusion broken") &&
+	   prof.probes[1].status == PC_STATUS_FAILED &&
+	   strstr(prof.probes[1].reason, "mutual exclusion broken"),
+	   "a lock that is not one fails the mutual-exclusion check, at 0 and 1 data "
+	   "lines: %s", prof.nprobes ? prof.probes[0].reason : "no point");
 	pc_profile_free(&prof);
 	pc_contend_close(&cr);
 }
@@ -263,8 +265,9 @@ static void check_rows(const struct pc_clock *clk)
 			     cr.points[i].nthreads, prof.probes[i].reason);
 			failed++;
 		}
-	ok(prof.nprobes == 23 && !failed, "%zu points, every row at 1 and 2 threads "
-	   "and c2c; none fails its check (%d did)", prof.nprobes, failed);
+	ok(prof.nprobes == 37 && !failed, "%zu points, every row at 1 and 2 threads "
+	   "(the locks at 0 and 1 data lines) and c2c; none fails its check (%d did)",
+	   prof.nprobes, failed);
 
 	memset(&ci, 0, sizeof(ci));
 	snprintf(ci.arch, sizeof(ci.arch), "x86_64");
@@ -281,6 +284,14 @@ static void check_rows(const struct pc_clock *clk)
 	back = pc_doc_load(path, &missing, err, sizeof(err));
 	ok(back && json_equal(doc, back), "points[] round trip: an equal document (%s)",
 	   back ? "read" : err);
+	pt = json_array_get(json_object_get(json_object_get(json_object_get(json_object_get(
+		json_object_get(back, "cpus"), "x86_64.test.1-2-3.cpu-a"), "probes"),
+		"lock.ticket"), "points"), 3);
+	ok(json_integer_value(json_object_get(pt, "data_lines")) == 1 &&
+	   !json_object_get(json_array_get(json_object_get(json_object_get(json_object_get(
+		json_object_get(json_object_get(back, "cpus"), "x86_64.test.1-2-3.cpu-a"),
+		"probes"), "contended.cmpxchg"), "points"), 0), "data_lines"),
+	   "a lock's points carry their data lines, an atomic's none");
 	pt = json_array_get(json_object_get(json_object_get(json_object_get(json_object_get(
 		json_object_get(back, "cpus"), "x86_64.test.1-2-3.cpu-a"), "probes"),
 		"lock.ticket"), "points"), 1);
@@ -304,6 +315,96 @@ static void check_rows(const struct pc_clock *clk)
 	pc_contend_close(&cr);
 }
 
+
+/* The counter is in the lock's 64-byte line (a hand-off moves no other
+ * line at 0 data lines); each data line is a line of its own, apart from
+ * the lock's and the others'. */
+static void check_layout(void)
+{
+	size_t lock = offsetof(struct pc_contend_shared, lock) / 64, i, j;
+	size_t line[PC_CONTEND_DATA_LINES_MAX];
+	bool apart = true;
+
+	ok(offsetof(struct pc_contend_shared, counter) / 64 == lock &&
+	   (offsetof(struct pc_contend_shared, counter) + 7) / 64 == lock,
+	   "the counter is in the lock's 64-byte line");
+	for (i = 0; i < PC_CONTEND_DATA_LINES_MAX; i++) {
+		line[i] = (offsetof(struct pc_contend_shared, data) +
+			   i * sizeof(struct pc_data_line)) / PC_LINE;
+		apart &= line[i] != offsetof(struct pc_contend_shared, lock) / PC_LINE &&
+			 line[i] != offsetof(struct pc_contend_shared, word) / PC_LINE &&
+			 sizeof(struct pc_data_line) == PC_LINE;
+		for (j = 0; j < i; j++)
+			apart &= line[j] != line[i];
+	}
+	ok(apart, "each of the %d data lines on a %d-byte line of its own",
+	   PC_CONTEND_DATA_LINES_MAX, PC_LINE);
+}
+
+/* The check reads the counter and each data line: one that lost an
+ * increment fails the window. */
+static void check_data_check(void)
+{
+	const struct pc_contend_kind *k = pc_contend_kind_find("lock.ticket");
+	struct pc_contend_shared *s = aligned_alloc(PC_LINE, sizeof(*s));
+	const char *why_ok, *why_data, *why_counter;
+
+	if (!k || !s) {
+		ok(0, "lock.ticket and its lines");
+		free(s);
+		return;
+	}
+	memset(s, 0, sizeof(*s));
+	s->data_lines = 3;
+	s->counter = s->data[0].v = s->data[1].v = s->data[2].v = 1000;
+	s->data[3].v = 7;		/* beyond data_lines: not the check's */
+	why_ok = k->check(s, 2, 1000);
+	s->data[2].v = 999;
+	why_data = k->check(s, 2, 1000);
+	s->data[2].v = 1000;
+	s->counter = 999;
+	why_counter = k->check(s, 2, 1000);
+	ok(!why_ok && why_data && strstr(why_data, "data line") && why_counter &&
+	   strstr(why_counter, "counter"), "the check: every data line and the counter "
+	   "hold the acquisitions (%s; %s)", why_data ? why_data : "passed",
+	   why_counter ? why_counter : "passed");
+	free(s);
+}
+
+/* --data-lines: a lock row's points at each count, the other rows' once;
+ * beyond the most, a usage error. */
+static void check_data_plan(void)
+{
+	struct pc_contend_options o;
+	struct pc_contend_run cr;
+	char err[PC_ERRLEN] = "";
+	unsigned lock0 = 0, lock2 = 0, other = 0;
+	size_t i;
+
+	memset(&o, 0, sizeof(o));
+	o.kinds[kind_index("lock.mcs")] = o.kinds[kind_index("contended.private")] = true;
+	o.threads = "1";
+	o.data_lines = "0,2";
+	if (pc_contend_plan(&o, &cr, err, sizeof(err)) < 0) {
+		ok(0, "plans --data-lines 0,2: %s", err);
+		return;
+	}
+	for (i = 0; i < cr.npoints; i++) {
+		const struct pc_contend_point *pt = &cr.points[i];
+
+		if (pt->kind->cls != PC_KIND_LOCK)
+			other += pt->data_lines == 0;
+		else
+			lock0 += pt->data_lines == 0, lock2 += pt->data_lines == 2;
+	}
+	ok(cr.npoints == 3 && lock0 == 1 && lock2 == 1 && other == 1,
+	   "--data-lines 0,2: lock.mcs at 0 and 2 data lines, contended.private once "
+	   "(%zu points)", cr.npoints);
+	pc_contend_close(&cr);
+	o.data_lines = "1,17";
+	ok(pc_contend_plan(&o, &cr, err, sizeof(err)) < 0 && strstr(err, "--data-lines"),
+	   "--data-lines 17: refused (%s)", err);
+}
 
 /* ---- every lock kind, more threads than CPUs: the queue paths ------------------ */
 
@@ -343,6 +444,7 @@ static void check_stress(const struct pc_clock *clk)
 		memset(s, 0, sizeof(*s));
 		memset(th, 0, STRESS_THREADS * sizeof(*th));
 		s->threads = th;
+		s->data_lines = 2;
 		kind->init(s);
 		s->deadline = pc_timer_read() + (uint64_t)(0.05 * clk->tick_hz);
 		for (i = 0; i < STRESS_THREADS; i++) {
@@ -358,7 +460,7 @@ static void check_stress(const struct pc_clock *clk)
 		why = kind->check(s, STRESS_THREADS, total);
 		kind->fini(s);
 		ok(!why && least > 0, "%s, %d threads on %ld CPUs for 50 ms: %llu "
-		   "acquisitions, the counter agrees (%s)", kind->name, STRESS_THREADS,
+		   "acquisitions, the counter and 2 data lines agree (%s)", kind->name, STRESS_THREADS,
 		   sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)total,
 		   why ? why : "yes");
 	}
@@ -375,12 +477,14 @@ static void check_views(void)
 		"\"cpu\": {\"brand\": \"Test CPU\"}, \"runs\": [], \"probes\": {"
 		"\"lock.ticket\": {\"status\": \"ok\", \"points\": ["
 		"{\"threads\": 1, \"placement\": \"compact\", \"cpus\": \"0\", \"class\": \"single\", "
-		"\"status\": \"ok\", \"cycles\": {\"median\": 20.5}},"
+		"\"data_lines\": 0, \"status\": \"ok\", \"cycles\": {\"median\": 20.5}},"
 		"{\"threads\": 2, \"placement\": \"compact\", \"cpus\": \"0,1\", \"class\": \"smt\", "
-		"\"status\": \"noisy\", \"cycles\": {\"median\": 1500}}]},"
+		"\"data_lines\": 0, \"status\": \"noisy\", \"cycles\": {\"median\": 1500}},"
+		"{\"threads\": 2, \"placement\": \"compact\", \"cpus\": \"0,1\", \"class\": \"smt\", "
+		"\"data_lines\": 1, \"status\": \"ok\", \"cycles\": {\"median\": 2900}}]},"
 		"\"lock.mcs\": {\"status\": \"ok\", \"points\": ["
 		"{\"threads\": 2, \"placement\": \"compact\", \"cpus\": \"0,1\", \"class\": \"smt\", "
-		"\"status\": \"failed\"}]},"
+		"\"data_lines\": 0, \"status\": \"failed\"}]},"
 		"\"c2c.latency\": {\"status\": \"ok\", \"points\": ["
 		"%s]}}}}}";
 	static const int pairs[6][2] = { { 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 2 }, { 1, 3 },
@@ -406,11 +510,12 @@ static void check_views(void)
 	}
 	pc_contend_show(f, doc, PC_FORMAT_TABLE);
 	fclose(f);
-	ok(strstr(out, "threads placement      ticket         mcs") &&
-	   strstr(out, "      1 compact         20.5           -\n") &&
-	   strstr(out, "      2 compact         1500*     FAILED\n"),
-	   "the table: a row per thread count, a column per lock kind, noisy "
-	   "marked, failed said");
+	ok(strstr(out, "threads placement data      ticket         mcs") &&
+	   strstr(out, "      1 compact      0       20.5           -\n") &&
+	   strstr(out, "      2 compact      0       1500*     FAILED\n") &&
+	   strstr(out, "      2 compact      1       2900           -\n"),
+	   "the table: a row per thread count and data lines, a column per lock "
+	   "kind, noisy marked, failed said");
 	ok(strstr(out, "heat map, one-way cycles: ' ' 100 .. '@' 600") &&
 	   strstr(out, "  0 \\ :=") && strstr(out, "  3 =#@\\"),
 	   "c2c of 4 CPUs: a heat map, darker when dearer");
@@ -429,6 +534,9 @@ int main(void)
 	check_fairness();
 	check_moved();
 	check_placement();
+	check_layout();
+	check_data_check();
+	check_data_plan();
 	check_views();
 	if (getenv("TEST_EMULATOR") && *getenv("TEST_EMULATOR")) {
 		/* qemu-user 7.2 hangs in pthread_create (i386 and arm64 alike) */

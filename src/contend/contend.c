@@ -286,11 +286,34 @@ static int pairs_plan(const struct pc_contend_options *o, struct pc_contend_run 
 	return 0;
 }
 
-/* The points of one row: each placement at each thread count. */
+/* The data lines of the lock rows: --data-lines, or 0 and 1, each at most
+ * PC_CONTEND_DATA_LINES_MAX. */
+static int data_lines(const struct pc_contend_options *o, int *d, unsigned *n, char *err,
+		      size_t errlen)
+{
+	unsigned i;
+
+	if (pc_contend_list("--data-lines", o->data_lines ? o->data_lines :
+			    PC_CONTEND_DATA_LINES, d, PC_CONTEND_DATA_LINES_MAX + 1, n, err,
+			    errlen) < 0)
+		return -1;
+	for (i = 0; i < *n; i++)
+		if (d[i] > PC_CONTEND_DATA_LINES_MAX) {
+			snprintf(err, errlen, "--data-lines: at most %d lines of data, got %d",
+				 PC_CONTEND_DATA_LINES_MAX, d[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* The points of one row: each placement at each thread count, with data
+ * lines lines of protected data (lock rows; 0 for the others). */
 static int row_plan(struct pc_contend_run *cr, size_t *cap, const struct pc_contend_kind *k,
 		    const enum pc_placement *how, unsigned nhow, const int *c, unsigned nc,
-		    const int *list, unsigned nlist, char *err, size_t errlen)
+		    const int *list, unsigned nlist, unsigned lines, char *err,
+		    size_t errlen)
 {
+	struct pc_contend_point *pt;
 	int cpus[PC_CONTEND_THREADS_MAX];
 	unsigned h, i;
 
@@ -308,10 +331,11 @@ static int row_plan(struct pc_contend_run *cr, size_t *cap, const struct pc_cont
 			} else if (pc_place_pick(&cr->place, how[h], n, cpus, err, errlen) < 0) {
 				return -1;
 			}
-			if (!add_point(cr, cap, k, n, how[h], cpus)) {
+			if (!(pt = add_point(cr, cap, k, n, how[h], cpus))) {
 				snprintf(err, errlen, "out of memory");
 				return -1;
 			}
+			pt->data_lines = lines;
 		}
 	return 0;
 }
@@ -320,16 +344,17 @@ int pc_contend_plan(const void *opts, void *state, char *err, size_t errlen)
 {
 	const struct pc_contend_options *o = opts;
 	struct pc_contend_run *cr = state;
-	int list[PC_CONTEND_THREADS_MAX], c[64];
+	int list[PC_CONTEND_THREADS_MAX], c[64], d[PC_CONTEND_DATA_LINES_MAX + 1];
 	enum pc_placement how[2];
-	unsigned nlist, nhow, nc, k;
+	unsigned nlist, nhow, nc, nd, k, i;
 	size_t cap = 0;
 
 	memset(cr, 0, sizeof(*cr));
 	cr->window_us = o->window_us ? o->window_us : PC_CONTEND_WINDOW_US;
 	if (pc_place_open(&cr->place, o->topology, err, errlen) < 0 ||
 	    placements(o, &cr->place, how, &nhow, list, &nlist, err, errlen) < 0 ||
-	    counts(o, nlist ? nlist : cr->place.ncpus, c, &nc, err, errlen) < 0)
+	    counts(o, nlist ? nlist : cr->place.ncpus, c, &nc, err, errlen) < 0 ||
+	    data_lines(o, d, &nd, err, errlen) < 0)
 		goto fail;
 	for (k = 0; k < pc_contend_nkinds; k++) {
 		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
@@ -341,10 +366,13 @@ int pc_contend_plan(const void *opts, void *state, char *err, size_t errlen)
 				snprintf(err, errlen, "out of memory");
 				goto fail;
 			}
-		} else if (row_plan(cr, &cap, kind, how, nhow, c, nc, list, nlist, err,
-				    errlen) < 0) {
-			goto fail;
+			continue;
 		}
+		for (i = 0; i < (kind->cls == PC_KIND_LOCK ? nd : 1); i++)
+			if (row_plan(cr, &cap, kind, how, nhow, c, nc, list, nlist,
+				     kind->cls == PC_KIND_LOCK ? (unsigned)d[i] : 0, err,
+				     errlen) < 0)
+				goto fail;
 	}
 	return 0;
 fail:
@@ -412,6 +440,18 @@ static long involuntary(void)
 	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
 }
 
+/* What a lock row's window left: the counter, or the first data line that
+ * differs from the acquisitions when the counter does not. */
+static uint64_t lock_tally(const struct pc_contend_shared *s, uint64_t total)
+{
+	unsigned i;
+
+	for (i = 0; s->counter == total && i < s->data_lines; i++)
+		if (s->data[i].v != total)
+			return s->data[i].v;
+	return s->counter;
+}
+
 /* Between windows, done by the last thread at the barrier: the check of the
  * window that ended, the initial state of the next and its deadline. */
 static void between(struct batch *b)
@@ -427,7 +467,7 @@ static void between(struct batch *b)
 		for (i = 0; i < n; i++)
 			total += s->threads[i].acq;
 		b->why[b->w - 1] = k->check(s, n, total);
-		b->counter[b->w - 1] = k->cls == PC_KIND_LOCK ? s->counter :
+		b->counter[b->w - 1] = k->cls == PC_KIND_LOCK ? lock_tally(s, total) :
 				       (uint64_t)atomic_load(&s->word);
 		k->fini(s);
 	}
@@ -435,6 +475,9 @@ static void between(struct batch *b)
 		s = b->slot[b->w];
 		k->init(s);
 		s->counter = 0;
+		s->data_lines = b->pt->data_lines;
+		for (i = 0; i < s->data_lines; i++)
+			s->data[i].v = 0;
 		for (i = 0; i < n; i++) {
 			memset(&s->threads[i], 0, sizeof(s->threads[i]));
 			s->threads[i].idx = i;
@@ -715,8 +758,12 @@ static void point_progress(const struct sampling *sp, const struct pc_contend_po
 {
 	char name[96];
 
-	snprintf(name, sizeof(name), "%s/%u/%s", pt->kind->name, pt->nthreads,
-		 pc_placement_names[pt->placement]);
+	int at = snprintf(name, sizeof(name), "%s/%u/%s", pt->kind->name, pt->nthreads,
+			  pc_placement_names[pt->placement]);
+
+	if (pt->kind->cls == PC_KIND_LOCK && at > 0 && (size_t)at < sizeof(name))
+		snprintf(name + at, sizeof(name) - (size_t)at, "/%u data lines",
+			 pt->data_lines);
 	pc_progress(sp->cfg, what, r + 1, PC_CONTEND_ROUNDS, name);
 }
 

@@ -90,6 +90,9 @@ unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max)
 /* Iterations of each loop of the canary's pair (80 and 16 operations
  * each): about 20000 cycles. */
 #define PC_CONTEND_CANARY_ITERS	256
+/* The lock rows' default data lines: the empty critical section of the
+ * 2014 tables, and one line of protected data beside the lock's. */
+#define PC_CONTEND_DATA_LINES	"0,1"
 /* The default thread counts: powers of two up to the CPUs, at most this
  * many points per row and placement. */
 #define PC_CONTEND_MAX_COUNTS	8
@@ -100,6 +103,7 @@ struct pc_contend_options {
 	const char *threads;			/* --threads LIST, or NULL */
 	const char *placement;			/* --placement LIST, or NULL */
 	const char *cpus;			/* --cpus LIST, or NULL */
+	const char *data_lines;			/* --data-lines LIST, or NULL */
 	bool matrix;				/* c2c between every pair */
 	unsigned window_us;			/* --window-us */
 	const char *topology;			/* an hwloc XML (tests), or NULL */
@@ -121,6 +125,8 @@ struct pc_contend_point {
 	unsigned nthreads;
 	int *cpus;				/* [nthreads] */
 	enum pc_placement placement;
+	unsigned data_lines;			/* lock rows: lines of protected
+						 * data the critical section writes */
 	const char *cls;			/* pc_place_class() */
 	int nodes;
 	/* what its windows said */

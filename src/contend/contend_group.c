@@ -8,13 +8,15 @@
 #include "results/group.h"
 #include "core/options.h"
 
-enum { OPT_LOCKS, OPT_THREADS, OPT_PLACEMENT, OPT_CPUS, OPT_MATRIX, OPT_WINDOW_US };
+enum { OPT_LOCKS, OPT_THREADS, OPT_PLACEMENT, OPT_CPUS, OPT_DATA_LINES, OPT_MATRIX,
+       OPT_WINDOW_US };
 
 static const struct pc_group_option contend_options[] = {
 	[OPT_LOCKS] = { "locks", false },
 	[OPT_THREADS] = { "threads", true },
 	[OPT_PLACEMENT] = { "placement", true },
 	[OPT_CPUS] = { "cpus", true },
+	[OPT_DATA_LINES] = { "data-lines", true },
 	[OPT_MATRIX] = { "matrix", false },
 	[OPT_WINDOW_US] = { "window-us", true },
 	{ NULL, false },
@@ -44,6 +46,10 @@ static int contend_option(void *opts, int index, const char *arg, char *err, siz
 		k->cpus = arg;
 		return pc_contend_list("--cpus", arg, v, PC_CONTEND_THREADS_MAX, &n, err,
 				       errlen);
+	case OPT_DATA_LINES:
+		k->data_lines = arg;
+		return pc_contend_list("--data-lines", arg, v, PC_CONTEND_DATA_LINES_MAX + 1,
+				       &n, err, errlen);
 	default:
 		if (pc_opt_long("--window-us", arg, 100, 10000000, "100..10000000", &w,
 				err, errlen) < 0)
@@ -59,7 +65,7 @@ static int contend_finish(void *opts, struct pc_group_args *g, char *err, size_t
 {
 	struct pc_contend_options *k = opts;
 
-	k->on = k->matrix || k->threads || k->placement || k->cpus || k->on ||
+	k->on = k->matrix || k->threads || k->placement || k->cpus || k->data_lines || k->on ||
 		(strcmp(g->probes, "*") != 0 && pc_contend_list_only(g->probes));
 	if (!k->on) {
 		if (k->window_us) {
@@ -125,6 +131,10 @@ const struct pc_measurement_group pc_group_contend = {
 		"      --placement LIST  compact, spread or both (default compact)\n"
 		"      --cpus LIST       run the threads on these CPUs, in this order; c2c:\n"
 		"                        the first CPU with each other one\n"
+		"      --data-lines LIST lines of protected data each lock's critical\n"
+		"                        section writes, 0.." PC_STRINGIFY(PC_CONTEND_DATA_LINES_MAX)
+		" (default " PC_CONTEND_DATA_LINES ";\n"
+		"                        the 2014 tables' is 0)\n"
 		"      --matrix          c2c between every pair of CPUs: the cost grows as\n"
 		"                        CPUs squared (64 CPUs: 2016 pairs)\n"
 		"      --window-us US    length of one window (default 1000)\n",

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * contend_json.c - the contended group's results (contend.h): a probe per
- * row with points[] (threads, placement, cpus, class, nodes, the figures,
- * fairness).
+ * row with points[] (threads, placement, cpus, class, nodes, a lock's data
+ * lines, the figures, fairness).
  */
 #include <math.h>
 #include <sched.h>
@@ -43,6 +43,8 @@ static json_t *point_json(const struct pc_contend_point *pt,
 
 	if (!p)
 		return NULL;
+	if (pt->kind->cls == PC_KIND_LOCK)
+		json_object_set_new(p, "data_lines", json_integer(pt->data_lines));
 	if (!pc_json_outcome(p, r))
 		return p;
 	pc_json_figures(p, r);	/* round_spread with them, when it is a number */

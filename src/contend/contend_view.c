@@ -39,27 +39,52 @@ static int put_words(struct pc_table *t, long r, size_t c, json_t *pt, const cha
 
 /* ---- the kinds' tables: a row per threads and key, a column per kind -------------- */
 
-/* The stub columns: threads, then the key (the placement, or in compare the
- * nodes and the placement). */
+/* The stub columns: threads, the key (the placement, or in compare the
+ * nodes and the placement), and where lock rows are, their data lines. */
 #define KEY_COLS 2
+#define DATA_COL 2
 
 static const struct pc_table_mark noisy[] = { { "*", "*" } };
 
-/* An empty table of the stubs (the key's heading keyname): the text view
- * as many kinds a page as fit, a noisy figure marked '*'. -1: out of
- * memory. */
-static int kinds_table(struct pc_table *t, const char *keyname)
+/* An empty table of the stubs (the key's heading keyname; data: a column
+ * of the data lines too): the text view as many kinds a page as fit, a
+ * noisy figure marked '*'. -1: out of memory. */
+static int kinds_table(struct pc_table *t, const char *keyname, bool data)
 {
-	const struct pc_table_col stubs[KEY_COLS] = {
+	const struct pc_table_col stubs[KEY_COLS + 1] = {
 		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
 		{ NULL, keyname, 9, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0, NULL, NULL },
+		[DATA_COL] = { NULL, "data", 4, PC_CELL_FIXED, PC_COL_STUB, 0, NULL,
+			       "data lines" },
 	};
 
-	if (pc_table_init(t, " ", stubs, KEY_COLS) < 0)
+	if (pc_table_init(t, " ", stubs, KEY_COLS + data) < 0)
 		return -1;
 	t->marks = noisy;
 	t->nmarks = 1;
 	return 0;
+}
+
+/* The stub columns of t. */
+static size_t stubs(const struct pc_table *t)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols && t->cols[c].flags & PC_COL_STUB; c++)
+		;
+	return c;
+}
+
+/* A lock point's data lines; -1 for another row's. A result of before the
+ * data lines counts as 0 where old is (compare pairs it with today's 0:
+ * its critical section wrote the counter, on a line of its own). */
+static int data_of(const char *name, json_t *pt, bool old)
+{
+	json_t *d = json_object_get(pt, "data_lines");
+
+	if (json_is_integer(d))
+		return (int)json_integer_value(d);
+	return old && strncmp(name, "lock.", 5) == 0 ? 0 : -1;
 }
 
 /* The column of kind name (the row's name after its group's prefix, with
@@ -72,28 +97,42 @@ static long kind_col(struct pc_table *t, const char *name)
 					  PC_COL_MARK, 0, NULL, name };
 	size_t c;
 
-	for (c = KEY_COLS; c < t->ncols; c++)
+	for (c = stubs(t); c < t->ncols; c++)
 		if (strcmp(t->cols[c].wide_head, name) == 0)
 			return (long)c;
 	return pc_table_col_add(t, &col);
 }
 
-/* The row of (threads, key), added after the rows of as many threads or
- * fewer when there is none. -1: out of memory. */
-static long kind_row(struct pc_table *t, int threads, const char *key)
+/* Is row r's data lines data (-1: none), in a table with a column of them? */
+static bool data_is(const struct pc_table *t, size_t r, int data)
+{
+	const struct pc_table_cell *c = pc_table_at(t, r, DATA_COL);
+
+	return stubs(t) <= DATA_COL || (data < 0 ? c->text != NULL : c->v == data);
+}
+
+/* The row of (threads, key, data lines), added after the rows of as many
+ * threads or fewer when there is none. -1: out of memory. */
+static long kind_row(struct pc_table *t, int threads, const char *key, int data)
 {
 	size_t r;
 	long at;
 
 	for (r = 0; r < t->nrows; r++)
 		if (pc_table_at(t, r, 0)->v == threads &&
-		    strcmp(pc_table_at(t, r, 1)->text, key) == 0)
+		    strcmp(pc_table_at(t, r, 1)->text, key) == 0 && data_is(t, r, data))
 			return (long)r;
 	for (r = 0; r < t->nrows && pc_table_at(t, r, 0)->v <= threads; r++)
 		;
 	if ((at = pc_table_insert(t, r)) < 0)
 		return -1;
 	pc_table_at(t, (size_t)at, 0)->v = threads;
+	if (stubs(t) > DATA_COL) {
+		if (data >= 0)
+			pc_table_at(t, (size_t)at, DATA_COL)->v = data;
+		else if (pc_table_text(t, (size_t)at, DATA_COL, "-") < 0)
+			return -1;
+	}
 	return pc_table_text(t, (size_t)at, 1, "%s", key) < 0 ? -1 : at;
 }
 
@@ -113,11 +152,11 @@ static int put_cell(struct pc_table *t, long r, long c, json_t *pt)
 	return strcmp(st, "failed") == 0 ? pc_table_text(t, (size_t)r, (size_t)c, "FAILED") : 0;
 }
 
-/* A point at (threads, key) under kind. -1: out of memory. */
-static int put_point(struct pc_table *t, int threads, const char *key, const char *kind,
-		     json_t *pt)
+/* A point at (threads, key, data lines) under kind. -1: out of memory. */
+static int put_point(struct pc_table *t, int threads, const char *key, int data,
+		     const char *kind, json_t *pt)
 {
-	long r = kind_row(t, threads, key), c = kind_col(t, kind);
+	long r = kind_row(t, threads, key, data), c = kind_col(t, kind);
 
 	return r < 0 || c < 0 ? -1 : put_cell(t, r, c, pt);
 }
@@ -138,7 +177,7 @@ static int add_points(struct pc_table *t, json_t *entry, const char *prefix)
 
 			if (json_is_integer(th) &&
 			    put_point(t, (int)json_integer_value(th), pl ? pl : "?",
-				      name + strlen(prefix), pt) < 0)
+				      data_of(name, pt, false), name + strlen(prefix), pt) < 0)
 				return -1;
 		}
 	}
@@ -282,13 +321,17 @@ static void transfer_and_reasons(FILE *f, json_t *entry)
 				hi = v > hi ? v : hi;
 			}
 			if (st && strcmp(st, "ok") != 0) {
-				char lead[160];
+				char lead[160], data[32] = "";
+				int d = data_of(name, pt, false);
 
-				snprintf(lead, sizeof(lead), "%s %s, %lld threads %s:",
+				if (d >= 0)
+					snprintf(data, sizeof(data), ", %d data lines", d);
+				snprintf(lead, sizeof(lead), "%s %s, %lld threads %s%s:",
 					 strcmp(st, "noisy") == 0 ? "*" : "!", name,
 					 (long long)json_integer_value(json_object_get(pt,
 								"threads")),
-					 json_string_value(json_object_get(pt, "placement")) ? : "");
+					 json_string_value(json_object_get(pt, "placement")) ? : "",
+					 data);
 				pc_text_wrap(f, lead, why ? why : st, 4, pc_table_fit());
 			}
 		}
@@ -305,7 +348,7 @@ static const struct {
 	const char *prefix, *title;
 } kinds[] = {
 	{ "lock.", "locks: cycles per lock+unlock pair per thread (median of the windows; "
-	  "* noisy)" },
+	  "* noisy);\ndata: lines of protected data each critical section writes" },
 	{ "contended.", "contended atomics: cycles per operation per thread" },
 };
 
@@ -314,11 +357,11 @@ static const struct {
 static int kinds_view(FILE *f, json_t *entry, size_t k, bool markdown)
 {
 	struct pc_table t;
-	int rc = kinds_table(&t, "placement");
+	int rc = kinds_table(&t, "placement", strcmp(kinds[k].prefix, "lock.") == 0);
 
 	if (rc == 0)
 		rc = add_points(&t, entry, kinds[k].prefix);
-	if (rc == 0 && t.ncols > KEY_COLS) {
+	if (rc == 0 && t.ncols > stubs(&t)) {
 		if (markdown) {
 			fprintf(f, "\n%s\n\n", kinds[k].title);
 			pc_table_draw_markdown(f, &t);
@@ -367,8 +410,9 @@ static int tables_view(FILE *f, json_t *doc, bool markdown)
 /* What compare_add takes of an entry: our points, the published rows, both. */
 enum { ADD_OURS = 1, ADD_PUBLISHED = 2, ADD_BOTH = 3 };
 
-/* A published figure (no placement) beside every placement of its threads
- * and nodes that our points hold; a row of its own ("N -") when none. */
+/* A published figure (no placement, an empty critical section) beside
+ * every placement of its threads and nodes that our points hold at 0 data
+ * lines; a row of its own ("N -") when none. */
 static int put_published(struct pc_table *t, int threads, int nodes, const char *kind,
 			 json_t *p)
 {
@@ -383,7 +427,7 @@ static int put_published(struct pc_table *t, int threads, int nodes, const char 
 		const char *k = pc_table_at(t, r, 1)->text;
 
 		if (pc_table_at(t, r, 0)->v == threads && strncmp(k, key, len) == 0 &&
-		    strcmp(k + len, "-") != 0) {
+		    strcmp(k + len, "-") != 0 && data_is(t, r, 0)) {
 			if (put_cell(t, (long)r, c, p) < 0)
 				return -1;
 			put = true;
@@ -392,7 +436,7 @@ static int put_published(struct pc_table *t, int threads, int nodes, const char 
 	if (put)
 		return 0;
 	snprintf(key, sizeof(key), "%d -", nodes);
-	return put_point(t, threads, key, kind, p);
+	return put_point(t, threads, key, 0, kind, p);
 }
 
 /* Our lock and atomic rows' points (rows by threads, nodes and placement)
@@ -427,7 +471,8 @@ static int compare_add(struct pc_table *t, json_t *entry, char tag, int what)
 				 (long long)json_integer_value(json_object_get(pt, "nodes")),
 				 json_string_value(json_object_get(pt, "placement")) ? : "?");
 			if (json_is_integer(threads) &&
-			    put_point(t, (int)json_integer_value(threads), key, col, pt) < 0)
+			    put_point(t, (int)json_integer_value(threads), key,
+				      data_of(name, pt, true), col, pt) < 0)
 				return -1;
 		}
 	}
@@ -471,7 +516,9 @@ static const char method_primcost[] =
 	"and the figure is the threads' time over their acquisitions, the median "
 	"of the clean windows; cycles are ticks scaled by the add-chain "
 	"calibration, not TSC ticks taken as cycles; the critical section holds "
-	"the counter of the mutual-exclusion check, a plain increment.";
+	"the counter of the mutual-exclusion check, a plain increment in the "
+	"lock's own line, and at 1 data line or more a plain increment in each "
+	"line of data.";
 
 /* The next letter, from 'A' (at most 'Z'). */
 static char next_tag(char tag)
@@ -515,18 +562,18 @@ static long compare_pass(FILE *f, struct pc_table *t, json_t *const *docs,
 
 	for (d = 0; d < ndocs; d++)
 		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
-			int rc = kinds_table(&one, "nodes pl.");
+			int rc = kinds_table(&one, "nodes pl.", true);
 
 			if (rc == 0)
 				rc = compare_add(&one, entry, tag, ADD_BOTH);
-			if (rc == 0 && one.ncols > KEY_COLS) {
+			if (rc == 0 && one.ncols > stubs(&one)) {
 				n++;
 				if (what == PASS_METHODS) {
 					pass_methods(f, entry, tag, &seen);
 				} else if (what) {
 					rc = compare_add(t, entry, tag, what);
 				} else {
-					for (c = KEY_COLS; rc == 0 && c < one.ncols; c++)
+					for (c = stubs(&one); rc == 0 && c < one.ncols; c++)
 						rc = kind_col(t, one.cols[c].wide_head) < 0 ? -1 : 0;
 					snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
 						 pc_entry_brand(entry, key), names[d]);
@@ -541,27 +588,40 @@ static long compare_pass(FILE *f, struct pc_table *t, json_t *const *docs,
 	return n;
 }
 
+/* The column name ("A ticket") in a group of its kind's, kept on one page
+ * of the text view. -1: out of memory. */
+static long grouped_col(struct pc_table *t, const char *name)
+{
+	int w = (int)strlen(name) + 2;
+	const struct pc_table_col col = { strchr(name, ' ') + 1, name, w > 11 ? w : 11,
+					  PC_CELL_CYCLES, PC_COL_MARK, 0, " ", name };
+
+	return pc_table_col_add(t, &col);
+}
+
 /* The columns of t (no rows yet) put side by side by kind: every CPU's
- * "ticket" next to each other, in the order the kinds came, the CPUs in
- * order of their letters. -1 when out of memory. */
+ * "ticket" next to each other, on one page where they fit, in the order
+ * the kinds came, the CPUs in order of their letters. -1 when out of
+ * memory. */
 static int by_kind(struct pc_table *t)
 {
 	struct pc_table sorted;
-	size_t c, k;
-	int rc = kinds_table(&sorted, t->cols[1].head);
+	size_t c, k, s = stubs(t);
+	int rc = kinds_table(&sorted, t->cols[1].head, s > DATA_COL);
 
-	for (c = KEY_COLS; rc == 0 && c < t->ncols; c++) {
+	for (c = s; rc == 0 && c < t->ncols; c++) {
 		const char *kind = strchr(t->cols[c].wide_head, ' ');
 
-		for (k = KEY_COLS; k < c; k++)	/* placed with an earlier one */
+		for (k = s; k < c; k++)	/* placed with an earlier one */
 			if (strcmp(strchr(t->cols[k].wide_head, ' '), kind) == 0)
 				break;
 		if (k < c)
 			continue;
 		for (k = c; rc == 0 && k < t->ncols; k++)
 			if (strcmp(strchr(t->cols[k].wide_head, ' '), kind) == 0)
-				rc = kind_col(&sorted, t->cols[k].wide_head) < 0 ? -1 : 0;
+				rc = grouped_col(&sorted, t->cols[k].wide_head) < 0 ? -1 : 0;
 	}
+	sorted.no_group_line = true;
 	if (rc < 0) {
 		pc_table_free(&sorted);
 		return -1;
@@ -579,14 +639,15 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 
 	(void)base;	/* the published tables are the reference */
 
-	if (kinds_table(&t, "nodes pl.") < 0) {
+	if (kinds_table(&t, "nodes pl.", true) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	fprintf(f, "locks and atomics under contention: cycles per lock+unlock pair "
 		"(or operation)\nper thread, medians; rows: threads, the NUMA nodes they "
-		"span and the placement\n(Zijlstra's 2014 tables have none: beside "
-		"every placement, else -)\n");
+		"span, the placement\n(Zijlstra's 2014 tables have none: beside "
+		"every placement, else -) and a lock's\ndata lines (the 2014 tables': 0; "
+		"a result of before them: 0, its counter on a\nline of its own)\n");
 	/* Our points make the rows; the published figures go beside them. */
 	n = compare_pass(f, &t, docs, names, ndocs, PASS_NAME);
 	if (n > 0 && by_kind(&t) < 0)
@@ -616,8 +677,10 @@ static const char *const methods[] = {
 	[PC_KIND_LOCK] = "threads pinned by placement (compact, spread, --cpus) take "
 		"and release the lock for the same time-bounded window after a start "
 		"barrier; the figure is the threads' time over their acquisitions, "
-		"the median of the windows; a plain counter in the critical section "
-		"must equal the acquisitions (mutual-exclusion check)",
+		"the median of the windows; a plain counter in the lock's line, and "
+		"a word in each line of protected data (--data-lines), written in the "
+		"critical section, must equal the acquisitions (mutual-exclusion "
+		"check)",
 	[PC_KIND_ATOMIC] = "threads pinned by placement (compact, spread, --cpus) "
 		"repeat the operation for the same time-bounded window after a start "
 		"barrier; the figure is the threads' time over their operations, the "
@@ -659,7 +722,7 @@ const struct pc_point_row *pc_contend_point_rows(size_t *n)
 /* The CSV's columns: a point's words (the CPU entry, the row, its threads
  * ...), then its figures (csv_figures). */
 enum { CSV_CPU, CSV_PROBE, CSV_THREADS, CSV_PLACEMENT, CSV_CPUS, CSV_CLASS, CSV_NODES,
-       CSV_STATUS, CSV_WORDS };
+       CSV_DATA_LINES, CSV_STATUS, CSV_WORDS };
 
 static const struct pc_table_col csv_words[CSV_WORDS] = {
 	[CSV_CPU] = { .head = "cpu" },
@@ -669,6 +732,7 @@ static const struct pc_table_col csv_words[CSV_WORDS] = {
 	[CSV_CPUS] = { .head = "cpus" },
 	[CSV_CLASS] = { .head = "class" },
 	[CSV_NODES] = { .head = "nodes", .style = PC_CELL_FIXED },
+	[CSV_DATA_LINES] = { .head = "data_lines", .style = PC_CELL_FIXED },
 	[CSV_STATUS] = { .head = "status" },
 };
 
@@ -717,6 +781,7 @@ static int csv_point(struct pc_table *t, const char *key, const char *name, json
 		(double)json_integer_value(json_object_get(pt, "threads"));
 	pc_table_at(t, (size_t)r, CSV_NODES)->v =
 		(double)json_integer_value(json_object_get(pt, "nodes"));
+	pc_table_at(t, (size_t)r, CSV_DATA_LINES)->v = number(pt, "data_lines");
 	for (i = 0; i < PC_ARRAY_LEN(csv_figures); i++)
 		pc_table_at(t, (size_t)r, CSV_WORDS + i)->v = number(csv_figures[i].in ?
 			json_object_get(pt, csv_figures[i].in) : pt, csv_figures[i].key);

@@ -3,8 +3,10 @@
  * locks.c - the contended rows (locks.h), in C11 atomics: the lock kinds,
  * the contended atomics and the cache-line ping-pong, each a loop that runs
  * until its window's deadline. Every operation of a lock row is a lock, a
- * plain increment of the shared counter (the mutual-exclusion check), and
- * an unlock; the spin-waits use the backend's hint, pc_relax().
+ * plain increment of the counter in the lock's line (the mutual-exclusion
+ * check), a plain increment of a word in each of the point's data lines,
+ * and an unlock; the spin-waits use the backend's hint, pc_relax(), and the
+ * queued lock the backend's byte and half-word accesses (arch/<arch>/lock.h).
  */
 #include <string.h>
 
@@ -46,19 +48,24 @@ static inline void start(struct pc_contend_thread *t)
 	t->gap = 0;
 }
 
-/* One loop per lock kind, the lock and unlock inlined into it. */
+/* One loop per lock kind, the lock and unlock inlined into it; the critical
+ * section writes the counter, in the lock's line, and a word of each data
+ * line. */
 #define LOCK_LOOP(kind)								\
 static void loop_##kind(struct pc_contend_shared *s, struct pc_contend_thread *t) \
 {										\
+	const unsigned lines = s->data_lines;					\
 	uint64_t n = 0;								\
 										\
-	start(t);							\
+	start(t);								\
 	do {									\
 		kind##_lock(s, t);						\
 		s->counter++;							\
+		for (unsigned i = 0; i < lines; i++)				\
+			s->data[i].v++;						\
 		kind##_unlock(s, t);						\
 		n++;								\
-	} while (!window_over(s, t, n));						\
+	} while (!window_over(s, t, n));					\
 	t->t1 = pc_timer_read();						\
 	t->acq = n;								\
 }
@@ -340,13 +347,22 @@ LOCK_LOOP(qspinlock)
 LOCK_LOOP(pspin)
 LOCK_LOOP(pmutex)
 
-/* The counter the locks protect must hold every acquisition. */
+/* The counter the locks protect, and every data line, must hold every
+ * acquisition. */
 static const char *check_counter(const struct pc_contend_shared *s, unsigned n,
 				 uint64_t total)
 {
+	unsigned i;
+
 	(void)n;
-	return s->counter == total ? NULL : "mutual exclusion broken: the counter "
-		"incremented inside the critical section differs from the acquisitions";
+	if (s->counter != total)
+		return "mutual exclusion broken: the counter incremented inside the "
+			"critical section differs from the acquisitions";
+	for (i = 0; i < s->data_lines; i++)
+		if (s->data[i].v != total)
+			return "mutual exclusion broken: a data line written inside the "
+				"critical section differs from the acquisitions";
+	return NULL;
 }
 
 /* ---- contended atomics ------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Every shared variable on a line of its own: 128 bytes, since the
@@ -39,6 +40,15 @@ struct pc_contend_thread {
 	unsigned parity;				/* c2c: 0 or 1 */
 };
 
+/* The most lines of protected data a lock row's critical section writes. */
+#define PC_CONTEND_DATA_LINES_MAX 16
+
+/* A line of the lock's protected data: its first word, written once in
+ * each critical section. */
+struct pc_data_line {
+	_Alignas(PC_LINE) volatile uint64_t v;
+};
+
 /* What the threads of a window share, each on its own line. */
 struct pc_contend_shared {
 	_Alignas(PC_LINE) union {
@@ -47,18 +57,28 @@ struct pc_contend_shared {
 		_Atomic(struct pc_mcs_node *) tail;	/* mcs */
 		pthread_spinlock_t spin;
 		pthread_mutex_t mutex;
-		char pad[PC_LINE];
 	} lock;
-	/* Inside the critical section, plain: the mutual-exclusion check. */
-	_Alignas(PC_LINE) volatile uint64_t counter;
+	/* Inside the critical section, plain: the mutual-exclusion check, in
+	 * the lock's own 64-byte line, so that a hand-off moves no line more
+	 * than the lock's (data lines 0). */
+	volatile uint64_t counter;
+	/* Inside the critical section too: a word of each of the first
+	 * data_lines, the protected data on lines of its own. */
+	struct pc_data_line data[PC_CONTEND_DATA_LINES_MAX];
 	_Alignas(PC_LINE) atomic_uint_fast64_t word;	/* atomics, c2c */
 	_Alignas(PC_LINE) atomic_uint_fast64_t fs[PC_FS_WORDS];
 	_Alignas(PC_LINE) atomic_int stop;		/* the window is over */
 	_Alignas(PC_LINE) atomic_uint arrived;		/* the barrier's count */
 	_Alignas(PC_LINE) atomic_uint sense;		/* ... and its release */
 	uint64_t deadline;				/* the window's end, ticks */
+	unsigned data_lines;				/* lock rows: 0 .. MAX */
 	struct pc_contend_thread *threads;		/* [nthreads] */
 };
+
+/* The counter shares the lock's line (a 64-byte one, the smallest a CPU
+ * moves): pthread_mutex_t, the largest lock, leaves room for it. */
+_Static_assert(offsetof(struct pc_contend_shared, counter) + sizeof(uint64_t) <= 64,
+	       "the counter is in the lock's 64-byte line");
 
 enum pc_contend_class {
 	PC_KIND_LOCK,		/* per lock+unlock pair, per thread */

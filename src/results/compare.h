@@ -216,7 +216,9 @@ const char *pc_side_label(size_t i, char *buf);
 int pc_compare_expand_points(json_t *doc);
 /* The row name of point pt (index i) of probe: PROBE.ALLOCATOR.SIZE
  * (alloc.malloc.glibc.64), PROBE.PLACEMENT.threadsN
- * (lock.ticket.compact.threads2), PROBE.cpusLIST.threadsN (--cpus),
+ * (lock.ticket.compact.threads2), PROBE.cpusLIST.threadsN (--cpus), with
+ * .dataN before .threadsN for a lock's N data lines, N > 0
+ * (lock.ticket.compact.data1.threads2),
  * PROBE.cpusA,B (c2c.latency.cpus0,1), else PROBE.pointN. As snprintf. */
 int pc_point_row_name(char *buf, size_t len, const char *probe, json_t *pt, size_t i);
 /* Builds the model; the documents must outlive it, their points expanded

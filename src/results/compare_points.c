@@ -30,9 +30,16 @@ int pc_point_row_name(char *buf, size_t len, const char *probe, json_t *pt, size
 		return snprintf(buf, len, "%s.cpus%s", probe, cpus);
 	if (pl && cpus && json_is_integer(th)) {
 		bool list = strcmp(pl, "list") == 0;
+		json_int_t d = json_integer_value(json_object_get(pt, "data_lines"));
+		char data[32] = "";
 
-		return snprintf(buf, len, "%s.%s%s.threads%lld", probe, list ? "cpus" : pl,
-				list ? cpus : "", (long long)json_integer_value(th));
+		/* 0 data lines, the 2014 tables' empty critical section, keeps
+		 * the name of the points written before there were data lines;
+		 * threadsN stays last, the series the report draws over threads */
+		if (d > 0)
+			snprintf(data, sizeof(data), ".data%lld", (long long)d);
+		return snprintf(buf, len, "%s.%s%s%s.threads%lld", probe, list ? "cpus" : pl,
+				list ? cpus : "", data, (long long)json_integer_value(th));
 	}
 	return snprintf(buf, len, "%s.point%zu", probe, i + 1);
 }

@@ -319,7 +319,7 @@ static int check_probe_events(json_t *p, long samples, const char *where, char *
 }
 
 /* A point of the contended group: threads, their placement and CPUs, what
- * the CPUs share, the nodes they span; fairness and the line transfer
+ * the CPUs share, the nodes they span, a lock's data lines; fairness and the line transfer
  * between its CPUs when measured. */
 static int check_thread_point(json_t *pt, const char *where, char *err, size_t errlen)
 {
@@ -338,6 +338,10 @@ static int check_thread_point(json_t *pt, const char *where, char *err, size_t e
 	v = json_object_get(pt, "nodes");
 	if (v && (!json_is_integer(v) || json_integer_value(v) < 1))
 		FAIL("%s.nodes: not a node count", where);
+	v = json_object_get(pt, "data_lines");
+	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		  json_integer_value(v) > 65536))
+		FAIL("%s.data_lines: not a count of lines", where);
 	for (i = 0; i < 2; i++) {
 		f = json_object_get(pt, objs[i]);
 		if (!f)
