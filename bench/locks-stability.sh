@@ -6,7 +6,8 @@
 #   bench/locks-stability.sh [RUNS] [ARGS...]
 #
 # Runs `primcost run --locks ARGS` RUNS times (default 5), then prints each
-# run's wall time, and per point (row, threads, placement) the median of
+# run's wall time, and per point (row and a lock's data lines as "dN",
+# threads, placement) the median of
 # the run medians, their spread ((max - min) / median) and each run's
 # transfer gauge (cycles per one-way transfer between the point's first
 # two CPUs). The last lines count the points over 5 %, then again without
@@ -38,7 +39,8 @@ for i in range(1, runs + 1):
     m, g = {}, {}
     for name, p in entry["probes"].items():
         for pt in p.get("points", []):
-            key = (name, pt["threads"], pt["placement"], pt["cpus"])
+            row = name + (" d%d" % pt["data_lines"] if "data_lines" in pt else "")
+            key = (row, pt["threads"], pt["placement"], pt["cpus"])
             if pt["status"] == "noisy":
                 noisy.setdefault(key, []).append("run %d: %s" % (i, pt.get("reason", "")))
             if pt["status"] in ("ok", "noisy") and "cycles" in pt:
