@@ -94,7 +94,11 @@ struct pc_arch_probe {
 	[PC_PROBE_cmpxchg_local_llsc] = row_,				\
 	[PC_PROBE_atomic_add_return_llsc] = row_,			\
 	[PC_PROBE_local_add_return_llsc] = row_,			\
-	[PC_PROBE_xchg_llsc] = row_
+	[PC_PROBE_xchg_llsc] = row_,					\
+	[PC_PROBE_this_cpu_add_llsc] = row_,				\
+	[PC_PROBE_this_cpu_cmpxchg_llsc] = row_,			\
+	[PC_PROBE_this_cpu_cmpxchg_double_llsc] = row_,			\
+	[PC_PROBE_cmpxchg128_llsc] = row_
 #define PC_ROWS_FETCHADD(row_)						\
 	[PC_PROBE_atomic_add_return_fetchadd] = row_,			\
 	[PC_PROBE_local_add_return_fetchadd] = row_

@@ -168,6 +168,114 @@ static const char *fn(struct pc_probe_state *s)				\
 	return 0;							\
 }
 
+/*
+ * The per-CPU rows (this_cpu_*). mem[0] is this CPU's copy of the variable
+ * (mem[0] and mem[1] for the double word, low half first). Where the kernel
+ * wraps the operation in preempt_disable_notrace()/preempt_enable_notrace()
+ * (arm64, ia64), mem[PC_PERCPU_COUNT] is the count, starting at the
+ * backend's count of a preemptible CPU with no reschedule pending, and the
+ * body sets mem[PC_PERCPU_TAKEN] when it takes the reschedule branch; x86
+ * leaves both 0. Every word but the variable must come back as it was.
+ */
+#define PC_PERCPU_TAKEN 6
+#define PC_PERCPU_COUNT 7
+
+/* fn: base_ (an init of the variable and registers), then the count. */
+#define PC_INIT_PERCPU(fn, base_, enabled)				\
+static void fn(struct pc_probe_state *st)				\
+{									\
+	base_(st);							\
+	st->mem[PC_PERCPU_COUNT] = (enabled);				\
+	st->mem[PC_PERCPU_TAKEN] = 0;					\
+}
+
+static inline const char *percpu_rest(const struct pc_probe_state *before,
+				      const struct pc_probe_state *after,
+				      unsigned int first)
+{
+	unsigned int i;
+
+	if (after->mem[PC_PERCPU_TAKEN])
+		return "preempt_enable_notrace() took the reschedule branch";
+	if (after->mem[PC_PERCPU_COUNT] != before->mem[PC_PERCPU_COUNT])
+		return "the preempt count did not return to its start value";
+	for (i = first; i < PC_STATE_WORDS; i++)
+		if (after->mem[i] != before->mem[i])
+			return "a word beside the per-CPU variable changed";
+	return 0;
+}
+
+/* this_cpu_add(v, i): the variable, and i in reg[1]. */
+static inline void init_this_cpu_add(struct pc_probe_state *st)
+{
+	st->mem[0] = 1000;
+	st->reg[1] = 1;		/* i */
+}
+
+static inline PC_CHECK(check_this_cpu_add,
+	PC_FAIL(after->mem[0] != before->mem[0] + (unsigned long)ops * before->reg[1],
+		"the per-CPU variable is not start + ops * i")
+	PC_FAIL(percpu_rest(before, after, 1), percpu_rest(before, after, 1)))
+
+static inline PC_CHECK(check_this_cpu_cmpxchg,
+	PC_FAIL(check_cmpxchg(before, after, ops), check_cmpxchg(before, after, ops))
+	PC_FAIL(percpu_rest(before, after, 1), percpu_rest(before, after, 1)))
+
+/*
+ * The double-word compare-and-swap, cmpxchg(&v, V, V) as the cmpxchg row:
+ * reg[0], reg[1] the expected halves (the value found comes back there),
+ * reg[2], reg[3] the new ones. The halves differ, so that a store of one
+ * half cannot pass for a store of both.
+ */
+#define PC_DOUBLE_LO 0x9abcdef0UL
+#define PC_DOUBLE_HI 0x12345678UL
+
+static inline void init_cmpxchg_double(struct pc_probe_state *st)
+{
+	st->mem[0] = st->reg[0] = st->reg[2] = PC_DOUBLE_LO;
+	st->mem[1] = st->reg[1] = st->reg[3] = PC_DOUBLE_HI;
+}
+
+static inline PC_CHECK(check_cmpxchg_double,
+	PC_FAIL(after->mem[0] != before->reg[2] || after->mem[1] != before->reg[3],
+		"the double word does not hold the new value")
+	PC_FAIL(after->reg[0] != before->reg[0] || after->reg[1] != before->reg[1],
+		"a double-word cmpxchg that must succeed reported failure")
+	PC_FAIL(percpu_rest(before, after, 2), percpu_rest(before, after, 2)))
+
+/*
+ * The semantics of a double-word compare-and-swap prim(p, o, n) on p[0],
+ * p[1], which returns nonzero on success and leaves the value it found in
+ * o[0], o[1] (try_cmpxchg128()'s contract): 100 successes moving both
+ * halves, then a failure on each half that must neither write memory nor
+ * hide the value.
+ */
+#define PC_SEMANTICS_CMPXCHG_DOUBLE(fn, prim)				\
+static const char *fn(struct pc_probe_state *s)				\
+{									\
+	unsigned long i, o[2], n[2], *p = &s->mem[0];			\
+									\
+	p[0] = 0;							\
+	p[1] = 1000;							\
+	for (i = 0; i < 100; i++) {					\
+		o[0] = i, o[1] = i + 1000, n[0] = i + 1, n[1] = i + 1001; \
+		if (!prim(p, o, n) || o[0] != i || o[1] != i + 1000)	\
+			return "a double-word cmpxchg that must succeed " \
+			       "failed or did not return old";		\
+	}								\
+	if (p[0] != 100 || p[1] != 1100)				\
+		return "100 successful double-word cmpxchg did not leave " \
+		       "100 and 1100";					\
+	for (i = 0; i < 2; i++) {					\
+		o[0] = i ? 100 : 5, o[1] = i ? 5 : 1100, n[0] = n[1] = 7; \
+		if (prim(p, o, n) || o[0] != 100 || o[1] != 1100 ||	\
+		    p[0] != 100 || p[1] != 1100)			\
+			return "a double-word cmpxchg failing on one half " \
+			       "wrote memory or hid the value";		\
+	}								\
+	return 0;							\
+}
+
 /* The flags rows where user mode reads the flags word and writes it back
  * whole: all three start from the flags as they are now (`now`, an
  * expression that reads them). */

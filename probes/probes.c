@@ -18,6 +18,7 @@ static const char *const group_names[PC_GROUP_COUNT] = {
 	[PC_GROUP_XCHG] = "xchg",
 	[PC_GROUP_BARRIER] = "barriers",
 	[PC_GROUP_RING3_ANALOG] = "ring3",
+	[PC_GROUP_PERCPU] = "percpu",
 	[PC_GROUP_IRQ] = "irq",
 };
 

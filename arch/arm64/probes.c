@@ -262,21 +262,219 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 	return t;
 }
 
+
+/* ---- per-CPU operations: this_cpu_*() ------------------------------------ */
+
+/*
+ * arm64's this_cpu ops (arch/arm64/include/asm/percpu.h, _pcp_protect and
+ * _pcp_protect_return) are the operation between preempt_disable_notrace()
+ * and preempt_enable_notrace(), on raw_cpu_ptr(&v): the variable's
+ * address plus this CPU's offset, read from tpidr_el1 (tpidr_el2 under
+ * VHE). EL0 reads its own thread register, tpidr_el0, with the same mrs:
+ * the body adds to it the variable's offset from it. The count is that of
+ * preempt_disable_enable, at mem[PC_PERCPU_COUNT]; the address of the
+ * variable (adrp; add in the kernel) and of current (mrs sp_el0) stay in
+ * registers, as a compiler keeps them across a loop.
+ */
+#define ARM64_PREEMPT_OFF						\
+	"ldr %w[c], %[pc]\n\tadd %w[c], %w[c], #1\n\tstr %w[c], %[pc]\n\t"
+#define ARM64_CPU_PTR							\
+	"mrs %x[p], tpidr_el0\n\tadd %x[p], %x[p], %x[off]\n\t"
+#define ARM64_PREEMPT_ON						\
+	"\n\tldr %x[c], %[pc]\n\tsub %x[c], %x[c], #1\n\tstr %w[c], %[pc]\n\t" \
+	"cbz %x[c], 9f\n\tldr %x[c], %[pc]\n\tcbz %x[c], 9f"
+#define ARM64_PREEMPT_TAKEN "b 8f\n9:\n\tmov %x[taken], #1\n8:\n\t"
+
+/* The variable's offset from this thread's tpidr_el0. */
+static unsigned long arm64_tls_off(const void *p)
+{
+	unsigned long base;
+
+	__asm__ volatile("mrs %0, tpidr_el0" : "=r"(base));
+	return (unsigned long)p - base;
+}
+
+PC_INIT_PERCPU(init_this_cpu_add_arm64, init_this_cpu_add, ARM64_PREEMPT_ENABLED)
+PC_INIT_PERCPU(init_this_cpu_cmpxchg, init_cmpxchg, ARM64_PREEMPT_ENABLED)
+PC_INIT_PERCPU(init_this_cpu_cmpxchg_double, init_cmpxchg_double,
+	       ARM64_PREEMPT_ENABLED)
+
+/*
+ * One operation between the preempt halves; op_ uses %[p] (the variable's
+ * address), %[t] and %[u] (scratch), and the operands of ins_. The timed
+ * loop's state out: the reschedule branch taken into mem[PC_PERCPU_TAKEN].
+ */
+#define ARM64_RUN_THIS_CPU(fn, op_, outs_, ins_)			\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long taken = 0, c, p, t, u,				\
+		      off = arm64_tls_off(&st->mem[0]);			\
+	uint64_t t_;							\
+									\
+	PC_TIMED(t_, iters, hi, "",					\
+		 ARM64_PREEMPT_OFF ARM64_CPU_PTR op_ ARM64_PREEMPT_ON,	\
+		 ARM64_PREEMPT_TAKEN,					\
+		 (, [pc] "+Q"(st->mem[PC_PERCPU_COUNT]), [taken] "+r"(taken), \
+		  [c] "=&r"(c), [p] "=&r"(p), [t] "=&r"(t), [u] "=&r"(u) \
+		  PC_UNPAREN outs_),					\
+		 ([off] "r"(off) PC_UNPAREN ins_));			\
+	(void)t;							\
+	(void)u;							\
+	st->mem[PC_PERCPU_TAKEN] = taken;				\
+	return t_;							\
+}
+
+/* this_cpu_add(): __percpu_add_case_64, an alternative whose LSE side is
+ * stadd and __nops(3), as long as the LL/SC side (Linux 5.1 on; before,
+ * the LL/SC loop on every CPU). */
+ARM64_RUN_THIS_CPU(run_this_cpu_add_lse,
+	ARM64_LSE "stadd %x[i], [%x[p]]\n\tnop\n\tnop\n\tnop", (),
+	(, [i] "r"(st->reg[1])))
+ARM64_RUN_THIS_CPU(run_this_cpu_add_llsc,
+	"1:\tldxr %x[t], [%x[p]]\n\tadd %x[t], %x[t], %x[i]\n\t"
+	"stxr %w[u], %x[t], [%x[p]]\n\tcbnz %w[u], 1b", (),
+	(, [i] "r"(st->reg[1])))
+
+/* this_cpu_cmpxchg(): cmpxchg_relaxed(), which system_uses_lse_atomics()
+ * chooses as for cmpxchg_local (ARM64_LSE_SELECT, ARM64_LLSC_SELECT); %[o]
+ * the expected value in, the value found out (in %[t] for LL/SC). */
+#define ARM64_RUN_THIS_CPU_CAS(fn, op_)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long taken = 0, c, p, t, u, o = st->reg[0],		\
+		      off = arm64_tls_off(&st->mem[0]);			\
+	uint64_t t_;							\
+									\
+	PC_TIMED(t_, iters, hi, "",					\
+		 ARM64_PREEMPT_OFF ARM64_CPU_PTR op_ ARM64_PREEMPT_ON,	\
+		 ARM64_PREEMPT_TAKEN,					\
+		 (, [pc] "+Q"(st->mem[PC_PERCPU_COUNT]), [taken] "+r"(taken), \
+		  [c] "=&r"(c), [p] "=&r"(p), [t] "=&r"(t), [u] "=&r"(u), \
+		  [o] "+r"(o)),						\
+		 ([off] "r"(off), [d] "r"(st->reg[1])));		\
+	(void)u;							\
+	st->reg[0] = ARM64_CAS_FOUND;					\
+	st->mem[PC_PERCPU_TAKEN] = taken;				\
+	return t_;							\
+}
+
+#define ARM64_CAS_FOUND o
+ARM64_RUN_THIS_CPU_CAS(run_this_cpu_cmpxchg_lse,
+	ARM64_LSE_SELECT ARM64_LSE "cas %x[o], %x[d], [%x[p]]")
+#undef ARM64_CAS_FOUND
+#define ARM64_CAS_FOUND t
+ARM64_RUN_THIS_CPU_CAS(run_this_cpu_cmpxchg_llsc,
+	ARM64_LLSC_SELECT "prfm pstl1strm, [%x[p]]\n"
+	"1:\tldxr %x[t], [%x[p]]\n\teor %x[u], %x[t], %x[o]\n\t"
+	"cbnz %x[u], 2f\n\tstxr %w[u], %x[d], [%x[p]]\n\tcbnz %w[u], 1b\n2:")
+#undef ARM64_CAS_FOUND
+
+/*
+ * The double word: this_cpu_try_cmpxchg128() (6.5 on) is
+ * cmpxchg128_local() between the preempt halves: __cmpxchg128, chosen by
+ * system_uses_lse_atomics(), casp on the register pairs x0:x1 (expected,
+ * found) and x2:x3 (new), or an ldxp/stxp loop. try_cmpxchg's compare of
+ * the two halves found is the compiler's, after the row.
+ */
+#define ARM64_RUN_THIS_CPU_DOUBLE(fn, op_, lo_, hi_)				\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	register unsigned long x0 __asm__("x0") = st->reg[0];		\
+	register unsigned long x1 __asm__("x1") = st->reg[1];		\
+	register unsigned long x2 __asm__("x2") = st->reg[2];		\
+	register unsigned long x3 __asm__("x3") = st->reg[3];		\
+	unsigned long taken = 0, c, p, u, rl, rh,			\
+		      off = arm64_tls_off(&st->mem[0]);			\
+	uint64_t t_;							\
+									\
+	PC_TIMED(t_, iters, hi, "",					\
+		 ARM64_PREEMPT_OFF ARM64_CPU_PTR op_ ARM64_PREEMPT_ON,	\
+		 ARM64_PREEMPT_TAKEN,					\
+		 (, [pc] "+Q"(st->mem[PC_PERCPU_COUNT]), [taken] "+r"(taken), \
+		  [c] "=&r"(c), [p] "=&r"(p), [u] "=&r"(u),		\
+		  [rl] "=&r"(rl), [rh] "=&r"(rh),			\
+		  [ol] "+r"(x0), [oh] "+r"(x1)),			\
+		 ([off] "r"(off), [nl] "r"(x2), [nh] "r"(x3)));		\
+	(void)u;							\
+	(void)rl;							\
+	(void)rh;							\
+	st->reg[0] = (lo_);	/* the pair found */			\
+	st->reg[1] = (hi_);						\
+	st->mem[PC_PERCPU_TAKEN] = taken;				\
+	return t_;							\
+}
+
+ARM64_RUN_THIS_CPU_DOUBLE(run_this_cpu_cmpxchg_double_lse,
+	ARM64_LSE_SELECT ARM64_LSE_CASP("", "[%x[p]]"), x0, x1)
+ARM64_RUN_THIS_CPU_DOUBLE(run_this_cpu_cmpxchg_double_llsc,
+	ARM64_LLSC_SELECT ARM64_LLSC_CASP("stxp", "", "[%x[p]]"), rl, rh)
+
+/* ---- cmpxchg128(): the fully ordered 16-byte compare-and-swap ---------- */
+
+/* __cmpxchg128_mb: caspal, or the LL/SC loop with stlxp and dmb ish. */
+#define ARM64_RUN_CMPXCHG128(fn, seq, lo_, hi_)					\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	register unsigned long x0 __asm__("x0") = st->reg[0];		\
+	register unsigned long x1 __asm__("x1") = st->reg[1];		\
+	register unsigned long x2 __asm__("x2") = st->reg[2];		\
+	register unsigned long x3 __asm__("x3") = st->reg[3];		\
+	unsigned long u, rl, rh;					\
+	uint64_t t_;							\
+									\
+	PC_TIMED(t_, iters, hi, "", seq, "",				\
+		 (, [m] "+Q"(ARM64_DOUBLE(st->mem)), [u] "=&r"(u),	\
+		  [rl] "=&r"(rl), [rh] "=&r"(rh),			\
+		  [ol] "+r"(x0), [oh] "+r"(x1)),			\
+		 ([nl] "r"(x2), [nh] "r"(x3)));				\
+	(void)u;							\
+	(void)rl;							\
+	(void)rh;							\
+	st->reg[0] = (lo_);	/* the pair found */			\
+	st->reg[1] = (hi_);						\
+	return t_;							\
+}
+
+ARM64_RUN_CMPXCHG128(run_cmpxchg128_lse, ARM64_LSE_SELECT ARM64_LSE_CASP_MB,
+		     x0, x1)
+ARM64_RUN_CMPXCHG128(run_cmpxchg128_llsc, ARM64_LLSC_SELECT ARM64_LLSC_CASP_MB,
+		     rl, rh)
+
+PC_SEMANTICS_CMPXCHG_DOUBLE(semantics_cmpxchg128_lse, pc_arm64_lse_casp_mb)
+PC_SEMANTICS_CMPXCHG_DOUBLE(semantics_cmpxchg128_llsc, pc_arm64_llsc_casp_mb)
+/* The per-CPU rows' instructions, unordered (the bodies address the pair
+ * through tpidr_el0; the checks prove that address by the pair found). */
+PC_SEMANTICS_CMPXCHG_DOUBLE(semantics_casp, pc_arm64_lse_casp)
+PC_SEMANTICS_CMPXCHG_DOUBLE(semantics_ldxp_stxp, pc_arm64_llsc_casp)
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define ARM64_IRQ_EL1 { .unsupported = "needs EL1 (msr daifset/daifclr and " \
 		"DAIF writes trap at EL0) and this build has no arm64 ring-0 backend" }
 
-#define LLSC_CAS_MB_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); eor %u, %t, %old; " \
+#define LLSC_CAS_MB_SEQ "b 3f; 3: prfm pstl1strm, (v); 1: ldxr %t, (v); eor %u, %t, %old; " \
 		"cbnz %u, 2f; stlxr %w, %new, (v); cbnz %w, 1b; dmb ish; 2:"
-#define LLSC_CAS_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); eor %u, %t, %old; " \
+#define LLSC_CAS_SEQ "b 3f; 3: prfm pstl1strm, (v); 1: ldxr %t, (v); eor %u, %t, %old; " \
 		"cbnz %u, 2f; stxr %w, %new, (v); cbnz %w, 1b; 2:"
-#define LLSC_ADD_RETURN_SEQ "prfm pstl1strm, (v); 1: ldxr %r, (v); " \
+#define LLSC_ADD_RETURN_SEQ "b 3f; 3: prfm pstl1strm, (v); 1: ldxr %r, (v); " \
 		"add %r, %r, %i; stlxr %w, %r, (v); cbnz %w, 1b; dmb ish"
-#define LLSC_ADD_RETURN32_SEQ "prfm pstl1strm, (v); 1: ldxr %wr, (v); " \
+#define LLSC_ADD_RETURN32_SEQ "b 3f; 3: prfm pstl1strm, (v); 1: ldxr %wr, (v); " \
 		"add %wr, %wr, %wi; stlxr %w, %wr, (v); cbnz %w, 1b; dmb ish"
 #define LLSC_XCHG_SEQ "prfm pstl1strm, (v); 1: ldxr %t, (v); stlxr %w, %x, (v); " \
 		"cbnz %w, 1b; dmb ish; mov %x, %t"
+
+#define PREEMPT_OFF_SEQ "ldr %w, (pc); add %w, %w, #1; str %w, (pc); "
+#define CPU_PTR_SEQ "mrs %p, tpidr_el0; add %p, %p, %off; "
+#define PREEMPT_ON_SEQ "ldr %x, (pc); sub %x, %x, #1; str %w, (pc); " \
+		"cbz %x, <resched>; ldr %x, (pc); cbz %x, <resched>"
+/* The LSE cas of Linux 6.4 on; before, through a scratch register. */
+#define LSE_ERA "Linux 6.4 on; 5.x-6.3: mov %t, %old; cas %t, %new, (p); mov %old, %t"
+#define LSE_ERA_V "Linux 6.4 on; 5.x-6.3: mov %t, %old; cas %t, %new, (v); mov %old, %t"
+#define LLSC_CAS_SEQ_P "prfm pstl1strm, (p); 1: ldxr %t, (p); eor %u, %t, %old; " \
+		"cbnz %u, 2f; stxr %w, %new, (p); cbnz %w, 1b; 2:"
+#define LLSC_CASP_SEQ(st_, mb_, a_) "prfm pstl1strm, " a_ "; 1: ldxp %rl, " \
+		"%rh, " a_ "; cmp %rl, %ol; ccmp %rh, %oh, #0, eq; b.ne 2f; " st_ \
+		" %w, %nl, %nh, " a_ "; cbnz %w, 1b;" mb_ " 2:"
 
 const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	PC_ROWS_BASELINE_CHAINS("add %x, %x, #1", "mul %x, %x, %k"),
@@ -287,11 +485,12 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"add %u, sp, %u; ldr xzr, [%u]   [FEAT_ECV, Linux 5.16 on]",
 		need_ecv, &get_cycles_isb),
 	[PC_PROBE_cmpxchg] = PC_ROW_ALT(run_cmpxchg_lse, init_cmpxchg, check_cmpxchg,
-		semantics_cmpxchg_lse, "casal %old, %new, (v)   [LSE; succeeds]",
+		semantics_cmpxchg_lse, "nop; casal %old, %new, (v)   [LSE; succeeds; " LSE_ERA_V "]",
 		need_lse, &pc_arch_probes[PC_PROBE_cmpxchg_llsc]),
 	[PC_PROBE_cmpxchg_local] = PC_ROW_ALT(run_cmpxchg_local_lse, init_cmpxchg,
 		check_cmpxchg, semantics_cmpxchg_local_lse,
-		"cas %old, %new, (v)   [LSE, no ordering; succeeds]",
+		"nop; cas %old, %new, (v)   [LSE, no ordering; succeeds; "
+		LSE_ERA_V "]",
 		need_lse, &pc_arch_probes[PC_PROBE_cmpxchg_local_llsc]),
 	[PC_PROBE_cmpxchg64] = { .unsupported = "a 64-bit machine has no "
 		"separate 64-bit compare-and-swap: cmpxchg64() is the cmpxchg row" },
@@ -300,13 +499,13 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	[PC_PROBE_cmpxchg_local_llsc] = PC_ROW(run_cmpxchg_local_llsc, init_cmpxchg,
 		check_cmpxchg, semantics_cmpxchg_local_llsc, LLSC_CAS_SEQ),
 	[PC_PROBE_atomic_add_return] = PC_ROW_ALT(run_add_return32_lse, init_add_return,
-		check_add_return, 0, "ldaddal %wi, %wr, (v); add %wr, %wr, %wi   "
+		check_add_return, 0, "nop; ldaddal %wi, %wr, (v); add %wr, %wr, %wi   "
 		"[LSE; atomic_t: 32-bit]",
 		need_lse, &pc_arch_probes[PC_PROBE_atomic_add_return_llsc]),
 	/* arm64 has no asm/local.h: asm-generic's local_add_return() is
 	 * atomic_long_add_return(), fully ordered, on 64 bits. */
 	[PC_PROBE_local_add_return] = PC_ROW_ALT(run_add_return_lse, init_add_return,
-		check_add_return, 0, "ldaddal %i, %r, (v); add %r, %r, %i   "
+		check_add_return, 0, "nop; ldaddal %i, %r, (v); add %r, %r, %i   "
 		"[LSE; = atomic_long_add_return: 64-bit]",
 		need_lse, &pc_arch_probes[PC_PROBE_local_add_return_llsc]),
 	[PC_PROBE_atomic_add_return_llsc] = PC_ROW(run_add_return32_llsc, init_add_return,
@@ -336,6 +535,44 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		check_preempt, 0, "ldr %w, (pc); add %w, %w, #1; str %w, (pc); "
 		"ldr %x, (pc); sub %x, %x, #1; str %w, (pc); cbz %x, <resched>; "
 		"ldr %x, (pc); cbz %x, <resched>"),
+	[PC_PROBE_this_cpu_add] = PC_ROW_ALT(run_this_cpu_add_lse,
+		init_this_cpu_add_arm64, check_this_cpu_add, 0,
+		PREEMPT_OFF_SEQ CPU_PTR_SEQ "stadd %i, (p); nop; nop; nop; "
+		PREEMPT_ON_SEQ "   [LSE, Linux 5.1 on]",
+		need_lse, &pc_arch_probes[PC_PROBE_this_cpu_add_llsc]),
+	[PC_PROBE_this_cpu_add_llsc] = PC_ROW(run_this_cpu_add_llsc,
+		init_this_cpu_add_arm64, check_this_cpu_add, 0,
+		PREEMPT_OFF_SEQ CPU_PTR_SEQ "1: ldxr %t, (p); add %t, %t, %i; "
+		"stxr %w, %t, (p); cbnz %w, 1b; " PREEMPT_ON_SEQ),
+	[PC_PROBE_this_cpu_cmpxchg] = PC_ROW_ALT(run_this_cpu_cmpxchg_lse,
+		init_this_cpu_cmpxchg, check_this_cpu_cmpxchg,
+		semantics_cmpxchg_local_lse, PREEMPT_OFF_SEQ CPU_PTR_SEQ
+		"nop; cas %old, %new, (p); " PREEMPT_ON_SEQ "   [LSE; " LSE_ERA "]",
+		need_lse, &pc_arch_probes[PC_PROBE_this_cpu_cmpxchg_llsc]),
+	[PC_PROBE_this_cpu_cmpxchg_llsc] = PC_ROW(run_this_cpu_cmpxchg_llsc,
+		init_this_cpu_cmpxchg, check_this_cpu_cmpxchg,
+		semantics_cmpxchg_local_llsc, PREEMPT_OFF_SEQ CPU_PTR_SEQ
+		"b 3f; 3: " LLSC_CAS_SEQ_P "; " PREEMPT_ON_SEQ),
+	[PC_PROBE_this_cpu_cmpxchg_double] = PC_ROW_ALT(
+		run_this_cpu_cmpxchg_double_lse, init_this_cpu_cmpxchg_double,
+		check_cmpxchg_double, semantics_casp, PREEMPT_OFF_SEQ CPU_PTR_SEQ
+		"nop; casp %ol, %oh, %nl, %nh, (p); " PREEMPT_ON_SEQ
+		"   [LSE, Linux 6.5 on; before, casp then eor; eor; orr]",
+		need_lse, &pc_arch_probes[PC_PROBE_this_cpu_cmpxchg_double_llsc]),
+	[PC_PROBE_this_cpu_cmpxchg_double_llsc] = PC_ROW(
+		run_this_cpu_cmpxchg_double_llsc, init_this_cpu_cmpxchg_double,
+		check_cmpxchg_double, semantics_ldxp_stxp,
+		PREEMPT_OFF_SEQ CPU_PTR_SEQ "b 3f; 3: " LLSC_CASP_SEQ("stxp", "", "(p)")
+		"; " PREEMPT_ON_SEQ),
+	[PC_PROBE_cmpxchg128] = PC_ROW_ALT(run_cmpxchg128_lse,
+		init_cmpxchg_double, check_cmpxchg_double, semantics_cmpxchg128_lse,
+		"nop; caspal %ol, %oh, %nl, %nh, (v)   [LSE; Linux 6.5 on; "
+		"before, cmpxchg_double(): caspal then eor; eor; orr]",
+		need_lse, &pc_arch_probes[PC_PROBE_cmpxchg128_llsc]),
+	[PC_PROBE_cmpxchg128_llsc] = PC_ROW(run_cmpxchg128_llsc,
+		init_cmpxchg_double, check_cmpxchg_double,
+		semantics_cmpxchg128_llsc,
+		"b 3f; 3: " LLSC_CASP_SEQ("stlxp", " dmb ish;", "(v)")),
 	[PC_PROBE_local_irq_disable] = ARM64_IRQ_EL1,
 	[PC_PROBE_local_irq_enable] = ARM64_IRQ_EL1,
 	[PC_PROBE_local_irq_save] = ARM64_IRQ_EL1,

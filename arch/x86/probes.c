@@ -190,9 +190,11 @@ static uint64_t run_preempt(struct pc_probe_state *st, uint64_t iters, int hi)
 #ifdef __x86_64__
 #define X86_TLS_SEG "%%fs:"
 #define X86_TLS_SEQ_SEG "%fs:"
+#define X86_KERNEL_SEQ_SEG "%gs:"	/* the kernel's, for the sequences */
 #else
 #define X86_TLS_SEG "%%gs:"
 #define X86_TLS_SEQ_SEG "%gs:"
+#define X86_KERNEL_SEQ_SEG "%fs:"
 #endif
 
 /* Every Linux process has its thread pointer in that segment; the
@@ -247,6 +249,220 @@ static const char *semantics_preempt_seg(struct pc_probe_state *s)
 static const struct pc_arch_probe preempt_plain = PC_ROW(run_preempt,
 	init_preempt, check_preempt, 0,
 	"incl (count); decl (count); jz <resched>   [no segment prefix]");
+
+/* ---- per-CPU operations: this_cpu_*() ------------------------------------ */
+
+/*
+ * The kernel's this_cpu ops are one instruction on the variable through
+ * the per-CPU segment, with no lock prefix and no preemption guard
+ * (arch/x86/include/asm/percpu.h: an instruction cannot be split by a
+ * move to another CPU). Here, as for preempt_disable_enable, the segment
+ * is the thread pointer's and the address the variable's offset from its
+ * base; the freestanding executors run the plain form.
+ */
+static unsigned long x86_tls_off(const void *p)
+{
+	unsigned long base;
+
+	__asm__ volatile("mov " X86_TLS_SEG "0, %0" : "=r"(base));
+	return (unsigned long)p - base;
+}
+
+/* this_cpu_add(v, i): add %i, %gs:v (this_cpu_inc(v): incq, the same
+ * micro-ops). */
+static uint64_t run_this_cpu_add_seg(struct pc_probe_state *st, uint64_t iters,
+				     int hi)
+{
+	unsigned long off = x86_tls_off(&st->mem[0]);
+	uint64_t t;
+
+	PC_TIMED(t, iters, hi, "", "add %[i], " X86_TLS_SEG "(%[off])", "", (),
+		 ([i] "r"(st->reg[1]), [off] "r"(off)));
+	return t;
+}
+
+static uint64_t run_this_cpu_add(struct pc_probe_state *st, uint64_t iters,
+				 int hi)
+{
+	uint64_t t;
+
+	PC_TIMED(t, iters, hi, "", "add %[i], %[m]", "",
+		 (, [m] "+m"(st->mem[0])), ([i] "r"(st->reg[1])));
+	return t;
+}
+
+PC_INIT_PERCPU(init_this_cpu_add_x86, init_this_cpu_add, 0)
+PC_INIT_PERCPU(init_this_cpu_cmpxchg, init_cmpxchg, 0)
+
+/* this_cpu_cmpxchg(v, old, new): cmpxchg %new, %gs:v, no lock. */
+#define X86_THIS_CPU_CMPXCHG "cmpxchg %[d], " X86_TLS_SEG "(%[off])"
+
+static uint64_t run_this_cpu_cmpxchg_seg(struct pc_probe_state *st,
+					 uint64_t iters, int hi)
+{
+	unsigned long off = x86_tls_off(&st->mem[0]), o = st->reg[0];
+	uint64_t t;
+
+	PC_TIMED(t, iters, hi, "", X86_THIS_CPU_CMPXCHG, "", (, "+a"(o)),
+		 ([d] "r"(st->reg[1]), [off] "r"(off)));
+	st->reg[0] = o;
+	return t;
+}
+
+static inline unsigned long x86_this_cpu_cmpxchg(unsigned long *p,
+						 unsigned long old,
+						 unsigned long new_val)
+{
+	__asm__ volatile(X86_THIS_CPU_CMPXCHG : "+a"(old)
+			 : [d] "r"(new_val), [off] "r"(x86_tls_off(p))
+			 : "cc", "memory");
+	return old;
+}
+
+PC_SEMANTICS_CMPXCHG(semantics_this_cpu_cmpxchg, x86_this_cpu_cmpxchg)
+
+/*
+ * The double word: cmpxchg16b on x86-64, cmpxchg8b on i386, edx:eax
+ * expected, ecx:ebx new, no lock prefix (the kernel's
+ * percpu_try_cmpxchg128_op and percpu_try_cmpxchg64_op of 6.5 on, and
+ * this_cpu_cmpxchg_double before). The kernel tests ZF as a flag output
+ * (before 6.5: setz); the row times the instruction.
+ */
+#ifdef __x86_64__
+#define X86_CMPXCHG_DOUBLE "cmpxchg16b"
+#else
+#define X86_CMPXCHG_DOUBLE "cmpxchg8b"
+#endif
+
+#define X86_RUN_CMPXCHG_DOUBLE(fn, insn, mem_, ins_)			\
+static uint64_t fn(struct pc_probe_state *st, uint64_t iters, int hi)	\
+{									\
+	unsigned long a = st->reg[0], d = st->reg[1];			\
+	uint64_t t;							\
+									\
+	PC_TIMED(t, iters, hi, "", insn, "",				\
+		 (, "+a"(a), "+d"(d) PC_UNPAREN mem_),			\
+		 ("b"(st->reg[2]), "c"(st->reg[3]) PC_UNPAREN ins_));	\
+	st->reg[0] = a;							\
+	st->reg[1] = d;							\
+	return t;							\
+}
+
+/* The double word as the memory operand of one instruction. */
+struct x86_double { unsigned long w[2]; };
+#define X86_DOUBLE(p) (*(struct x86_double *)(void *)(p))
+
+X86_RUN_CMPXCHG_DOUBLE(run_this_cpu_cmpxchg_double,
+	X86_CMPXCHG_DOUBLE " %[m]", (, [m] "+m"(X86_DOUBLE(st->mem))), ())
+
+static uint64_t run_this_cpu_cmpxchg_double_seg(struct pc_probe_state *st,
+						uint64_t iters, int hi)
+{
+	unsigned long off = x86_tls_off(&st->mem[0]), a = st->reg[0],
+		      d = st->reg[1];
+	uint64_t t;
+
+	PC_TIMED(t, iters, hi, "", X86_CMPXCHG_DOUBLE " " X86_TLS_SEG "(%[off])",
+		 "", (, "+a"(a), "+d"(d)),
+		 ("b"(st->reg[2]), "c"(st->reg[3]), [off] "r"(off)));
+	st->reg[0] = a;
+	st->reg[1] = d;
+	return t;
+}
+
+/* try_cmpxchg's contract, for the semantic check: the value found in o. */
+static inline int x86_this_cpu_cmpxchg_double(unsigned long *p,
+					      unsigned long *o,
+					      const unsigned long *n)
+{
+	int ok;
+
+	__asm__ volatile(X86_CMPXCHG_DOUBLE " " X86_TLS_SEG "(%[off])"
+			 : "=@ccz"(ok), "+a"(o[0]), "+d"(o[1])
+			 : "b"(n[0]), "c"(n[1]), [off] "r"(x86_tls_off(p))
+			 : "memory");
+	return ok;
+}
+
+PC_SEMANTICS_CMPXCHG_DOUBLE(semantics_this_cpu_cmpxchg_double,
+			    x86_this_cpu_cmpxchg_double)
+
+/*
+ * cmpxchg16b and cmpxchg8b are CPUID features (leaf 1, ECX bit 13 and
+ * EDX bit 8), which the kernel patches in with an alternative: without
+ * them this_cpu_cmpxchg16b_emu (and _8b_) run a pushf; cli; compare;
+ * popf sequence that needs ring 0, and cmpxchg128() does not exist
+ * (system_has_cmpxchg128() is false). Read with CPUID, as the kernel does.
+ */
+static const char *need_cmpxchg_double(const struct pc_arch_env *env)
+{
+	unsigned int a = 1, b, c = 0, d;
+
+	(void)env;
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	(void)b;
+#ifdef __x86_64__
+	return c & (1U << 13) ? 0 : "this CPU has no CMPXCHG16B (CPUID.1:ECX "
+		"bit 13 clear): the kernel emulates it with interrupts off, "
+		"or has no cmpxchg128()";
+#else
+	return d & (1U << 8) ? 0 : "this CPU has no CMPXCHG8B (CPUID.1:EDX "
+		"bit 8 clear): the kernel emulates it with interrupts off";
+#endif
+}
+
+static const struct pc_arch_probe this_cpu_add_plain = PC_ROW(run_this_cpu_add,
+	init_this_cpu_add_x86, check_this_cpu_add, 0,
+	"add %i, (v)   [no segment prefix]");
+static const struct pc_arch_probe this_cpu_cmpxchg_plain = PC_ROW(
+	run_cmpxchg_local, init_this_cpu_cmpxchg, check_this_cpu_cmpxchg,
+	semantics_cmpxchg_local, "cmpxchg %new, (v)   [no segment prefix]");
+static const struct pc_arch_probe this_cpu_cmpxchg_double_plain = PC_ROW_ALT(
+	run_this_cpu_cmpxchg_double, init_cmpxchg_double, check_cmpxchg_double,
+	0, X86_CMPXCHG_DOUBLE " (v)   [no segment prefix]",
+	need_cmpxchg_double, 0);
+
+/* Where a process has its thread pointer and the CPU the instruction. */
+static const char *need_tls_cmpxchg_double(const struct pc_arch_env *env)
+{
+	const char *why = need_cmpxchg_double(env);
+
+	return why ? why : need_tls_segment(env);
+}
+
+/* cmpxchg128(): the same instruction, locked (x86-64 only). */
+#ifdef __x86_64__
+X86_RUN_CMPXCHG_DOUBLE(run_cmpxchg128, "lock cmpxchg16b %[m]",
+	(, [m] "+m"(X86_DOUBLE(st->mem))), ())
+
+static inline int x86_cmpxchg128(unsigned long *p, unsigned long *o,
+				 const unsigned long *n)
+{
+	int ok;
+
+	__asm__ volatile("lock cmpxchg16b %[m]"
+			 : "=@ccz"(ok), "+a"(o[0]), "+d"(o[1]),
+			   [m] "+m"(X86_DOUBLE(p))
+			 : "b"(n[0]), "c"(n[1]) : "memory");
+	return ok;
+}
+
+PC_SEMANTICS_CMPXCHG_DOUBLE(semantics_cmpxchg128, x86_cmpxchg128)
+
+#define X86_CMPXCHG128 PC_ROW_ALT(run_cmpxchg128, init_cmpxchg_double,	\
+	check_cmpxchg_double, semantics_cmpxchg128,			\
+	"lock cmpxchg16b (v)   [%rdx:%rax == (v): succeeds; new in "	\
+	"%rcx:%rbx; CMPXCHG16B]", need_cmpxchg_double, 0)
+#define X86_DOUBLE_SEQ "cmpxchg16b %fs:(v)   [no lock prefix; %rdx:%rax == " \
+	"(v): succeeds; new in %rcx:%rbx; the kernel's %gs:v; 6.5 on, and " \
+	"before it with a setz after]"
+#else
+#define X86_CMPXCHG128 { .unsupported = "a 32-bit machine has no 16-byte " \
+	"compare-and-swap: its widest is cmpxchg64 (lock cmpxchg8b)" }
+#define X86_DOUBLE_SEQ "cmpxchg8b %gs:(v)   [no lock prefix; %edx:%eax == " \
+	"(v): succeeds; new in %ecx:%ebx; the kernel's %fs:v; 6.5 on, and " \
+	"before it with a setz after]"
+#endif
 
 /* ---- interrupt flag: ring 0 only (cli/sti fault in user mode) ---------- */
 
@@ -396,6 +612,23 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		"incl " X86_TLS_SEQ_SEG "(count); decl " X86_TLS_SEQ_SEG "(count); "
 		"jz <resched>   [the kernel's, Linux 3.13 on: %gs: on x86-64, %fs: "
 		"on i386; no published measurement timed it]", need_tls_segment, &preempt_plain),
+	[PC_PROBE_this_cpu_add] = PC_ROW_ALT(run_this_cpu_add_seg,
+		init_this_cpu_add_x86, check_this_cpu_add, 0,
+		"add %i, " X86_TLS_SEQ_SEG "(v)   [no lock prefix; the kernel's "
+		"add %i, " X86_KERNEL_SEQ_SEG "v; this_cpu_inc(): inc]",
+		need_tls_segment, &this_cpu_add_plain),
+	[PC_PROBE_this_cpu_cmpxchg] = PC_ROW_ALT(run_this_cpu_cmpxchg_seg,
+		init_this_cpu_cmpxchg, check_this_cpu_cmpxchg,
+		semantics_this_cpu_cmpxchg, "cmpxchg %new, " X86_TLS_SEQ_SEG
+		"(v)   [no lock prefix; %ax == (v): succeeds; the kernel's "
+		X86_KERNEL_SEQ_SEG "v]",
+		need_tls_segment, &this_cpu_cmpxchg_plain),
+	[PC_PROBE_this_cpu_cmpxchg_double] = PC_ROW_ALT(
+		run_this_cpu_cmpxchg_double_seg, init_cmpxchg_double,
+		check_cmpxchg_double, semantics_this_cpu_cmpxchg_double,
+		X86_DOUBLE_SEQ, need_tls_cmpxchg_double,
+		&this_cpu_cmpxchg_double_plain),
+	[PC_PROBE_cmpxchg128] = X86_CMPXCHG128,
 	[PC_PROBE_local_irq_disable] = PC_ROW(run_irq_disable, init_irq,
 		check_irq_off, 0, "cli   [repeated: IF already clear after the first, "
 		"as the 2007 measurements timed]"),
