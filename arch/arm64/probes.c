@@ -51,9 +51,14 @@ static void init_get_cycles(struct pc_probe_state *st)
 }
 
 /*
- * get_cycles() is arch_timer_read_counter(): isb, the counter read, and an
- * artificial dependency (a load from sp + 0 * count) that keeps later loads
- * from passing the read (arch_counter_enforce_ordering()). On a CPU with
+ * get_cycles() is arch_timer_read_counter(), a function pointer: to
+ * arch_counter_get_cntvct() where the timer is on the virtual PPI, else
+ * arch_counter_get_cntpct(), and to their *_stable variants on CPUs with
+ * timer errata. The rows time the read that pointer reaches on a CPU
+ * without errata, inlined: isb, the counter read, and an artificial
+ * dependency (a load from sp + 0 * count) that keeps later loads from
+ * passing the read (arch_counter_enforce_ordering(), Linux 5.2 on). The
+ * call through the pointer (ldr; blr; ret) is not timed. On a CPU with
  * FEAT_ECV, Linux 5.16 on patches the isb into a nop and reads the
  * self-synchronised CNTVCTSS_EL0 instead (run_get_cycles_ecv below).
  */
@@ -77,11 +82,13 @@ ARM64_RUN_GET_CYCLES(run_get_cycles, "isb\n\tmrs %x[c], cntvct_el0")
  * __mrs_s) so that no assembler option is needed; the ordering as above. */
 ARM64_RUN_GET_CYCLES(run_get_cycles_ecv, "nop\n\tmrs %x[c], S3_3_C14_C0_6")
 
-/* What runs without FEAT_ECV (and before 5.16 on every CPU). */
+/* What runs without FEAT_ECV (and from 5.2 to 5.15 on every CPU; before
+ * 5.2, isb and mrs alone). */
 static const struct pc_arch_probe get_cycles_isb = PC_ROW(run_get_cycles,
 	init_get_cycles, check_timer_advanced, 0,
 	"isb; mrs %c, cntvct_el0; eor %u, %c, %c; add %u, sp, %u; ldr xzr, [%u]   "
-	"[no FEAT_ECV, or Linux before 5.16]");
+	"[no FEAT_ECV, or Linux 5.2-5.15; before 5.2 isb; mrs alone; the "
+	"read arch_timer_read_counter points at, without the indirect call]");
 
 /* ---- cmpxchg: cmpxchg(&v, V, V) back to back, always succeeding --------- */
 
@@ -482,7 +489,8 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 		check_add_throughput, 0, "add %a, %a, #1; add %b, %b, #1; add %c, %c, #1; add %d, %d, #1"),
 	[PC_PROBE_get_cycles] = PC_ROW_ALT(run_get_cycles_ecv, init_get_cycles,
 		check_timer_advanced, 0, "nop; mrs %c, cntvctss_el0; eor %u, %c, %c; "
-		"add %u, sp, %u; ldr xzr, [%u]   [FEAT_ECV, Linux 5.16 on]",
+		"add %u, sp, %u; ldr xzr, [%u]   [FEAT_ECV, Linux 5.16 on; the "
+		"read arch_timer_read_counter points at, without the indirect call]",
 		need_ecv, &get_cycles_isb),
 	[PC_PROBE_cmpxchg] = PC_ROW_ALT(run_cmpxchg_lse, init_cmpxchg, check_cmpxchg,
 		semantics_cmpxchg_lse, "nop; casal %old, %new, (v)   [LSE; succeeds; " LSE_ERA_V "]",
