@@ -172,10 +172,11 @@ static const char *fn(struct pc_probe_state *s)				\
  * The per-CPU rows (this_cpu_*). mem[0] is this CPU's copy of the variable
  * (mem[0] and mem[1] for the double word, low half first). Where the kernel
  * wraps the operation in preempt_disable_notrace()/preempt_enable_notrace()
- * (arm64, ia64), mem[PC_PERCPU_COUNT] is the count, starting at the
- * backend's count of a preemptible CPU with no reschedule pending, and the
- * body sets mem[PC_PERCPU_TAKEN] when it takes the reschedule branch; x86
- * leaves both 0. Every word but the variable must come back as it was.
+ * (arm64; ia64's irq-save form has no body, see arch/ia64/probes.c),
+ * mem[PC_PERCPU_COUNT] is the count, starting at the backend's count of a
+ * preemptible CPU with no reschedule pending, and the body sets
+ * mem[PC_PERCPU_TAKEN] when it takes the reschedule branch; x86 leaves
+ * both 0. Every word but the variable must come back as it was.
  */
 #define PC_PERCPU_TAKEN 6
 #define PC_PERCPU_COUNT 7

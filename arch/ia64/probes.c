@@ -420,6 +420,30 @@ const struct pc_arch_probe pc_arch_probes[PC_PROBE_COUNT] = {
 	/* ia64 atomics are cmpxchg, fetchadd and xchg: there is no LL/SC form. */
 	PC_ROWS_LLSC({ .unsupported = "ia64 has no load-linked/store-"
 		"conditional: its atomics are cmpxchg, fetchadd and xchg" }),
+	/*
+	 * The per-CPU rows. Linux/ia64 has no this_cpu operations of its own:
+	 * asm/percpu.h includes asm-generic/percpu.h, whose this_cpu_add(),
+	 * this_cpu_cmpxchg() and this_cpu_cmpxchg_double() wrap a plain access
+	 * through raw_cpu_ptr() (local_per_cpu_offset, read from the per-CPU
+	 * page) in raw_local_irq_save()/raw_local_irq_restore() since 3.3
+	 * (2.6.33 to 3.2: preempt_disable()/preempt_enable()). mov r=psr and
+	 * rsm/ssm psr.i fault in user mode, and these are ring-3 rows, which
+	 * the user-mode runner runs: no faithful body can run there.
+	 */
+	[PC_PROBE_this_cpu_add] = { .unsupported = "ia64 runs asm-generic's "
+		"this_cpu_add(): local_irq_save(), a plain add, local_irq_restore() "
+		"(3.3 on); psr.i needs ring 0 and this row runs in user mode" },
+	[PC_PROBE_this_cpu_cmpxchg] = { .unsupported = "ia64 runs asm-generic's "
+		"this_cpu_cmpxchg(): local_irq_save(), a plain compare and store, "
+		"local_irq_restore(); psr.i needs ring 0 and this row runs in "
+		"user mode" },
+	[PC_PROBE_this_cpu_cmpxchg_double] = { .unsupported = "ia64 never "
+		"selected HAVE_CMPXCHG_DOUBLE: SLUB's this_cpu_cmpxchg_double() "
+		"was asm-generic's local_irq_save() form; psr.i needs ring 0 and "
+		"this row runs in user mode" },
+	[PC_PROBE_cmpxchg128] = { .unsupported = "Linux/ia64 has no "
+		"cmpxchg128(): cmp8xchg16 compares only 8 of the 16 bytes, and "
+		"ia64 never selected HAVE_CMPXCHG_DOUBLE" },
 	[PC_PROBE_local_irq_restore_popf] = { .unsupported = "the popf form is "
 		"x86's: ia64 restores psr.i with ssm/rsm (local_irq_restore)" },
 	[PC_PROBE_local_irq_save_restore_popf] = { .unsupported = "the popf form is "
