@@ -14,6 +14,9 @@
  * irq-flags tracing of a lockdep kernel does not see the changes between
  * the save and the restore below.
  *
+ * A second ioctl, PC_KMOD_IOC_KERNEL, times the running kernel's own
+ * primitives (pc_kernel.c, pc_kernel.h) for the kernel group.
+ *
  * Test only: loaded with test_entries=1, the module also accepts entry
  * PC_KMOD_TEST_FAULT, a ud2 in ring 0 that the kernel's exception table
  * catches (see pc_test_fault). Without it, such entries are refused.
@@ -29,6 +32,8 @@
 
 #include "runner/ring0/abi.h"
 #include "pc_kmod.h"
+#include "pc_kernel.h"
+#include "pc_kernel_mod.h"
 
 static bool test_entries;
 module_param(test_entries, bool, 0444);
@@ -55,12 +60,32 @@ static void pc_test_fault(struct pc_ring0_cmd *c)
 		 "the test entry, caught by the module's exception table)", vector);
 }
 
+/* The kernel's own primitives (pc_kernel.c): one command. */
+static long pc_kernel_ioctl(unsigned long arg)
+{
+	struct pc_kernel_cmd *c = kmalloc(sizeof(*c), GFP_KERNEL);
+	long rc = 0;
+
+	if (!c)
+		return -ENOMEM;
+	if (copy_from_user(c, (void __user *)arg, sizeof(*c)))
+		rc = -EFAULT;
+	else
+		pc_kernel_exec(c);
+	if (!rc && copy_to_user((void __user *)arg, c, sizeof(*c)))
+		rc = -EFAULT;
+	kfree(c);
+	return rc;
+}
+
 static long pc_ring0_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct pc_ring0_cmd *c;
 	unsigned long flags;
 	long rc = 0;
 
+	if (cmd == PC_KMOD_IOC_KERNEL)
+		return pc_kernel_ioctl(arg);
 	if (cmd != PC_KMOD_IOC_EXEC)
 		return -ENOTTY;
 	c = kmalloc(sizeof(*c), GFP_KERNEL);
@@ -107,15 +132,23 @@ static struct miscdevice pc_ring0_dev = {
 
 static int __init pc_ring0_init(void)
 {
-	return misc_register(&pc_ring0_dev);
+	int rc = pc_kernel_init();
+
+	if (rc)
+		return rc;
+	rc = misc_register(&pc_ring0_dev);
+	if (rc)
+		pc_kernel_exit();
+	return rc;
 }
 
 static void __exit pc_ring0_exit(void)
 {
 	misc_deregister(&pc_ring0_dev);
+	pc_kernel_exit();
 }
 
 module_init(pc_ring0_init);
 module_exit(pc_ring0_exit);
-MODULE_DESCRIPTION("primcost: probe code in ring 0 (cli, sti, pushf/popf timings)");
+MODULE_DESCRIPTION("primcost: probe code in ring 0 (cli, sti, pushf/popf timings) and the kernel's own primitives");
 MODULE_LICENSE("Dual MIT/GPL");

@@ -1,0 +1,800 @@
+// SPDX-License-Identifier: MIT OR GPL-2.0-only
+/*
+ * pc_kernel.c - the running kernel's own primitives, timed inside it
+ * (pc_kernel.h): its irq and preemption helpers, atomics, per-CPU
+ * operations, locks and allocators, compiled from its headers, in loops of
+ * the engine's shape (PC_UNROLL_HI or PC_UNROLL_LO copies of one operation
+ * per iteration, the timer read around the loop), each with a self-check.
+ *
+ * Every timed loop is one ioctl: a window of at most PC_KERNEL_MAX_OPS
+ * operations, with preemption off only for the entries that must stay on
+ * one CPU, then back to user space (a preemption point). The sleeping
+ * entries (mutex, kmalloc, kmem_cache) run preemptible. The contended spin
+ * lock runs on kernel threads bound to CPUs, in windows of at most
+ * PC_KERNEL_MAX_WINDOW_US, so that no soft-lockup or RCU-stall warning can
+ * fire.
+ */
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/irqflags.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+#include <linux/version.h>
+
+#include "arch/arch.h"
+#include "timer.h"
+#include "pc_kernel.h"
+#include "pc_kmod.h"
+#include "pc_kernel_mod.h"
+
+/* The objects of one batch of kmalloc()s, and the most bytes a batch
+ * holds (16 KiB objects: 512 of them). */
+#define PC_KBATCH_OBJS	4096
+#define PC_KBATCH_BYTES	(8UL << 20)
+
+struct pc_kstate {
+	spinlock_t lock;
+	raw_spinlock_t raw;
+	struct mutex mutex;
+	atomic_t a;
+	atomic64_t a64;
+	unsigned long w;
+	struct kmem_cache *cache;
+	void **objs;		/* [PC_KBATCH_OBJS] */
+	unsigned long nobjs;
+	size_t size;
+	uint64_t nulls;
+};
+
+/* SLUB's per-CPU pair: a freelist pointer and a transaction id, aligned
+ * for a double-word compare-and-exchange. */
+struct pc_kdouble {
+	unsigned long first, second;
+} __aligned(2 * sizeof(unsigned long));
+
+static DEFINE_PER_CPU(unsigned long, pc_kcount);
+static DEFINE_PER_CPU(unsigned long, pc_kword);
+static DEFINE_PER_CPU(struct pc_kdouble, pc_kdw);
+
+static struct pc_kstate pc_k;
+static DEFINE_MUTEX(pc_kernel_mutex);	/* one command at a time */
+
+/* ---- the loops ------------------------------------------------------------------ */
+
+#define PC_KREP4(x)	x x x x
+#define PC_KREP16(x)	PC_KREP4(PC_KREP4(x))
+#define PC_KREP80(x)	PC_KREP16(x) PC_KREP16(x) PC_KREP16(x) PC_KREP16(x) PC_KREP16(x)
+static_assert(PC_UNROLL_HI == 80 && PC_UNROLL_LO == 16, "the loops' copies");
+
+/* A value the compiler must compute but nothing reads. */
+#define PC_KUSE(v)	asm volatile("" : : "r" (v))
+
+/* loop_<id>(k, iters, hi): the elapsed ticks of iters iterations of body,
+ * PC_UNROLL_HI or PC_UNROLL_LO copies each; decl runs untimed first. */
+#define PC_KLOOP(id, decl, body)						\
+static uint64_t loop_##id(struct pc_kstate *k, uint64_t iters, bool hi)	\
+{										\
+	uint64_t i, t0, t1;							\
+	decl;									\
+										\
+	(void)k;								\
+	if (hi) {								\
+		t0 = pc_timer_read();						\
+		for (i = 0; i < iters; i++) {					\
+			PC_KREP80(body)						\
+		}								\
+		t1 = pc_timer_read();						\
+	} else {								\
+		t0 = pc_timer_read();						\
+		for (i = 0; i < iters; i++) {					\
+			PC_KREP16(body)						\
+		}								\
+		t1 = pc_timer_read();						\
+	}									\
+	return t1 - t0;								\
+}
+
+/*
+ * The bodies that read the flags (pushf) in 16 copies a call: objtool
+ * follows at most 64 pushf without popf in a function (the paravirt
+ * save_fl is pushf; pop), and 80 copies inline would pass it. The call
+ * adds a call and a return every 16 operations to the figure.
+ */
+#define PC_KLOOP16(id, decl, body)						\
+static noinline void body16_##id(struct pc_kstate *k)			\
+{										\
+	decl;									\
+										\
+	(void)k;								\
+	PC_KREP16(body)								\
+}										\
+static uint64_t loop_##id(struct pc_kstate *k, uint64_t iters, bool hi)	\
+{										\
+	uint64_t i, t0, t1;							\
+										\
+	t0 = pc_timer_read();							\
+	if (hi)									\
+		for (i = 0; i < iters; i++) {					\
+			body16_##id(k); body16_##id(k); body16_##id(k);		\
+			body16_##id(k); body16_##id(k);				\
+		}								\
+	else									\
+		for (i = 0; i < iters; i++)					\
+			body16_##id(k);						\
+	t1 = pc_timer_read();							\
+	return t1 - t0;								\
+}
+
+PC_KLOOP16(local_irq_save_restore, unsigned long f,
+	 local_irq_save(f); local_irq_restore(f);)
+PC_KLOOP(local_irq_disable_enable, ,
+	 local_irq_disable(); local_irq_enable();)
+PC_KLOOP16(local_save_flags, unsigned long f,
+	 local_save_flags(f); PC_KUSE(f);)
+PC_KLOOP(preempt_disable_enable, ,
+	 preempt_disable(); preempt_enable();)
+PC_KLOOP(rcu_read_lock_unlock, ,
+	 rcu_read_lock(); rcu_read_unlock();)
+PC_KLOOP(atomic_add_return, int r,
+	 r = atomic_add_return(1, &k->a); PC_KUSE(r);)
+PC_KLOOP(atomic_cmpxchg, int o = atomic_read(&k->a),
+	 o = atomic_cmpxchg(&k->a, o, o + 1) + 1;)
+PC_KLOOP(atomic64_add_return, s64 r,
+	 r = atomic64_add_return(1, &k->a64); PC_KUSE(r);)
+PC_KLOOP(cmpxchg_local, unsigned long o = READ_ONCE(k->w),
+	 o = cmpxchg_local(&k->w, o, o + 1) + 1;)
+PC_KLOOP(this_cpu_inc, ,
+	 this_cpu_inc(pc_kcount);)
+PC_KLOOP(this_cpu_cmpxchg, unsigned long o = this_cpu_read(pc_kword),
+	 o = this_cpu_cmpxchg(pc_kword, o, o + 1) + 1;)
+/*
+ * The per-CPU double word: on x86 its instruction (cmpxchg16b through %gs)
+ * is patched in at boot over a call of this_cpu_cmpxchg16b_emu, the form
+ * for CPUs without it, which kernels before 6.5 do not export to modules:
+ * there a module cannot link this_cpu_cmpxchg_double, and the row says so.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0) && defined(CONFIG_X86_64)
+#define PC_KDOUBLE_FORM "this_cpu_try_cmpxchg128"
+#define PC_KDOUBLE_WHY ""
+PC_KLOOP(this_cpu_cmpxchg_double, u128 o = this_cpu_read(*(u128 __percpu *)&pc_kdw),
+	 if (this_cpu_try_cmpxchg128(*(u128 __percpu *)&pc_kdw, &o, o + 1 + ((u128)1 << 64)))
+		 o += 1 + ((u128)1 << 64);)
+#else
+#define PC_KDOUBLE_FORM NULL
+#define PC_KDOUBLE_WHY "this_cpu_cmpxchg_double needs this_cpu_cmpxchg16b_emu, " \
+	"which kernels before 6.5 do not export to modules"
+static uint64_t loop_this_cpu_cmpxchg_double(struct pc_kstate *k, uint64_t iters,
+					     bool hi)
+{
+	return 0;
+}
+#endif
+PC_KLOOP(spin_lock_unlock, ,
+	 spin_lock(&k->lock); spin_unlock(&k->lock);)
+PC_KLOOP16(spin_lock_irqsave_restore, unsigned long f,
+	 spin_lock_irqsave(&k->lock, f); spin_unlock_irqrestore(&k->lock, f);)
+PC_KLOOP(raw_spin_lock_unlock, ,
+	 raw_spin_lock(&k->raw); raw_spin_unlock(&k->raw);)
+PC_KLOOP(mutex_lock_unlock, ,
+	 mutex_lock(&k->mutex); mutex_unlock(&k->mutex);)
+
+/* A NULL counted, never written through. */
+static inline void *pc_knote(struct pc_kstate *k, void *p)
+{
+	if (unlikely(!p))
+		k->nulls++;
+	return p;
+}
+
+PC_KLOOP(kmalloc_kfree, void *p,
+	 p = pc_knote(k, kmalloc(k->size, GFP_KERNEL)); OPTIMIZER_HIDE_VAR(p); kfree(p);)
+PC_KLOOP(kmem_cache_alloc_free, void *p,
+	 p = pc_knote(k, kmem_cache_alloc(k->cache, GFP_KERNEL)); OPTIMIZER_HIDE_VAR(p);
+	 if (p) kmem_cache_free(k->cache, p);)
+/* The batches: n counts the objects of this batch. */
+PC_KLOOP(kmalloc_batch, unsigned long n = 0,
+	 k->objs[n++] = pc_knote(k, kmalloc(k->size, GFP_KERNEL));)
+PC_KLOOP(kfree_batch, unsigned long n = 0,
+	 kfree(k->objs[n++]);)
+
+static void pc_kfree_objs(struct pc_kstate *k, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		kfree(k->objs[i]);
+}
+
+/* The iterations of one batch: its objects fit PC_KBATCH_OBJS and
+ * PC_KBATCH_BYTES. */
+static uint64_t pc_kbatch_iters(const struct pc_kstate *k, bool hi)
+{
+	unsigned long objs = min_t(unsigned long, PC_KBATCH_OBJS,
+				   PC_KBATCH_BYTES / max_t(size_t, k->size, 1));
+	unsigned long per = hi ? PC_UNROLL_HI : PC_UNROLL_LO;
+
+	return max_t(unsigned long, objs / per, 1);
+}
+
+/* N kmalloc()s then N kfree()s, batch by batch: the kmalloc()s timed
+ * (free_timed false) or the kfree()s (true); the other half untimed. */
+static uint64_t pc_kbatches(struct pc_kstate *k, uint64_t iters, bool hi, bool free_timed)
+{
+	uint64_t per = pc_kbatch_iters(k, hi), ticks = 0, n;
+	unsigned long copies = hi ? PC_UNROLL_HI : PC_UNROLL_LO, i;
+
+	while (iters) {
+		n = min(iters, per);
+		if (free_timed) {
+			for (i = 0; i < n * copies; i++)
+				k->objs[i] = pc_knote(k, kmalloc(k->size, GFP_KERNEL));
+			ticks += loop_kfree_batch(k, n, hi);
+		} else {
+			ticks += loop_kmalloc_batch(k, n, hi);
+			pc_kfree_objs(k, n * copies);
+		}
+		iters -= n;
+		cond_resched();
+	}
+	return ticks;
+}
+
+static uint64_t loop_kmalloc(struct pc_kstate *k, uint64_t iters, bool hi)
+{
+	return pc_kbatches(k, iters, hi, false);
+}
+
+static uint64_t loop_kfree(struct pc_kstate *k, uint64_t iters, bool hi)
+{
+	return pc_kbatches(k, iters, hi, true);
+}
+
+/* ---- the entries ------------------------------------------------------------------ */
+
+struct pc_kentry {
+	const char *name;
+	uint64_t (*loop)(struct pc_kstate *k, uint64_t iters, bool hi);
+	bool sleeps;		/* runs preemptible */
+	bool sized;		/* takes cmd.size */
+};
+
+#define PC_KE_ROW(id, name, touches, twin, what) [PC_KE_##id] = { name, loop_##id },
+static struct pc_kentry pc_kentries[PC_KE_COUNT] = {
+	PC_KERNEL_ENTRIES(PC_KE_ROW)
+};
+#undef PC_KE_ROW
+
+static void pc_kentries_init(void)
+{
+	static const int sleeping[] = { PC_KE_mutex_lock_unlock, PC_KE_kmalloc, PC_KE_kfree,
+					PC_KE_kmalloc_kfree, PC_KE_kmem_cache_alloc_free };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sleeping); i++)
+		pc_kentries[sleeping[i]].sleeps = true;
+	pc_kentries[PC_KE_kmalloc].sized = true;
+	pc_kentries[PC_KE_kfree].sized = true;
+	pc_kentries[PC_KE_kmalloc_kfree].sized = true;
+}
+
+/* One timed loop, preemption off unless the entry sleeps. */
+static uint64_t pc_kloop(const struct pc_kentry *e, uint64_t iters, bool hi)
+{
+	uint64_t t;
+
+	if (e->sleeps)
+		return e->loop(&pc_k, iters, hi);
+	preempt_disable();
+	t = e->loop(&pc_k, iters, hi);
+	preempt_enable();
+	return t;
+}
+
+/* ---- the self-checks ------------------------------------------------------------------ */
+
+/* The reason of a failure into c; -1. */
+static __printf(2, 3) int pc_kfail(struct pc_kernel_cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+#define PC_KFAIL pc_kfail
+
+/* What the loops of 1 and 3 iterations, lo and hi, must leave: the
+ * counters moved by their operations, interrupts on, locks free. */
+static int pc_kcheck_loops(const struct pc_kentry *e, int id, struct pc_kernel_cmd *c)
+{
+	static const uint64_t iters[] = { 1, 3 };
+	uint64_t ops, before, after;
+	unsigned int i;
+	int hi;
+
+	for (i = 0; i < ARRAY_SIZE(iters); i++)
+		for (hi = 0; hi <= 1; hi++) {
+			ops = iters[i] * (hi ? PC_UNROLL_HI : PC_UNROLL_LO);
+			preempt_disable();	/* the per-CPU counters: one CPU */
+			switch (id) {
+			case PC_KE_atomic_add_return:
+			case PC_KE_atomic_cmpxchg:
+				before = (unsigned int)atomic_read(&pc_k.a);
+				break;
+			case PC_KE_atomic64_add_return:
+				before = (uint64_t)atomic64_read(&pc_k.a64);
+				break;
+			case PC_KE_cmpxchg_local:
+				before = pc_k.w;
+				break;
+			case PC_KE_this_cpu_inc:
+				before = this_cpu_read(pc_kcount);
+				break;
+			case PC_KE_this_cpu_cmpxchg:
+				before = this_cpu_read(pc_kword);
+				break;
+			case PC_KE_this_cpu_cmpxchg_double:
+				before = this_cpu_read(pc_kdw.first);
+				if (this_cpu_read(pc_kdw.second) != before) {
+					preempt_enable();
+					return PC_KFAIL(c, "the per-CPU pair's halves differ "
+							"before the run (%llu, %llu)",
+							(unsigned long long)before,
+							(unsigned long long)this_cpu_read(
+								pc_kdw.second));
+				}
+				break;
+			default:
+				before = 0;
+				break;
+			}
+			if (e->sleeps)
+				preempt_enable();
+			e->loop(&pc_k, iters[i], hi);
+			if (e->sleeps)
+				preempt_disable();
+			switch (id) {
+			case PC_KE_atomic_add_return:
+			case PC_KE_atomic_cmpxchg:
+				after = (unsigned int)atomic_read(&pc_k.a);
+				ops = (unsigned int)(before + ops);
+				break;
+			case PC_KE_atomic64_add_return:
+				after = (uint64_t)atomic64_read(&pc_k.a64);
+				ops += before;
+				break;
+			case PC_KE_cmpxchg_local:
+				after = pc_k.w;
+				ops += before;
+				break;
+			case PC_KE_this_cpu_inc:
+				after = this_cpu_read(pc_kcount);
+				ops += before;
+				break;
+			case PC_KE_this_cpu_cmpxchg:
+				after = this_cpu_read(pc_kword);
+				ops += before;
+				break;
+			case PC_KE_this_cpu_cmpxchg_double:
+				after = this_cpu_read(pc_kdw.second);
+				if (this_cpu_read(pc_kdw.first) != after)
+					after = ~0ULL;
+				ops += before;
+				break;
+			default:
+				after = ops = 0;
+				break;
+			}
+			preempt_enable();
+			if (after != ops)
+				return PC_KFAIL(c, "after %llu operations (%llu iterations, %s): "
+						"%llu where %llu was due",
+						(unsigned long long)(iters[i] * (hi ? PC_UNROLL_HI :
+										 PC_UNROLL_LO)),
+						(unsigned long long)iters[i], hi ? "hi" : "lo",
+						(unsigned long long)after,
+						(unsigned long long)ops);
+			if (irqs_disabled())
+				return PC_KFAIL(c, "interrupts left off after the loop");
+			if (spin_is_locked(&pc_k.lock) || raw_spin_is_locked(&pc_k.raw) ||
+			    mutex_is_locked(&pc_k.mutex))
+				return PC_KFAIL(c, "a lock left held after the loop");
+		}
+	return 0;
+}
+
+/* The semantics of one operation: interrupts off inside the irq helpers,
+ * the preemption count raised inside preempt_disable(), the locks held
+ * inside their sections. */
+static int pc_kcheck_inside(int id, struct pc_kernel_cmd *c)
+{
+	unsigned long f;
+	int in = 1, count;
+
+	switch (id) {
+	case PC_KE_local_irq_save_restore:
+		local_irq_save(f);
+		in = irqs_disabled() && !arch_irqs_disabled_flags(f);
+		local_irq_restore(f);
+		break;
+	case PC_KE_local_irq_disable_enable:
+		local_irq_disable();
+		in = irqs_disabled();
+		local_irq_enable();
+		break;
+	case PC_KE_local_save_flags:
+		local_save_flags(f);
+		in = !arch_irqs_disabled_flags(f);
+		break;
+	case PC_KE_preempt_disable_enable:
+		count = preempt_count();
+		preempt_disable();
+		in = preempt_count() == count + 1 || !IS_ENABLED(CONFIG_PREEMPT_COUNT);
+		preempt_enable();
+		break;
+	case PC_KE_spin_lock_unlock:
+		spin_lock(&pc_k.lock);
+		in = spin_is_locked(&pc_k.lock);
+		spin_unlock(&pc_k.lock);
+		break;
+	case PC_KE_spin_lock_irqsave_restore:
+		spin_lock_irqsave(&pc_k.lock, f);
+		in = spin_is_locked(&pc_k.lock) && irqs_disabled();
+		spin_unlock_irqrestore(&pc_k.lock, f);
+		break;
+	case PC_KE_raw_spin_lock_unlock:
+		raw_spin_lock(&pc_k.raw);
+		in = raw_spin_is_locked(&pc_k.raw);
+		raw_spin_unlock(&pc_k.raw);
+		break;
+	case PC_KE_mutex_lock_unlock:
+		mutex_lock(&pc_k.mutex);
+		in = mutex_is_locked(&pc_k.mutex);
+		mutex_unlock(&pc_k.mutex);
+		break;
+	}
+	return in ? 0 : PC_KFAIL(c, "the operation did not do what it says (%s)",
+				 pc_kentries[id].name);
+}
+
+/* Allocation: non-NULL, writable (each byte written and read back) and
+ * distinct objects, a batch of them at once. */
+static int pc_kcheck_alloc(int id, struct pc_kernel_cmd *c)
+{
+	size_t size = id == PC_KE_kmem_cache_alloc_free ? PC_KERNEL_CACHE_BYTES : pc_k.size;
+	unsigned long n = PC_UNROLL_HI, i, j;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		pc_k.objs[i] = id == PC_KE_kmem_cache_alloc_free ?
+			kmem_cache_alloc(pc_k.cache, GFP_KERNEL) : kmalloc(size, GFP_KERNEL);
+		if (!pc_k.objs[i]) {
+			rc = PC_KFAIL(c, "object %lu of %zu bytes: NULL", i, size);
+			break;
+		}
+		memset(pc_k.objs[i], (int)(i & 0xff), size);
+	}
+	n = i;
+	for (i = 0; !rc && i < n; i++) {
+		const unsigned char *b = pc_k.objs[i];
+
+		for (j = 0; j < size; j++)
+			if (b[j] != (i & 0xff)) {
+				rc = PC_KFAIL(c, "object %lu of %zu bytes: byte %lu reads %u, "
+					      "not %lu as written", i, size, j, b[j], i & 0xff);
+				break;
+			}
+		for (j = 0; !rc && j < i; j++)
+			if (pc_k.objs[j] == pc_k.objs[i])
+				rc = PC_KFAIL(c, "objects %lu and %lu are the same", j, i);
+	}
+	for (i = 0; i < n; i++) {
+		if (id == PC_KE_kmem_cache_alloc_free)
+			kmem_cache_free(pc_k.cache, pc_k.objs[i]);
+		else
+			kfree(pc_k.objs[i]);
+	}
+	return rc;
+}
+
+static void pc_kselfcheck(int id, struct pc_kernel_cmd *c)
+{
+	const struct pc_kentry *e = &pc_kentries[id];
+	uint64_t nulls = pc_k.nulls;
+
+	if (pc_kcheck_inside(id, c) < 0 || pc_kcheck_loops(e, id, c) < 0)
+		goto failed;
+	if (e->sleeps && id != PC_KE_mutex_lock_unlock && pc_kcheck_alloc(id, c) < 0)
+		goto failed;
+	if (pc_k.nulls != nulls) {
+		PC_KFAIL(c, "%llu allocations returned NULL",
+			 (unsigned long long)(pc_k.nulls - nulls));
+		goto failed;
+	}
+	return;
+failed:
+	c->status = PC_KERNEL_CHECK_FAILED;
+}
+
+/* ---- the contended spin lock ------------------------------------------------------ */
+
+/* The lock and the mutual-exclusion counter in one line, as the contended
+ * group's locks keep them (src/contend/locks.c). */
+struct pc_klockline {
+	spinlock_t lock;
+	unsigned long counter;
+} ____cacheline_aligned;
+
+struct pc_kcontend;
+
+struct pc_kthread {
+	struct pc_kcontend *run;
+	struct completion done;
+	uint64_t ops, ticks;
+};
+
+struct pc_kcontend {
+	struct pc_klockline line;
+	atomic_t ready;
+	unsigned int threads;
+	u64 window_ns;
+	u64 end_ns;			/* the window's end, set by the last in */
+	struct pc_kthread t[PC_KERNEL_MAX_THREADS];
+};
+
+/* Lock and unlock, the counter raised inside, until the window ends. The
+ * threads wait for each other first, yielding, so that a bound thread that
+ * comes late is not kept from its CPU by one already spinning there. */
+static int pc_kcontend_thread(void *arg)
+{
+	struct pc_kthread *t = arg;
+	struct pc_kcontend *r = t->run;
+	uint64_t ops = 0, t0, t1;
+	unsigned int i;
+
+	if (atomic_inc_return(&r->ready) == (int)r->threads)
+		WRITE_ONCE(r->end_ns, ktime_get_ns() + r->window_ns);
+	while (atomic_read(&r->ready) < (int)r->threads)
+		cond_resched();
+	t0 = pc_timer_read();
+	do {
+		for (i = 0; i < 16; i++) {
+			spin_lock(&r->line.lock);
+			r->line.counter++;
+			spin_unlock(&r->line.lock);
+		}
+		ops += 16;
+	} while (ktime_get_ns() < READ_ONCE(r->end_ns));
+	t1 = pc_timer_read();
+	t->ops = ops;
+	t->ticks = t1 - t0;
+	kthread_complete_and_exit(&t->done, 0);
+}
+
+static int pc_kcontend_check(struct pc_kernel_cmd *c)
+{
+	unsigned int i;
+
+	if (c->threads < 1 || c->threads > PC_KERNEL_MAX_THREADS ||
+	    c->window_us < 1 || c->window_us > PC_KERNEL_MAX_WINDOW_US) {
+		c->status = PC_KERNEL_BAD_COMMAND;
+		return PC_KFAIL(c, "threads or window out of range");
+	}
+	for (i = 0; i < c->threads; i++)
+		if (!cpu_online(i)) {
+			c->status = PC_KERNEL_UNSUPPORTED;
+			return PC_KFAIL(c, "CPU %u is not online (%u online)", i,
+					num_online_cpus());
+		}
+	return 0;
+}
+
+/* One window on threads bound to CPUs 0 .. threads-1: every thread's
+ * ticks summed, the pairs of all, and the counter checked against them. */
+static void pc_kcontend(struct pc_kernel_cmd *c)
+{
+	struct task_struct *task[PC_KERNEL_MAX_THREADS];
+	struct pc_kcontend *r;
+	unsigned int i, n;
+
+	if (pc_kcontend_check(c) < 0)
+		return;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r) {
+		c->status = PC_KERNEL_BAD_COMMAND;
+		PC_KFAIL(c, "out of memory");
+		return;
+	}
+	spin_lock_init(&r->line.lock);
+	r->threads = c->threads;
+	r->window_ns = (u64)c->window_us * 1000;
+	r->end_ns = U64_MAX;
+	for (n = 0; n < c->threads; n++) {
+		r->t[n].run = r;
+		init_completion(&r->t[n].done);
+		task[n] = kthread_create(pc_kcontend_thread, &r->t[n], "primcost/%u", n);
+		if (IS_ERR(task[n]))
+			break;
+		kthread_bind(task[n], n);
+	}
+	if (n < c->threads) {
+		/* never woken, the ones created stop without running their body */
+		for (i = 0; i < n; i++)
+			kthread_stop(task[i]);
+		c->status = PC_KERNEL_BAD_COMMAND;
+		PC_KFAIL(c, "cannot create kernel thread %u", n);
+		kfree(r);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		wake_up_process(task[i]);
+	c->ops = c->ticks = 0;
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&r->t[i].done);
+		c->ops += r->t[i].ops;
+		c->ticks += r->t[i].ticks;
+	}
+	if (r->line.counter != c->ops) {
+		c->status = PC_KERNEL_CHECK_FAILED;
+		PC_KFAIL(c, "mutual exclusion: the counter reads %lu after %llu "
+			 "lock+unlock pairs", r->line.counter, (unsigned long long)c->ops);
+	}
+	kfree(r);
+}
+
+/* ---- the commands ------------------------------------------------------------------ */
+
+static uint32_t pc_kpreempt_model(void)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
+	if (preempt_model_rt())
+		return PC_KPREEMPT_RT;
+	if (preempt_model_full())
+		return PC_KPREEMPT_FULL;
+	if (preempt_model_voluntary())
+		return PC_KPREEMPT_VOLUNTARY;
+	if (preempt_model_none())
+		return PC_KPREEMPT_NONE;
+	return PC_KPREEMPT_UNKNOWN;
+#else
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return PC_KPREEMPT_RT;
+	if (IS_ENABLED(CONFIG_PREEMPT))
+		return PC_KPREEMPT_FULL;
+	if (IS_ENABLED(CONFIG_PREEMPT_VOLUNTARY))
+		return PC_KPREEMPT_VOLUNTARY;
+	return PC_KPREEMPT_NONE;
+#endif
+}
+
+static void pc_kinfo(struct pc_kernel_cmd *c)
+{
+	static const struct { bool on; uint64_t bit; } opts[] = {
+		{ IS_ENABLED(CONFIG_PARAVIRT), PC_KCFG_PARAVIRT },
+		{ IS_ENABLED(CONFIG_QUEUED_SPINLOCKS), PC_KCFG_QUEUED_SPINLOCKS },
+		{ IS_ENABLED(CONFIG_PARAVIRT_SPINLOCKS), PC_KCFG_PARAVIRT_SPINLOCKS },
+		{ IS_ENABLED(CONFIG_LOCKDEP), PC_KCFG_LOCKDEP },
+		{ IS_ENABLED(CONFIG_PROVE_LOCKING), PC_KCFG_PROVE_LOCKING },
+		{ IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC), PC_KCFG_DEBUG_LOCK_ALLOC },
+		{ IS_ENABLED(CONFIG_DEBUG_SPINLOCK), PC_KCFG_DEBUG_SPINLOCK },
+		{ IS_ENABLED(CONFIG_TRACE_IRQFLAGS), PC_KCFG_TRACE_IRQFLAGS },
+		{ IS_ENABLED(CONFIG_DEBUG_PREEMPT), PC_KCFG_DEBUG_PREEMPT },
+		{ IS_ENABLED(CONFIG_KASAN), PC_KCFG_KASAN },
+		{ IS_ENABLED(CONFIG_KCSAN), PC_KCFG_KCSAN },
+		{ IS_ENABLED(CONFIG_SLUB_DEBUG), PC_KCFG_SLUB_DEBUG },
+		{ IS_ENABLED(CONFIG_PREEMPT_DYNAMIC), PC_KCFG_PREEMPT_DYNAMIC },
+	};
+	uint64_t cfg = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		if (opts[i].on)
+			cfg |= opts[i].bit;
+	/* Whether slub_debug is on (PC_KCFG_SLUB_DEBUG_ON) primcost reads
+	 * from the module's cache in /sys/kernel/slab: the cache's flags are
+	 * not in the headers a module may include. */
+	if (want_init_on_alloc(GFP_KERNEL))
+		cfg |= PC_KCFG_INIT_ON_ALLOC;
+	if (want_init_on_free())
+		cfg |= PC_KCFG_INIT_ON_FREE;
+	c->config = cfg;
+	c->preempt = pc_kpreempt_model();
+	strscpy(c->release, utsname()->release, sizeof(c->release));
+}
+
+static int pc_kentry_check(struct pc_kernel_cmd *c)
+{
+	const struct pc_kentry *e;
+
+	if (c->entry >= PC_KE_COUNT) {
+		c->status = PC_KERNEL_BAD_COMMAND;
+		return PC_KFAIL(c, "no such kernel entry");
+	}
+	e = &pc_kentries[c->entry];
+	if (e->sized && (c->size < 1 || c->size > PC_KERNEL_MAX_SIZE)) {
+		c->status = PC_KERNEL_BAD_COMMAND;
+		return PC_KFAIL(c, "size out of range");
+	}
+	if (c->entry == PC_KE_this_cpu_cmpxchg_double && !PC_KDOUBLE_FORM) {
+		c->status = PC_KERNEL_UNSUPPORTED;
+		return PC_KFAIL(c, "%s", PC_KDOUBLE_WHY);
+	}
+	pc_k.size = e->sized ? c->size : 0;
+	return 0;
+}
+
+void pc_kernel_exec(struct pc_kernel_cmd *c)
+{
+	const struct pc_kentry *e;
+
+	mutex_lock(&pc_kernel_mutex);
+	c->status = PC_KERNEL_OK;
+	c->reason[0] = 0;
+	pc_kinfo(c);
+	switch (c->op) {
+	case PC_KERNEL_OP_INFO:
+		break;
+	case PC_KERNEL_OP_SELFCHECK:
+		if (pc_kentry_check(c) == 0)
+			pc_kselfcheck(c->entry, c);
+		break;
+	case PC_KERNEL_OP_RUN:
+		if (pc_kentry_check(c) < 0)
+			break;
+		e = &pc_kentries[c->entry];
+		if (c->iters < 1 || c->iters > PC_KERNEL_MAX_OPS / PC_UNROLL_HI) {
+			c->status = PC_KERNEL_BAD_COMMAND;
+			PC_KFAIL(c, "iteration count out of range");
+			break;
+		}
+		pc_k.nulls = 0;
+		c->ticks = pc_kloop(e, c->iters, c->hi != 0);
+		c->nulls = pc_k.nulls;
+		break;
+	case PC_KERNEL_OP_CONTEND:
+		pc_kcontend(c);
+		break;
+	default:
+		c->status = PC_KERNEL_BAD_COMMAND;
+		PC_KFAIL(c, "unknown command");
+		break;
+	}
+	mutex_unlock(&pc_kernel_mutex);
+}
+
+int pc_kernel_init(void)
+{
+	pc_kentries_init();
+	spin_lock_init(&pc_k.lock);
+	raw_spin_lock_init(&pc_k.raw);
+	mutex_init(&pc_k.mutex);
+	pc_k.objs = kvmalloc_array(PC_KBATCH_OBJS, sizeof(*pc_k.objs), GFP_KERNEL);
+	pc_k.cache = kmem_cache_create("primcost_kernel", PC_KERNEL_CACHE_BYTES, 0, 0, NULL);
+	if (!pc_k.objs || !pc_k.cache) {
+		pc_kernel_exit();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void pc_kernel_exit(void)
+{
+	if (pc_k.cache)
+		kmem_cache_destroy(pc_k.cache);
+	kvfree(pc_k.objs);
+	pc_k.cache = NULL;
+	pc_k.objs = NULL;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/* pc_kernel_mod.h - what pc_main.c calls of pc_kernel.c (in the module). */
+#ifndef PC_KERNEL_MOD_H
+#define PC_KERNEL_MOD_H
+
+struct pc_kernel_cmd;
+
+int pc_kernel_init(void);
+void pc_kernel_exit(void);
+/* Runs c (pc_kernel.h) on the calling CPU; c->status and reason say how. */
+void pc_kernel_exec(struct pc_kernel_cmd *c);
+
+#endif
