@@ -13,7 +13,7 @@ those of lower layers, never a higher one's):
   4 src/core/     the hosted measuring core
   5 src/results/  result files, compare's model, the measurement-group
                   interface
-  6 src/ring0/ src/remote/ src/contend/ src/alloc/   ways in, groups
+  6 src/ring0/ src/remote/ src/contend/ src/alloc/ src/kernel/   ways in, groups
   7 src/run/      a run's life
   8 src/cli/      the subcommands
 
@@ -28,7 +28,7 @@ import sys
 RANK = {
     "probes": 0, "arch": 1, "engine": 2, "runner": 3,
     "src/core": 4, "src/results": 5,
-    "src/ring0": 6, "src/remote": 6, "src/contend": 6, "src/alloc": 6,
+    "src/ring0": 6, "src/remote": 6, "src/contend": 6, "src/alloc": 6, "src/kernel": 6,
     "src/run": 7, "src/cli": 8,
 }
 # The includes from a lower layer to a higher one that the design keeps,

@@ -142,28 +142,31 @@ static int allocs_add(struct allocs *a, json_t *entry, const char *origin)
 	unsigned row;
 	size_t i;
 
-	for (row = 0; row < PC_ALLOC_PATTERNS; row++) {
-		json_t *points = json_object_get(json_object_get(probes, pc_alloc_rows[row]),
-						 "points");
+	for (row = 0; row < 2 * PC_ALLOC_PATTERNS; row++) {
+		/* the allocator group's rows, then the kernel group's kmalloc */
+		const char *name = row < PC_ALLOC_PATTERNS ? pc_alloc_rows[row] :
+				   pc_alloc_kernel_rows[row - PC_ALLOC_PATTERNS];
+		json_t *points = json_object_get(json_object_get(probes, name), "points");
+		unsigned col = row % PC_ALLOC_PATTERNS;
 
 		json_array_foreach(points, i, pt) {
-			const char *name = json_string_value(json_object_get(pt, "allocator"));
+			const char *alloc = json_string_value(json_object_get(pt, "allocator"));
 			const char *st = json_string_value(json_object_get(pt, "status"));
 			json_t *size = json_object_get(pt, "size");
 			json_t *m = json_object_get(json_object_get(pt, "cycles"), "median");
 			long c, s;
 
-			if (!name || !json_is_integer(size) || json_integer_value(size) < 1)
+			if (!alloc || !json_is_integer(size) || json_integer_value(size) < 1)
 				continue;
-			if ((c = alloc_col(a, name, origin)) < 0 ||
+			if ((c = alloc_col(a, alloc, origin)) < 0 ||
 			    (s = size_row(&a->t, (size_t)json_integer_value(size))) < 0)
 				return -1;
 			if (!json_is_number(m))
 				continue;
 			if (strcmp(st ? : "", "ok") == 0 || strcmp(st ? : "", "noisy") == 0)
-				pc_table_at(&a->t, (size_t)s, (size_t)c + row)->v =
+				pc_table_at(&a->t, (size_t)s, (size_t)c + col)->v =
 					json_number_value(m);
-			pc_table_at(&a->t, (size_t)s, (size_t)c + row)->marks =
+			pc_table_at(&a->t, (size_t)s, (size_t)c + col)->marks =
 				strcmp(st ? : "", "noisy") == 0;
 		}
 	}
@@ -292,6 +295,32 @@ static int allocs_of(struct allocs *a, json_t *const *docs, unsigned ndocs)
 	return 0;
 }
 
+/* "marked unreliable: REASON" when a run of the CPU entry whose brand is
+ * origin was marked so (an emulated CPU: the figures are the emulator's);
+ * NULL when none was. */
+static const char *unreliable(json_t *const *docs, unsigned ndocs, const char *origin)
+{
+	static char why[320];
+	json_t *entry, *run;
+	const char *key;
+	unsigned d;
+	size_t i;
+
+	for (d = 0; d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
+			if (pc_entry_brand(entry, key) != origin)
+				continue;
+			json_array_foreach(json_object_get(entry, "runs"), i, run)
+				if (json_is_true(json_object_get(run, "unreliable"))) {
+					snprintf(why, sizeof(why), "marked unreliable: %s",
+						 json_string_value(json_object_get(run,
+							"unreliable_reason")) ? : "(no reason)");
+					return why;
+				}
+		}
+	return NULL;
+}
+
 int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 		     unsigned ndocs, const char *base, char *err, size_t errlen)
 {
@@ -315,8 +344,13 @@ int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 		return -1;
 	}
 	fprintf(f, "allocators (cycles per call, medians):\n");
-	for (k = 0; k < a.n; k++)
+	for (k = 0; k < a.n; k++) {
+		const char *why = unreliable(docs, ndocs, a.origin[k]);
+
 		fprintf(f, "  %-20.20s %.56s\n", alloc_label(&a, k), a.origin[k]);
+		if (why)
+			pc_text_wrap(f, "      ", why, 6, pc_table_fit());
+	}
 	for (k = 0; k < a.n && rc == 0; k++)
 		if (k != b)
 			rc = compare_block(f, &a, b, k);
@@ -387,15 +421,15 @@ const struct pc_point_row *pc_alloc_point_rows(size_t *n)
 			"malloc fast path, by size (8 .. 16384 bytes) and allocator",
 			"batch: a batch of mallocs of one size timed, their frees "
 			"untimed; cycles per call from the engine's two batch lengths, "
-			"samples and rounds; memory untouched unless --touch", sel, "ok" },
+			"samples and rounds; memory untouched unless --touch", sel, "ok", false },
 		[PC_ALLOC_FREE] = { "alloc.free", "alloc",
 			"free fast path, by size and allocator",
 			"batch: a batch of mallocs untimed, then their frees timed in "
-			"the order allocated; cycles per call", sel, "ok" },
+			"the order allocated; cycles per call", sel, "ok", false },
 		[PC_ALLOC_PAIR] = { "alloc.malloc_free", "alloc",
 			"malloc and free of one block at once, by size and allocator",
 			"pair: a malloc immediately freed, the pair timed; cycles per pair",
-			sel, "ok" },
+			sel, "ok", false },
 	};
 
 	*n = PC_ALLOC_PATTERNS;

@@ -318,7 +318,7 @@ static json_t *probe_row(int id)
 static json_t *point_row_json(const struct pc_point_row *r)
 {
 	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s}", "name",
-			 r->name, "group", r->group, "ring", 3, "kernel_api", "-",
+			 r->name, "group", r->group, "ring", r->ring0 ? 0 : 3, "kernel_api", "-",
 			 "availability", r->availability, "sequence", "",
 			 "description", r->what, "method", r->method,
 			 "selected_by", r->selected_by);
@@ -355,8 +355,8 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 		if (pattern && !matches(pattern, r->name))
 			continue;
 		if (fmt == 0) {
-			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name, r->group, 3,
-			    r->availability, r->what);
+			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name, r->group,
+			    r->ring0 ? 0 : 3, r->availability, r->what);
 			if (verbose) {
 				char lead[96];
 

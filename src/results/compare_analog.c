@@ -2,7 +2,9 @@
 /*
  * compare_analog.c - ring-0 rows paired with their ring-3 analogs where a
  * side could not run ring 0 (a virtual machine without nested
- * virtualization): the popf of a 2007 table against flags_restore here.
+ * virtualization): the popf of a 2007 table against flags_restore here;
+ * and a row against the kernel group's call of the kernel's own function
+ * (cmpxchg_local against kernel.cmpxchg_local).
  * The pairs are probes/answers.def's PC_ANALOG rows; an analog is shown
  * apart from the table and marked, never given a verdict.
  */
@@ -149,7 +151,8 @@ void pc_compare_render_analogs(FILE *f, const struct pc_compare *m,
 	if (!t->nanalogs)
 		return;
 	fprintf(f, "\n%s", pre);
-	pc_text_wrap(f, "", "ring-3 analogs where ring 0 was not measured (an analog "
+	pc_text_wrap(f, "", "analogs where a side lacks the row: ring 3 for ring 0, "
+		     "primcost's copy for the kernel's own (an analog "
 		     "is not the same probe: no verdict):", 0, width);
 	for (k = 0; k < t->nanalogs; k++) {
 		const struct pc_cmp_analog *a = &t->analog[k];

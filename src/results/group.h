@@ -5,7 +5,8 @@
  * A group is a set of rows measured its own way: the probe table
  * (probes.def, one figure a probe; src/run/groups.c), the allocator group
  * (src/alloc/, points by size and allocator), the contended group
- * (src/contend/, points by threads and placement). run (src/run/) parses
+ * (src/contend/, points by threads and placement), the kernel group
+ * (src/kernel/, the running kernel's own primitives). run (src/run/) parses
  * the options, gives each group its own, and then measures, files and
  * shows through the group chosen. A group sees its own options and state
  * and what run passes it, never run's structures: a new group is a folder
@@ -89,6 +90,7 @@ struct pc_measurement_group {
 		       unsigned ndocs, const char *base, char *err, size_t errlen);
 };
 
-extern const struct pc_measurement_group pc_group_probes, pc_group_alloc, pc_group_contend;
+extern const struct pc_measurement_group pc_group_probes, pc_group_alloc, pc_group_contend,
+	pc_group_kernel;
 
 #endif

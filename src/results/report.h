@@ -38,6 +38,7 @@ struct pc_point_row {
 	const char *method;		/* how (list -v) */
 	const char *selected_by;	/* the run options that measure it */
 	const char *availability;	/* "ok", or why this machine cannot */
+	bool ring0;			/* runs in the kernel (ring 0), not 3 */
 };
 
 #endif

@@ -22,5 +22,7 @@ extern const struct pc_ring0_backend pc_ring0_kmod_backend;
 void *pc_ring0_kvm_open(double timeout_s, char *why, size_t len);
 /* load: may it load the module (root) when none is loaded? */
 void *pc_ring0_kmod_open(const char *module_path, bool load, char *why, size_t len);
+/* The module's device, open, for its other ioctl (the kernel group). */
+int pc_ring0_kmod_fd(const void *impl);
 
 #endif

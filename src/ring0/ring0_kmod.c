@@ -164,6 +164,11 @@ fail:
 	return NULL;
 }
 
+int pc_ring0_kmod_fd(const void *impl)
+{
+	return ((const struct kmod *)impl)->fd;
+}
+
 const struct pc_ring0_backend pc_ring0_kmod_backend = {
 	.name = "kmod",
 	.exec = kmod_exec,

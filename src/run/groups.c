@@ -52,6 +52,7 @@ const struct pc_measurement_group pc_group_probes = {
 const struct pc_group_entry pc_groups[] = {
 	{ &pc_group_alloc, offsetof(struct pc_run_options, alloc) },
 	{ &pc_group_contend, offsetof(struct pc_run_options, contend) },
+	{ &pc_group_kernel, offsetof(struct pc_run_options, kernel) },
 	{ &pc_group_probes, offsetof(struct pc_run_options, selected) },
 	{ NULL, 0 },
 };

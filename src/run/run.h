@@ -11,6 +11,7 @@
 
 #include "alloc/alloc.h"
 #include "contend/contend.h"
+#include "kernel/kernel.h"
 #include "core/events.h"
 #include "results/group.h"
 #include "core/cpu.h"
@@ -52,6 +53,7 @@ struct pc_run_options {
 	/* The groups' own options, each taken by its group. */
 	struct pc_alloc_options alloc;
 	struct pc_contend_options contend;
+	struct pc_kernel_options kernel;
 	bool samples_given;		/* -n given (a group's default is lower) */
 	char **argv;			/* the run command's, to run it again */
 	const struct pc_measurement_group *group;	/* the group measured */

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel.c - the kernel group (kernel.h): its rows planned, each entry
+ * self-checked in the kernel and then timed by the engine's method through
+ * the module's kernel ioctl (an executor whose loop is one ioctl), the
+ * contended spin lock in windows, and the results filed.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kernel.h"
+#include "alloc/alloc.h"
+#include "core/executor.h"
+#include "core/stats.h"
+#include "results/results.h"
+#if defined(__x86_64__)
+#include "ring0/ring0_backend.h"
+#endif
+
+#define KE_NAME(id, name, touches, twin, what) [PC_KE_##id] = name,
+const char *const pc_kernel_entry_names[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_NAME) };
+#undef KE_NAME
+#define KE_TOUCHES(id, name, touches, twin, what) [PC_KE_##id] = touches,
+const unsigned pc_kernel_entry_touches[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_TOUCHES) };
+#undef KE_TOUCHES
+#define KE_TWIN(id, name, touches, twin, what) [PC_KE_##id] = twin,
+const char *const pc_kernel_entry_twins[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_TWIN) };
+#undef KE_TWIN
+#define KE_WHAT(id, name, touches, twin, what) [PC_KE_##id] = what,
+const char *const pc_kernel_entry_whats[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_WHAT) };
+#undef KE_WHAT
+
+bool pc_kernel_entry_sized(int entry)
+{
+	return entry == PC_KE_kmalloc || entry == PC_KE_kfree || entry == PC_KE_kmalloc_kfree;
+}
+
+/* The sized entries' pattern, as the allocator group numbers them. */
+static enum pc_alloc_pattern sized_pattern(int entry)
+{
+	return entry == PC_KE_kmalloc ? PC_ALLOC_MALLOC :
+	       entry == PC_KE_kfree ? PC_ALLOC_FREE : PC_ALLOC_PAIR;
+}
+
+/* ---- selection ----------------------------------------------------------------- */
+
+/* Does token (a -p glob) name entry e's row, or the contended row (e -1)? */
+static bool token_names(const char *token, int e)
+{
+	char row[96];
+
+	snprintf(row, sizeof(row), "kernel.%s", e < 0 ? "spin_lock_unlock.contended" :
+		 pc_kernel_entry_names[e]);
+	return fnmatch(token, row, 0) == 0;
+}
+
+/* Calls fn for each token of a comma-separated -p list; -1 as fn does. */
+static int each_token(const char *list, int (*fn)(const char *token, void *arg), void *arg)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save))
+		rc = fn(tok, arg);
+	free(copy);
+	return rc;
+}
+
+static int token_kernel(const char *token, void *arg)
+{
+	int e;
+
+	(void)arg;
+	for (e = -1; e < PC_KE_COUNT; e++)
+		if (token_names(token, e))
+			return 0;
+	return -1;
+}
+
+bool pc_kernel_list_only(const char *list)
+{
+	return strncmp(list, "kernel.", 7) == 0 && each_token(list, token_kernel, NULL) == 0;
+}
+
+struct select_ctx {
+	struct pc_kernel_options *o;
+	char *err;
+	size_t errlen;
+};
+
+static int token_select(const char *token, void *arg)
+{
+	struct select_ctx *s = arg;
+	bool any = false;
+	int e;
+
+	for (e = -1; e < PC_KE_COUNT; e++) {
+		if (!token_names(token, e))
+			continue;
+		any = true;
+		if (e < 0)
+			s->o->contended = true;
+		else
+			s->o->entries[e] = true;
+	}
+	if (!any)
+		snprintf(s->err, s->errlen, "-p %s: no row of the kernel group (kernel.*)", token);
+	return any ? 0 : -1;
+}
+
+int pc_kernel_select(const char *list, struct pc_kernel_options *o, char *err, size_t errlen)
+{
+	struct select_ctx s = { o, err, errlen };
+
+	memset(o->entries, 0, sizeof(o->entries));
+	o->contended = false;
+	return each_token(list, token_select, &s);
+}
+
+/* ---- the module ----------------------------------------------------------------- */
+
+static int kernel_ioctl(int fd, struct pc_kernel_cmd *c, char *err, size_t errlen)
+{
+	if (ioctl(fd, PC_KMOD_IOC_KERNEL, c) == 0)
+		return 0;
+	if (errno == ENOTTY)
+		snprintf(err, errlen, "the primcost_ring0 module loaded has no kernel "
+			 "ioctl (an older build): unload it and load this version's");
+	else
+		snprintf(err, errlen, "%s: %s", PC_KMOD_DEVICE, strerror(errno));
+	return -1;
+}
+
+int pc_kernel_open(const void *opts, void *state, char *err, size_t errlen)
+{
+	struct pc_kernel_run *kr = state;
+	struct pc_kernel_cmd c;
+	char why[400];
+	long n;
+
+	(void)opts;
+	kr->fd = -1;
+#if defined(__x86_64__)
+	kr->kmod = pc_ring0_kmod_open(NULL, true, why, sizeof(why));
+	if (kr->kmod)
+		kr->fd = pc_ring0_kmod_fd(kr->kmod);
+#else
+	snprintf(why, sizeof(why), "the kernel module is x86-64 only");
+#endif
+	if (kr->fd < 0) {
+		snprintf(err, errlen, "kernel group unsupported: %s", why);
+		return -1;
+	}
+	memset(&c, 0, sizeof(c));
+	c.op = PC_KERNEL_OP_INFO;
+	if (kernel_ioctl(kr->fd, &c, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "kernel group unsupported: %s", why);
+		return -1;
+	}
+	kr->config = c.config;
+	if (pc_kernel_slub_debug_on("/sys/kernel/slab/primcost_kernel"))
+		kr->config |= PC_KCFG_SLUB_DEBUG_ON;
+	kr->preempt = c.preempt;
+	memcpy(kr->release, c.release, sizeof(kr->release));
+	kr->release[sizeof(kr->release) - 1] = 0;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	kr->online = n < 1 ? 1 : n > PC_KERNEL_MAX_THREADS ? PC_KERNEL_MAX_THREADS : (unsigned)n;
+	return 0;
+}
+
+void pc_kernel_close(void *state)
+{
+	struct pc_kernel_run *kr = state;
+
+#if defined(__x86_64__)
+	if (kr->kmod)
+		pc_ring0_kmod_backend.close(kr->kmod);
+#endif
+	kr->kmod = NULL;
+	free(kr->rows);
+	kr->rows = NULL;
+}
+
+/* ---- the plan ------------------------------------------------------------------- */
+
+static int plan(const struct pc_kernel_options *o, struct pc_kernel_run *kr,
+		struct pc_profile *prof)
+{
+	size_t cap = PC_KE_COUNT * PC_KERNEL_SIZES + 8, n = 0;
+	unsigned s, t;
+	int e;
+
+	kr->rows = calloc(cap, sizeof(*kr->rows));
+	prof->probes = calloc(cap, sizeof(*prof->probes));
+	if (!kr->rows || !prof->probes)
+		return -1;
+	for (e = 0; e < PC_KE_COUNT; e++) {
+		if (!o->entries[e])
+			continue;
+		for (s = 0; s < (pc_kernel_entry_sized(e) ? PC_KERNEL_SIZES : 1); s++)
+			kr->rows[n++] = (struct pc_kernel_row){
+				.entry = e, .size = pc_kernel_entry_sized(e) ? 8u << s : 0 };
+	}
+	for (t = 1; o->contended && t <= kr->online; t *= 2)
+		kr->rows[n++] = (struct pc_kernel_row){ .entry = -1, .threads = t };
+	kr->nrows = prof->nprobes = n;
+	for (n = 0; n < kr->nrows; n++) {
+		/* timed in the kernel, but not through the ring-0 target of the
+		 * probe table's copies: the engine calibrates it here, as a
+		 * caller's body (the file says ring 0) */
+		prof->probes[n].ring = 3;
+		prof->probes[n].linearity = NAN;
+		prof->probes[n].round_spread = NAN;
+	}
+	return 0;
+}
+
+/* ---- the entries, by the engine ------------------------------------------------- */
+
+struct kernel_loop {
+	int fd;
+	struct pc_kernel_row *row;
+	char why[192];		/* the first failure, or "" */
+};
+
+/* One loop of the engine: one ioctl, or several summed when the engine
+ * asks for more iterations than one window may hold. 0 after a failure. */
+static uint64_t kernel_run(void *ctx, int probe, struct pc_probe_state *st, uint64_t iters,
+			   int hi)
+{
+	struct kernel_loop *l = ctx;
+	uint64_t ticks = 0, max = PC_KERNEL_MAX_OPS / PC_UNROLL_HI, n;
+	struct pc_kernel_cmd c;
+	char err[160];
+
+	(void)probe;
+	(void)st;
+	while (iters && !l->why[0]) {
+		n = iters < max ? iters : max;
+		memset(&c, 0, sizeof(c));
+		c.op = PC_KERNEL_OP_RUN;
+		c.entry = (uint32_t)l->row->entry;
+		c.size = l->row->size;
+		c.iters = n;
+		c.hi = hi != 0;
+		if (kernel_ioctl(l->fd, &c, err, sizeof(err)) < 0)
+			snprintf(l->why, sizeof(l->why), "%s", err);
+		else if (c.status != PC_KERNEL_OK)
+			snprintf(l->why, sizeof(l->why), "%s", c.reason);
+		l->row->nulls += c.nulls;
+		ticks += c.ticks;
+		iters -= n;
+	}
+	return l->why[0] ? 0 : ticks;
+}
+
+static const struct pc_executor kernel_executor = { NULL, kernel_run };
+
+/* The entry's self-check in the kernel: 0 when it passed; else r says
+ * why (failed, or unsupported where this kernel lacks it). */
+static int selfcheck(struct pc_kernel_run *kr, struct pc_kernel_row *row,
+		     struct pc_probe_result *r, char *err, size_t errlen)
+{
+	struct pc_kernel_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.op = PC_KERNEL_OP_SELFCHECK;
+	c.entry = (uint32_t)row->entry;
+	c.size = row->size;
+	if (kernel_ioctl(kr->fd, &c, err, errlen) < 0)
+		return -1;
+	if (c.status == PC_KERNEL_OK)
+		return 0;
+	row->check_failed = c.status == PC_KERNEL_CHECK_FAILED;
+	r->status = c.status == PC_KERNEL_UNSUPPORTED ? PC_STATUS_UNSUPPORTED : PC_STATUS_FAILED;
+	snprintf(r->reason, sizeof(r->reason), "%s%s",
+		 c.status == PC_KERNEL_CHECK_FAILED ? "self-check failed in the kernel: " : "",
+		 c.reason);
+	return 0;
+}
+
+static int measure_entries(struct pc_kernel_run *kr, const struct pc_measure_config *cfg,
+			   const struct pc_clock *clk, struct pc_profile *prof, char *err,
+			   size_t errlen)
+{
+	struct pc_measure_item *items = calloc(kr->nrows + 1, sizeof(*items));
+	struct kernel_loop *loops = calloc(kr->nrows + 1, sizeof(*loops));
+	size_t i, n = 0;
+	int rc = -1;
+
+	if (!items || !loops) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < kr->nrows; i++) {
+		struct pc_kernel_row *row = &kr->rows[i];
+
+		if (row->entry < 0)
+			continue;
+		if (selfcheck(kr, row, &prof->probes[i], err, errlen) < 0)
+			goto out;
+		loops[n] = (struct kernel_loop){ kr->fd, row, "" };
+		items[n].r = &prof->probes[i];
+		items[n].body = (struct pc_body){ &kernel_executor, &loops[n] };
+		/* the allocator's slow paths come every so many calls */
+		items[n].loops_vary = pc_kernel_entry_sized(row->entry) ||
+				      row->entry == PC_KE_kmem_cache_alloc_free;
+		items[n].spread_limit = items[n].loops_vary ? PC_NOISY_SPREAD_ALLOC : 0;
+		if (row->size)
+			snprintf(items[n].name, sizeof(items[n].name), "kernel.%s/%u",
+				 pc_kernel_entry_names[row->entry], row->size);
+		else
+			snprintf(items[n].name, sizeof(items[n].name), "kernel.%s",
+				 pc_kernel_entry_names[row->entry]);
+		n++;
+	}
+	rc = n ? pc_measure_items(items, n, cfg, clk, prof, err, errlen) : 0;
+	for (i = 0; rc == 0 && i < n; i++) {
+		struct pc_probe_result *r = items[i].r;
+
+		if (loops[i].why[0]) {
+			r->status = PC_STATUS_FAILED;
+			snprintf(r->reason, sizeof(r->reason), "in the kernel: %s", loops[i].why);
+		} else if (loops[i].row->nulls) {
+			r->status = PC_STATUS_FAILED;
+			snprintf(r->reason, sizeof(r->reason), "kmalloc(%u) returned NULL "
+				 "%llu times", loops[i].row->size,
+				 (unsigned long long)loops[i].row->nulls);
+		}
+	}
+out:
+	free(items);
+	free(loops);
+	return rc;
+}
+
+/* ---- the contended spin lock, in windows ------------------------------------------ */
+
+static void contended_point(struct pc_kernel_run *kr, struct pc_kernel_row *row,
+			    unsigned windows, double cycles_per_tick, const struct pc_clock *clk,
+			    struct pc_probe_result *r)
+{
+	double *v = calloc(windows, sizeof(*v));
+	struct pc_kernel_cmd c;
+	char err[160];
+	unsigned w, n = 0;
+
+	r->status = PC_STATUS_FAILED;
+	if (!v) {
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		return;
+	}
+	for (w = 0; w < windows; w++) {
+		memset(&c, 0, sizeof(c));
+		c.op = PC_KERNEL_OP_CONTEND;
+		c.threads = row->threads;
+		c.window_us = PC_KERNEL_WINDOW_US;
+		if (kernel_ioctl(kr->fd, &c, err, sizeof(err)) < 0) {
+			snprintf(r->reason, sizeof(r->reason), "%s", err);
+			goto out;
+		}
+		if (c.status != PC_KERNEL_OK) {
+			row->check_failed = c.status == PC_KERNEL_CHECK_FAILED;
+			if (c.status == PC_KERNEL_UNSUPPORTED)
+				r->status = PC_STATUS_UNSUPPORTED;
+			snprintf(r->reason, sizeof(r->reason), "%s", c.reason);
+			goto out;
+		}
+		if (c.ops)	/* every thread's ticks over all their pairs */
+			v[n++] = (double)c.ticks / (double)c.ops;
+		r->ops_per_sample += c.ops;
+	}
+	if (n < windows || pc_summarize(v, n, &r->ticks) < 0) {
+		snprintf(r->reason, sizeof(r->reason), "a window without a lock+unlock pair");
+		goto out;
+	}
+	r->status = PC_STATUS_OK;
+	r->samples = n;
+	r->ops_per_sample /= n;
+	r->iters = r->ops_per_sample ? r->ops_per_sample : 1;	/* pairs a window */
+	r->cycles_source = PC_CYCLES_CALIBRATED;
+	r->cycles_per_tick = cycles_per_tick;
+	r->cycles = pc_summary_scale(&r->ticks, cycles_per_tick);
+	r->ns = pc_summary_scale(&r->ticks, 1e9 / clk->tick_hz);
+out:
+	free(v);
+}
+
+static int measure_contended(struct pc_kernel_run *kr, const struct pc_measure_config *cfg,
+			     const struct pc_clock *clk, struct pc_profile *prof, char *err,
+			     size_t errlen)
+{
+	unsigned windows = cfg->samples < PC_KERNEL_WINDOWS ? cfg->samples : PC_KERNEL_WINDOWS;
+	double cpt = prof->cycles_per_tick;
+	size_t i;
+
+	for (i = 0; i < kr->nrows; i++) {
+		if (kr->rows[i].entry >= 0)
+			continue;
+		if (!(cpt > 0) &&
+		    pc_calibrate(clk, 21, cfg->sample_s, &cpt, err, errlen) < 0)
+			return -1;
+		if (!(prof->cycles_per_tick > 0))
+			prof->cycles_per_tick = cpt;
+		contended_point(kr, &kr->rows[i], windows, cpt, clk, &prof->probes[i]);
+	}
+	return 0;
+}
+
+int pc_kernel_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
+		      const struct pc_clock *clk, struct pc_profile *prof, char *err,
+		      size_t errlen)
+{
+	struct pc_kernel_run *kr = state;
+
+	memset(prof, 0, sizeof(*prof));
+	if (plan(opts, kr, prof) < 0) {
+		pc_profile_free(prof);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (measure_entries(kr, cfg, clk, prof, err, errlen) < 0 ||
+	    measure_contended(kr, cfg, clk, prof, err, errlen) < 0)
+		return -1;
+	if (cfg->emulated && !prof->unreliable) {
+		prof->unreliable = true;
+		snprintf(prof->unreliable_reason, sizeof(prof->unreliable_reason),
+			 "the CPU is emulated: the kernel's figures are the emulator's");
+	}
+	return 0;
+}
+
+/* ---- the results ------------------------------------------------------------------ */
+
+static json_t *figures(const struct pc_probe_result *r, json_t *p, const char *inflated)
+{
+	if (!p)
+		return NULL;
+	if (pc_json_outcome(p, r))
+		pc_json_figures(p, r);
+	if (inflated[0])
+		json_object_set_new(p, "inflated_by", json_string(inflated));
+	return p;
+}
+
+/* A row of points: its status from theirs, as the allocator group's. */
+static json_t *points_row(json_t *points, size_t failed, const char *unit)
+{
+	size_t n = json_array_size(points);
+	json_t *p = json_pack("{s:s, s:i, s:s, s:s, s:o}", "status",
+			      failed == n ? "failed" : "ok", "ring", 0, "group", "kernel",
+			      "unit", unit, "points", points);
+
+	if (p && failed)
+		json_object_set_new(p, "reason", json_sprintf("%zu of %zu points failed",
+							      failed, n));
+	return p;
+}
+
+json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_profile *prof)
+{
+	json_t *probes = json_object(), *sized[PC_ALLOC_PATTERNS] = { NULL }, *cont = NULL;
+	size_t fails[PC_ALLOC_PATTERNS] = { 0 }, cfail = 0, i;
+	char name[96], inflated[160];
+	unsigned k;
+
+	for (i = 0; probes && i < kr->nrows && i < prof->nprobes; i++) {
+		const struct pc_kernel_row *row = &kr->rows[i];
+		const struct pc_probe_result *r = &prof->probes[i];
+		bool bad = r->status != PC_STATUS_OK && r->status != PC_STATUS_NOISY;
+
+		pc_kernel_inflated_by(kr->config, row->entry < 0 ? PC_KT_LOCK :
+				      pc_kernel_entry_touches[row->entry], inflated,
+				      sizeof(inflated));
+		if (row->entry < 0) {
+			char cpus[16];
+
+			if (row->threads > 1)
+				snprintf(cpus, sizeof(cpus), "0-%u", row->threads - 1);
+			else
+				snprintf(cpus, sizeof(cpus), "0");
+			if (!cont)
+				cont = json_array();
+			cfail += bad;
+			json_array_append_new(cont, figures(r, json_pack(
+				"{s:i, s:s, s:s, s:s, s:s}", "threads", row->threads,
+				"placement", "compact", "cpus", cpus, "class", "unknown",
+				"status", pc_status_name(r->status)), inflated));
+		} else if (pc_kernel_entry_sized(row->entry)) {
+			k = sized_pattern(row->entry);
+			if (!sized[k])
+				sized[k] = json_array();
+			fails[k] += bad;
+			json_array_append_new(sized[k], figures(r, json_pack(
+				"{s:i, s:s, s:s}", "size", row->size, "allocator", "kmalloc",
+				"status", pc_status_name(r->status)), inflated));
+		} else {
+			snprintf(name, sizeof(name), "kernel.%s",
+				 pc_kernel_entry_names[row->entry]);
+			json_object_set_new(probes, name, figures(r, json_pack(
+				"{s:s, s:i, s:s}", "status", pc_status_name(r->status),
+				"ring", 0, "group", "kernel"), inflated));
+		}
+	}
+	for (k = 0; k < PC_ALLOC_PATTERNS; k++)
+		if (sized[k])
+			json_object_set_new(probes, pc_alloc_kernel_rows[k],
+					    points_row(sized[k], fails[k], "per call"));
+	if (cont)
+		json_object_set_new(probes, PC_KERNEL_CONTENDED,
+				    points_row(cont, cfail, "per lock+unlock per thread"));
+	return probes;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel.h - the kernel group: the running kernel's own primitives, timed
+ * inside it by the kernel module (runner/kmod/pc_kernel.c) through its
+ * second ioctl, rows kernel.*. The entries (runner/kmod/pc_kernel.h), the
+ * kmalloc patterns by size as points (kernel.kmalloc, kernel.kfree,
+ * kernel.kmalloc_kfree, as the allocator group's), and the contended spin
+ * lock on kernel threads (kernel.spin_lock_unlock.contended, points by
+ * threads). What the kernel's configuration says of the figures
+ * (kernel_config.c) goes with each: the options that inflate a figure
+ * are named beside it.
+ */
+#ifndef PC_KERNEL_GROUP_H
+#define PC_KERNEL_GROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "core/clock.h"
+#include "core/measure.h"
+#include "results/report.h"
+#include "runner/kmod/pc_kernel.h"
+#include "runner/kmod/pc_kmod.h"
+
+/* The contended row, and its windows: length, how many a point. */
+#define PC_KERNEL_CONTENDED	"kernel.spin_lock_unlock.contended"
+#define PC_KERNEL_WINDOW_US	1000
+#define PC_KERNEL_WINDOWS	15
+/* The default samples a row (run -n): the kernel's entries under an
+ * emulator cost a thousand times what they do on a CPU. */
+#define PC_KERNEL_SAMPLES	21
+#define PC_KERNEL_SIZES		12	/* 8 .. 16384 bytes */
+#define PC_KSTR_(x)		#x
+#define PC_STRINGIFY_KERNEL(x)	PC_KSTR_(x)	/* a constant in text */
+
+/* ---- kernel_config.c: what the configuration says (pure) ------------------ */
+
+/* The words of the options on in config (PC_KCFG_* bits) that inflate an
+ * entry touching `touches` (PC_KT_* bits), comma-separated into buf
+ * ("lockdep, init_on_alloc"); "" when none. Returns buf. */
+const char *pc_kernel_inflated_by(uint64_t config, unsigned touches, char *buf, size_t len);
+/* Every inflating option on in config, as words, into a JSON array. */
+json_t *pc_kernel_inflating_json(uint64_t config);
+/* "none", "voluntary", "full", "rt" or "unknown". */
+const char *pc_kernel_preempt_name(uint32_t model);
+/* The spin lock as built: "queued", "queued, paravirt" or "generic". */
+const char *pc_kernel_spinlock_name(uint64_t config);
+/* The run's "kernel" object: release, preemption, paravirt, spin lock,
+ * each option's state, the inflating ones. */
+json_t *pc_kernel_config_json(const char *release, uint32_t preempt, uint64_t config);
+/* slub_debug on a cache: any of sanity_checks, red_zone, poison,
+ * store_user reads 1 in dir (/sys/kernel/slab/CACHE). */
+bool pc_kernel_slub_debug_on(const char *dir);
+
+/* ---- kernel.c: the group ---------------------------------------------------- */
+
+/* A row: an entry (and a size), or a contended point (threads). */
+struct pc_kernel_row {
+	int entry;		/* enum pc_kernel_entry; -1: contended */
+	unsigned size;		/* kmalloc entries */
+	unsigned threads;	/* contended */
+	uint64_t nulls;		/* allocations that returned NULL */
+	bool check_failed;
+};
+
+struct pc_kernel_options {
+	bool on;		/* --kernel, or -p of kernel rows only */
+	bool entries[PC_KE_COUNT];
+	bool contended;
+};
+
+struct pc_kernel_run {
+	int fd;			/* the module's device */
+	bool loaded;		/* primcost loaded it */
+	void *kmod;		/* the ring-0 way's handle */
+	struct pc_kernel_row *rows;	/* [prof.nprobes] */
+	size_t nrows;
+	uint64_t config;
+	uint32_t preempt;
+	char release[65];
+	unsigned online;	/* CPUs the contended points may use */
+};
+
+/* Entry names and what touches them, as pc_kernel.h lists them. */
+extern const char *const pc_kernel_entry_names[PC_KE_COUNT];
+extern const unsigned pc_kernel_entry_touches[PC_KE_COUNT];
+extern const char *const pc_kernel_entry_twins[PC_KE_COUNT];
+extern const char *const pc_kernel_entry_whats[PC_KE_COUNT];
+/* Does the entry run by size (kmalloc, kfree, kmalloc_kfree)? */
+bool pc_kernel_entry_sized(int entry);
+
+int pc_kernel_select(const char *list, struct pc_kernel_options *o, char *err, size_t errlen);
+bool pc_kernel_list_only(const char *list);
+int pc_kernel_open(const void *opts, void *state, char *err, size_t errlen);
+void pc_kernel_close(void *state);
+int pc_kernel_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
+		      const struct pc_clock *clk, struct pc_profile *prof, char *err,
+		      size_t errlen);
+json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_profile *prof);
+
+/* ---- kernel_view.c: shown --------------------------------------------------- */
+
+int pc_kernel_show(FILE *f, json_t *doc, enum pc_format fmt);
+struct pc_point_row;
+const struct pc_point_row *pc_kernel_point_rows(size_t *n);
+
+#endif

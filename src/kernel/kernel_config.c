@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel_config.c - what the running kernel's configuration says of the
+ * kernel group's figures: which options are on (the module reports them,
+ * PC_KCFG_* of pc_kernel.h), which of those inflate a figure, and by what
+ * the figure does (PC_KT_*). Pure functions, unit-tested
+ * (tests/unit_kernel.c): no Debian kernel flavour has lockdep on.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel.h"
+
+/* An option that makes the kernel do more than the primitive: its word,
+ * the config bits that turn it on, what it inflates. */
+struct inflating {
+	const char *word;
+	uint64_t config;
+	unsigned touches;
+};
+
+static const struct inflating inflating[] = {
+	/* lock acquisitions recorded and validated; with it the irq-flag
+	 * and RCU read-side hooks */
+	{ "lockdep", PC_KCFG_LOCKDEP | PC_KCFG_PROVE_LOCKING | PC_KCFG_DEBUG_LOCK_ALLOC,
+	  PC_KT_LOCK | PC_KT_IRQ | PC_KT_RCU },
+	/* every interrupt-flag change traced (lockdep's, or a tracer's) */
+	{ "irq-flag tracing", PC_KCFG_TRACE_IRQFLAGS, PC_KT_IRQ },
+	{ "spinlock debugging", PC_KCFG_DEBUG_SPINLOCK, PC_KT_LOCK },
+	{ "preempt debugging", PC_KCFG_DEBUG_PREEMPT, PC_KT_PREEMPT },
+	/* instrumented atomics and allocations */
+	{ "KASAN", PC_KCFG_KASAN, PC_KT_ATOMIC | PC_KT_LOCK | PC_KT_ALLOC | PC_KT_FREE },
+	{ "KCSAN", PC_KCFG_KCSAN, PC_KT_ATOMIC | PC_KT_LOCK | PC_KT_ALLOC | PC_KT_FREE },
+	{ "slub_debug", PC_KCFG_SLUB_DEBUG_ON, PC_KT_ALLOC | PC_KT_FREE },
+	/* the object zeroed when allocated, or when freed */
+	{ "init_on_alloc", PC_KCFG_INIT_ON_ALLOC, PC_KT_ALLOC },
+	{ "init_on_free", PC_KCFG_INIT_ON_FREE, PC_KT_FREE },
+};
+
+#define NINFLATING (sizeof(inflating) / sizeof(inflating[0]))
+
+const char *pc_kernel_inflated_by(uint64_t config, unsigned touches, char *buf, size_t len)
+{
+	size_t i, at = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (i = 0; i < NINFLATING; i++) {
+		if (!(config & inflating[i].config) || !(touches & inflating[i].touches))
+			continue;
+		/* lockdep traces the flags itself: one word for both */
+		if (inflating[i].config == PC_KCFG_TRACE_IRQFLAGS &&
+		    (config & inflating[0].config))
+			continue;
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       inflating[i].word);
+	}
+	return buf;
+}
+
+json_t *pc_kernel_inflating_json(uint64_t config)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < NINFLATING; i++)
+		if (config & inflating[i].config)
+			json_array_append_new(a, json_string(inflating[i].word));
+	return a;
+}
+
+const char *pc_kernel_preempt_name(uint32_t model)
+{
+	static const char *const names[] = {
+		[PC_KPREEMPT_UNKNOWN] = "unknown", [PC_KPREEMPT_NONE] = "none",
+		[PC_KPREEMPT_VOLUNTARY] = "voluntary", [PC_KPREEMPT_FULL] = "full",
+		[PC_KPREEMPT_RT] = "rt",
+	};
+
+	return model < sizeof(names) / sizeof(names[0]) ? names[model] : "unknown";
+}
+
+const char *pc_kernel_spinlock_name(uint64_t config)
+{
+	if (!(config & PC_KCFG_QUEUED_SPINLOCKS))
+		return "generic";
+	return config & PC_KCFG_PARAVIRT_SPINLOCKS ? "queued, paravirt" : "queued";
+}
+
+json_t *pc_kernel_config_json(const char *release, uint32_t preempt, uint64_t config)
+{
+	static const struct { const char *key; uint64_t bit; } opts[] = {
+		{ "paravirt", PC_KCFG_PARAVIRT },
+		{ "preempt_dynamic", PC_KCFG_PREEMPT_DYNAMIC },
+		{ "queued_spinlocks", PC_KCFG_QUEUED_SPINLOCKS },
+		{ "paravirt_spinlocks", PC_KCFG_PARAVIRT_SPINLOCKS },
+		{ "lockdep", PC_KCFG_LOCKDEP },
+		{ "prove_locking", PC_KCFG_PROVE_LOCKING },
+		{ "debug_lock_alloc", PC_KCFG_DEBUG_LOCK_ALLOC },
+		{ "debug_spinlock", PC_KCFG_DEBUG_SPINLOCK },
+		{ "trace_irqflags", PC_KCFG_TRACE_IRQFLAGS },
+		{ "debug_preempt", PC_KCFG_DEBUG_PREEMPT },
+		{ "kasan", PC_KCFG_KASAN },
+		{ "kcsan", PC_KCFG_KCSAN },
+		{ "slub_debug", PC_KCFG_SLUB_DEBUG },
+		{ "slub_debug_on", PC_KCFG_SLUB_DEBUG_ON },
+		{ "init_on_alloc", PC_KCFG_INIT_ON_ALLOC },
+		{ "init_on_free", PC_KCFG_INIT_ON_FREE },
+	};
+	json_t *o = json_object(), *c = json_object();
+	size_t i;
+
+	for (i = 0; c && i < sizeof(opts) / sizeof(opts[0]); i++)
+		json_object_set_new(c, opts[i].key, json_boolean(config & opts[i].bit));
+	json_object_set_new(o, "release", json_string(release));
+	json_object_set_new(o, "preempt", json_string(pc_kernel_preempt_name(preempt)));
+	json_object_set_new(o, "spinlock", json_string(pc_kernel_spinlock_name(config)));
+	json_object_set_new(o, "config", c);
+	json_object_set_new(o, "inflating", pc_kernel_inflating_json(config));
+	return o;
+}
+
+bool pc_kernel_slub_debug_on(const char *dir)
+{
+	static const char *const files[] = { "sanity_checks", "red_zone", "poison",
+					     "store_user" };
+	char path[512];
+	size_t i;
+	int c;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (!(f = fopen(path, "r")))
+			continue;
+		c = fgetc(f);
+		fclose(f);
+		if (c == '1')
+			return true;
+	}
+	return false;
+}

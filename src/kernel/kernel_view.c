@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel_view.c - the kernel group's results shown (kernel.h): the
+ * kernel's configuration as it decides the figures, then three tables of
+ * the table model: the entries (cycles per operation), kmalloc by size in
+ * the 2007 table's shape (kmalloc, kfree, kmalloc+kfree) and the contended
+ * spin lock by threads (the contended group's shape); an option that
+ * inflates a figure is its footnote. CSV: a line per row or point. And
+ * the rows as list shows them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel.h"
+#include "alloc/alloc.h"
+#include "results/report.h"
+#include "results/results.h"
+#include "results/table.h"
+
+static double stat_of(json_t *p, const char *stat)
+{
+	json_t *v = json_object_get(json_object_get(p, "cycles"), stat);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static bool figured(json_t *p)
+{
+	const char *st = json_string_value(json_object_get(p, "status"));
+
+	return st && (strcmp(st, "ok") == 0 || strcmp(st, "noisy") == 0);
+}
+
+/* The cells of p from column c on: median, q1, q3; else its status, the
+ * reason a footnote; the options that inflate it a footnote of the median. */
+static int fill(struct pc_table *t, size_t row, size_t c, json_t *p, unsigned nstats)
+{
+	static const char *const stats[] = { "median", "q1", "q3" };
+	const char *inflated = json_string_value(json_object_get(p, "inflated_by"));
+	char note[600];
+	unsigned k;
+
+	if (!figured(p)) {
+		const char *reason = json_string_value(json_object_get(p, "reason"));
+
+		if (pc_table_text(t, row, c, "%s", json_string_value(json_object_get(p,
+				  "status")) ? : "?") < 0)
+			return -1;
+		if (reason && !(pc_table_at(t, row, c)->note = pc_table_note(t, reason)))
+			return -1;
+		return 0;
+	}
+	for (k = 0; k < nstats; k++)
+		pc_table_at(t, row, c + k)->v = stat_of(p, stats[k]);
+	if (inflated) {
+		snprintf(note, sizeof(note), "inflated by %s", inflated);
+		if (!(pc_table_at(t, row, c)->note = pc_table_note(t, note)))
+			return -1;
+	}
+	return 0;
+}
+
+static void draw(FILE *f, struct pc_table *t, bool markdown)
+{
+	if (markdown)
+		pc_table_draw_markdown(f, t);
+	else
+		pc_table_draw_text(f, t);
+}
+
+static int entries_table(FILE *f, json_t *probes, bool markdown)
+{
+	static const struct pc_table_col cols[] = {
+		{ NULL, "kernel row", 34, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT | PC_COL_ALONE,
+		  0, NULL, NULL },
+		{ "cycles per operation", "median", 9, PC_CELL_CYCLES, 0, 0, NULL, NULL },
+		{ "cycles per operation", "q1", 8, PC_CELL_CYCLES, 0, 0, "", NULL },
+		{ "cycles per operation", "q3", 8, PC_CELL_CYCLES, 0, 0, "", NULL },
+	};
+	struct pc_table t;
+	const char *name;
+	json_t *p;
+	long row;
+	int rc = 0;
+
+	if (pc_table_init(&t, "  ", cols, 4) < 0)
+		return -1;
+	json_object_foreach(probes, name, p) {
+		if (strncmp(name, "kernel.", 7) != 0 || json_object_get(p, "points"))
+			continue;
+		if ((row = pc_table_row(&t)) < 0 ||
+		    pc_table_text(&t, (size_t)row, 0, "%s", name) < 0 ||
+		    fill(&t, (size_t)row, 1, p, 3) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && t.nrows)
+		draw(f, &t, markdown);
+	pc_table_free(&t);
+	return rc;
+}
+
+static int sizes_table(FILE *f, json_t *probes, bool markdown)
+{
+	static const struct pc_table_col cols[] = {
+		{ NULL, "size", 6, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
+		{ "kmalloc: cycles per call", "kmalloc", 9, PC_CELL_CYCLES, 0, 0, NULL, NULL },
+		{ "kmalloc: cycles per call", "kfree", 9, PC_CELL_CYCLES, 0, 0, "", NULL },
+		{ "kmalloc: cycles per call", "kmalloc+kfree", 14, PC_CELL_CYCLES, 0, 0, "",
+		  NULL },
+	};
+	struct pc_table t;
+	unsigned k;
+	size_t i, r;
+	json_t *pt;
+	long row;
+
+	if (pc_table_init(&t, "  ", cols, 4) < 0)
+		return -1;
+	for (k = 0; k < PC_ALLOC_PATTERNS; k++)
+		json_array_foreach(json_object_get(json_object_get(probes,
+				   pc_alloc_kernel_rows[k]), "points"), i, pt) {
+			double size = (double)json_integer_value(json_object_get(pt, "size"));
+
+			for (r = 0; r < t.nrows && pc_table_at(&t, r, 0)->v != size; r++)
+				;
+			if (r == t.nrows) {
+				if ((row = pc_table_row(&t)) < 0)
+					goto oom;
+				pc_table_at(&t, (size_t)row, 0)->v = size;
+			}
+			if (fill(&t, r, 1 + k, pt, 1) < 0)
+				goto oom;
+		}
+	if (t.nrows) {
+		fputs("\n", f);
+		draw(f, &t, markdown);
+	}
+	pc_table_free(&t);
+	return 0;
+oom:
+	pc_table_free(&t);
+	return -1;
+}
+
+static int contended_table(FILE *f, json_t *probes, bool markdown)
+{
+	static const struct pc_table_col cols[] = {
+		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
+		{ "cycles per pair", "median", 9,
+		  PC_CELL_CYCLES, 0, 0, NULL, NULL },
+		{ "cycles per pair", "q1", 8,
+		  PC_CELL_CYCLES, 0, 0, "", NULL },
+		{ "cycles per pair", "q3", 8,
+		  PC_CELL_CYCLES, 0, 0, "", NULL },
+	};
+	json_t *points = json_object_get(json_object_get(probes, PC_KERNEL_CONTENDED), "points");
+	struct pc_table t;
+	size_t i;
+	json_t *pt;
+	long row;
+	int rc = 0;
+
+	if (!json_array_size(points))
+		return 0;
+	if (pc_table_init(&t, "  ", cols, 4) < 0)
+		return -1;
+	t.no_group_line = false;
+	json_array_foreach(points, i, pt) {
+		if ((row = pc_table_row(&t)) < 0 || fill(&t, (size_t)row, 1, pt, 3) < 0) {
+			rc = -1;
+			break;
+		}
+		pc_table_at(&t, (size_t)row, 0)->v =
+			(double)json_integer_value(json_object_get(pt, "threads"));
+	}
+	if (rc == 0) {
+		fputs("\n", f);
+		pc_text_wrap(f, "", PC_KERNEL_CONTENDED ": spin_lock and spin_unlock, cycles "
+			     "per pair per thread; kernel threads bound to CPUs 0, 1, ..., in "
+			     "windows of " PC_STRINGIFY_KERNEL(PC_KERNEL_WINDOW_US) " us", 2,
+			     pc_table_fit());
+		draw(f, &t, markdown);
+	}
+	pc_table_free(&t);
+	return rc;
+}
+
+/* The kernel as the module saw it, and a run's unreliable marking. */
+static void heading(FILE *f, json_t *entry, const char *key)
+{
+	json_t *runs = json_object_get(entry, "runs"), *run, *k, *a, *v;
+	size_t i, j;
+	char line[600];
+	int at;
+
+	fprintf(f, "%s\n", pc_entry_brand(entry, key));
+	json_array_foreach(runs, i, run) {
+		if (!(k = json_object_get(run, "kernel_config")))
+			continue;
+		snprintf(line, sizeof(line), "the running kernel %s: preemption %s%s, %s, "
+			 "spin lock %s",
+			 json_string_value(json_object_get(k, "release")) ? : "?",
+			 json_string_value(json_object_get(k, "preempt")) ? : "?",
+			 json_is_true(json_object_get(json_object_get(k, "config"),
+						      "preempt_dynamic")) ? " (dynamic)" : "",
+			 json_is_true(json_object_get(json_object_get(k, "config"),
+						      "paravirt")) ? "paravirt" : "no paravirt",
+			 json_string_value(json_object_get(k, "spinlock")) ? : "?");
+		pc_text_wrap(f, "", line, 2, pc_table_fit());
+		a = json_object_get(k, "inflating");
+		at = snprintf(line, sizeof(line), "options that inflate figures:%s",
+			      json_array_size(a) ? "" : " none");
+		json_array_foreach(a, j, v)
+			if (at > 0 && (size_t)at < sizeof(line))
+				at += snprintf(line + at, sizeof(line) - (size_t)at, "%s %s",
+					       j ? "," : "", json_string_value(v) ? : "?");
+		pc_text_wrap(f, "", line, 2, pc_table_fit());
+		if (json_is_true(json_object_get(run, "unreliable"))) {
+			snprintf(line, sizeof(line), "marked unreliable: %s",
+				 json_string_value(json_object_get(run, "unreliable_reason")) ? :
+				 "(no reason)");
+			pc_text_wrap(f, "", line, 2, pc_table_fit());
+		}
+	}
+	fputs("\n", f);
+}
+
+static void csv_line(FILE *f, const char *key, const char *name, json_t *p)
+{
+	json_t *v;
+
+	fprintf(f, "%s,%s,", key, name);
+	if ((v = json_object_get(p, "size")))
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	fputs(",", f);
+	if ((v = json_object_get(p, "threads")))
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	fprintf(f, ",%s", json_string_value(json_object_get(p, "status")) ? : "");
+	if (figured(p))
+		fprintf(f, ",%.7g,%.7g,%.7g\n", stat_of(p, "median"), stat_of(p, "q1"),
+			stat_of(p, "q3"));
+	else
+		fputs("," PC_NO_VALUE "," PC_NO_VALUE "," PC_NO_VALUE "\n", f);
+}
+
+static void csv(FILE *f, json_t *doc)
+{
+	json_t *entry, *p, *pt;
+	const char *key, *name;
+	size_t i;
+
+	fputs("cpu,probe,size,threads,status,cycles_median,cycles_q1,cycles_q3\n", f);
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry)
+		json_object_foreach(json_object_get(entry, "probes"), name, p) {
+			if (strncmp(name, "kernel.", 7) != 0)
+				continue;
+			if (!json_object_get(p, "points"))
+				csv_line(f, key, name, p);
+			json_array_foreach(json_object_get(p, "points"), i, pt)
+				csv_line(f, key, name, pt);
+		}
+}
+
+int pc_kernel_show(FILE *f, json_t *doc, enum pc_format fmt)
+{
+	json_t *entry, *probes;
+	const char *key;
+	bool markdown = fmt != PC_FORMAT_TABLE;
+
+	if (fmt == PC_FORMAT_CSV) {
+		csv(f, doc);
+		return 0;
+	}
+	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
+		probes = json_object_get(entry, "probes");
+		heading(f, entry, key);
+		if (entries_table(f, probes, markdown) < 0 || sizes_table(f, probes, markdown) < 0 ||
+		    contended_table(f, probes, markdown) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- list: the rows ------------------------------------------------------------------ */
+
+/* Whether this machine can run them: a kernel without modules cannot
+ * (run --kernel says why); elsewhere run loads the module, as root. */
+static const char *availability(void)
+{
+	return access(PC_KMOD_DEVICE, F_OK) == 0 || access("/proc/modules", F_OK) == 0 ?
+	       "ok" : "unsupported";
+}
+
+const struct pc_point_row *pc_kernel_point_rows(size_t *n)
+{
+	static const char sel[] = "run --kernel, or -p 'kernel.*'";
+	static const char method[] = "the running kernel's own function or inline helper, "
+		"compiled from its headers into the primcost_ring0 module and called there: "
+		"loops of 80 and 16 copies timed by the module, self-checked in the kernel, "
+		"cycles per operation from the engine's two loop lengths, samples and rounds";
+	static char names[PC_KE_COUNT][64];
+	static struct pc_point_row rows[PC_KE_COUNT + 1];
+	int e;
+
+	for (e = 0; e < PC_KE_COUNT; e++) {
+		snprintf(names[e], sizeof(names[e]), "kernel.%s", pc_kernel_entry_names[e]);
+		rows[e] = (struct pc_point_row){ names[e], "kernel", pc_kernel_entry_whats[e],
+						 method, sel, availability(), true };
+	}
+	rows[e] = (struct pc_point_row){ PC_KERNEL_CONTENDED, "kernel",
+		"spin_lock() and spin_unlock() contended, by kernel threads on CPUs 0, 1, ...",
+		"windows of " PC_STRINGIFY_KERNEL(PC_KERNEL_WINDOW_US) " us on kernel threads "
+		"bound to CPUs 0 .. threads-1 (1, 2, 4, ... up to the CPUs online), a "
+		"counter in the lock's line checked against the pairs; cycles per pair per "
+		"thread", sel, availability(), true };
+	*n = PC_KE_COUNT + 1;
+	return rows;
+}
