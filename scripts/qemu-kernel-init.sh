@@ -34,6 +34,9 @@ step run 600 primcost run --ring0 kmod -p "$probes" -o -
 step run-accepted 600 env PRIMCOST_TEST_ACCEPT_EMULATED_RING0=1 \
 	primcost run --ring0 kmod -p "$probes" -o /tmp/accepted.json
 step accepted 5 cat /tmp/accepted.json
+# The kernel group: the running kernel's own primitives, in the module.
+step kernel-run 900 primcost run --kernel -o /tmp/kernel.json
+step kernel-json 5 cat /tmp/kernel.json
 step ring0_kmod 300 ring0_kmod
 step rmmod 30 rmmod primcost_ring0
 step after 5 sh -c 'ls /dev/primcost_ring0 2>&1; grep -c primcost_ring0 /proc/modules;

@@ -7,7 +7,9 @@
 # headers. In the guest, over the serial console (ttyS0): insmod
 # (test_entries=1), primcost info, primcost run --ring0 kmod (ring 0 refused:
 # emulated), the same run with the test-only switch
-# PRIMCOST_TEST_ACCEPT_EMULATED_RING0=1 (rows written), tests/ring0_kmod
+# PRIMCOST_TEST_ACCEPT_EMULATED_RING0=1 (rows written), the kernel group
+# (primcost run --kernel: the kernel's own primitives, the contended spin
+# lock on the two vCPUs of -smp 2), tests/ring0_kmod
 # (self-checks, a fault caught in ring 0), rmmod, dmesg; then KVM's own
 # modules from the same package and, where /dev/kvm appears (nested SVM in
 # TCG), the micro-guest in it (its interrupt rows with the test-only switch,
@@ -138,7 +140,7 @@ cpu=max
 [ "$accel" = kvm ] && cpu=host
 say "booting $kver under qemu ($accel, -cpu $cpu); serial log in $out/serial.log"
 boot=$(date +%s)
-timeout "$limit" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp 1 -m 1024 \
+timeout "$limit" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp 2 -m 1024 \
 	-nographic -no-reboot -serial stdio -monitor none \
 	-kernel "$root/boot/vmlinuz-$kver" -initrd "$work/initramfs.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init" \
@@ -161,6 +163,12 @@ if [ -s "$out/accepted.out" ]; then
 		"$builddir/primcost" compare --color never "$ref" "$out/merged.json" \
 			>"$out/compare-$ref.txt" 2>&1
 	done
+fi
+if [ -s "$out/kernel-json.out" ]; then
+	"$builddir/primcost" compare --by allocator --color never amd-athlon64-x2-3800-kmalloc \
+		"$out/kernel-json.out" >"$out/compare-kmalloc.txt" 2>&1
+	"$builddir/primcost" compare --color never amd-athlon64-x2-3800 \
+		"$out/kernel-json.out" >"$out/compare-kernel-irq.txt" 2>&1
 fi
 cat "$out/times" >&2
 if ! grep -q '^@@ done' "$out/serial.txt"; then

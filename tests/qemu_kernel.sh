@@ -8,7 +8,10 @@
 # in ring 0 fails its row with the kernel alive; under TCG the run is marked
 # emulated and ring 0 refused whatever the gate measures, and with the
 # test-only switch the rows are written, merged and compared against the
-# Pentium 4 and Athlon 64 tables. Runs where qemu-system-x86, busybox-static,
+# Pentium 4 and Athlon 64 tables; the kernel group (run --kernel) runs
+# every kernel.* row with its self-check passed, flagged emulated, the
+# contended spin lock on the guest's 2 vCPUs, compared with the 2007
+# kmalloc and irq tables; rmmod is clean and dmesg has no warning after it. Runs where qemu-system-x86, busybox-static,
 # cpio, linux-headers-amd64 and the cached kernel image are present; with
 # PC_QEMU_KERNEL=1 (as root) it installs and downloads them first.
 . "${PC_SRCDIR}/tests/lib.sh"
@@ -123,6 +126,65 @@ print("1..%d" % n)
 EOF
 tap_import <"$pc_tmp/py.tap"
 grep -v '^\(ok\|not ok\|1\.\.\)' "$pc_tmp/py.tap" | sed 's/^/# /'
+
+# The kernel group: the running kernel's own primitives, in the module.
+ok $(test "$(section_rc kernel-run)" = 0; echo $?) \
+	"primcost run --kernel runs in the guest: $(head -c 300 "$out/kernel-run.out")"
+sed 's/^/# /' "$out/kernel-run.out"
+$PYTHON3 - "$out/kernel-json.out" "$accel" <<'EOF2' >"$pc_tmp/kernel.tap" 2>&1
+import json, sys
+n = 0
+def ok(cond, what):
+    global n
+    n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
+try:
+    doc = json.load(open(sys.argv[1]))
+    (cpu,) = doc["cpus"].values()
+    run, probes = cpu["runs"][-1], cpu["probes"]
+except (OSError, ValueError, KeyError) as e:
+    ok(False, "the kernel group's result reads back: %s" % e)
+    print("1..%d" % n)
+    sys.exit()
+rows = {k: v for k, v in probes.items() if k.startswith("kernel.")}
+ok(len(rows) == 21, "21 kernel rows filed: %d" % len(rows))
+# every row runs and passes its self-check: ok, or unsupported where this
+# kernel cannot give it to a module (this_cpu_cmpxchg_double before 6.5)
+bad = []
+for name, p in rows.items():
+    for q in p.get("points", [p]):
+        if q["status"] == "unsupported" and name == "kernel.this_cpu_cmpxchg_double":
+            continue
+        if q["status"] not in ("ok", "noisy") or not q["cycles"]["median"] > 0:
+            bad.append("%s: %s %s" % (name, q["status"], q.get("reason", "")))
+ok(not bad, "every kernel row ran and passed its self-check in the kernel "
+   + "; ".join(bad[:3]))
+c = [p["threads"] for p in rows["kernel.spin_lock_unlock.contended"]["points"]]
+ok(c == [1, 2], "the contended spin lock ran on 1 and 2 vCPUs: %s" % c)
+if sys.argv[2] == "tcg":
+    ok(run.get("unreliable") and "TCG" in run.get("unreliable_reason", ""),
+       "the rows are flagged emulated: %s" % run.get("unreliable_reason"))
+k = run.get("kernel_config", {})
+ok(k.get("release") and k.get("preempt") != "unknown" and k.get("spinlock") == "queued, paravirt",
+   "the kernel's configuration is recorded: %s, preemption %s, spin lock %s"
+   % (k.get("release"), k.get("preempt"), k.get("spinlock")))
+inflating = k.get("inflating", [])
+pts = rows["kernel.kmalloc"]["points"]
+ok("init_on_alloc" not in inflating or
+   all("init_on_alloc" in p.get("inflated_by", "") for p in pts) and
+   "inflated_by" not in rows["kernel.cmpxchg_local"],
+   "an inflating option (%s) is named beside the figures it touches, not others"
+   % ", ".join(inflating))
+print("1..%d" % n)
+EOF2
+tap_import <"$pc_tmp/kernel.tap"
+grep -v '^\(ok\|not ok\|1\.\.\)' "$pc_tmp/kernel.tap" | sed 's/^/# /'
+ok $(grep -q 'B = kmalloc against A = slub-base' "$out/compare-kmalloc.txt" &&
+     grep -q 'marked unreliable' "$out/compare-kmalloc.txt"; echo $?) \
+	"compare --by allocator: the kernel's kmalloc against the 2007 SLUB table, flagged"
+ok $(grep -q 'cmpxchg_local ~ kernel.cmpxchg_local' "$out/compare-kernel-irq.txt" &&
+     grep -q 'local_irq_save ~ kernel.local_irq_save_restore' "$out/compare-kernel-irq.txt"
+     echo $?) "compare: the kernel's rows beside the 2007 irq and cmpxchg_local figures"
 
 ok $(test "$(section_rc ring0_kmod)" = 0; echo $?) "tests/ring0_kmod passes in the guest"
 tap_import <"$out/ring0_kmod.out"

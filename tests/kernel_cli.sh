@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The kernel group from the command line: where the module cannot load,
+# run --kernel (and -p 'kernel.*') refuses in one line with ring 0's reason
+# and writes nothing; list shows its rows in ring 0; and a real guest's
+# result (tests/fixtures/kernel-tcg.json: Debian's kernel under qemu TCG,
+# tests/qemu_kernel.sh) validates, merges, and compares: its kmalloc beside
+# the 2007 SLUB table, flagged emulated, and its rows beside the 2007
+# interrupt figures and primcost's own copies as analogs.
+. "${PC_SRCDIR}/tests/lib.sh"
+fixture=$PC_SRCDIR/tests/fixtures/kernel-tcg.json
+
+if [ -e /dev/primcost_ring0 ]; then
+	skip "the module is loaded here: nothing is refused" "run --kernel refuses"
+else
+	for sel in "--kernel" "-p kernel.*"; do
+		# shellcheck disable=SC2086
+		pc run $sel -o "$pc_tmp/k.json"
+		ok $(test $pc_rc -ne 0 && one_line_error &&
+		     grep -q '^primcost: run: kernel group unsupported: ' "$pc_tmp/err" &&
+		     test ! -e "$pc_tmp/k.json"; echo $?) \
+			"run $sel: one line, non-zero exit, nothing written: $(cat "$pc_tmp/err")"
+	done
+	if [ ! -e /proc/modules ]; then
+		ok $(grep -q 'this kernel has no module support (no /proc/modules)' "$pc_tmp/err"
+		     echo $?) "... with ring 0's reason: no module support"
+	fi
+fi
+pc run --kernel --arch ia64 -o "$pc_tmp/k.json"
+ok $(test $pc_rc -eq 2 && grep -q 'kernel group runs alone' "$pc_tmp/err"; echo $?) \
+	"--kernel with --arch is a usage error: $(cat "$pc_tmp/err")"
+pc run -p 'kernel.nope' -o "$pc_tmp/k.json"
+ok $(test $pc_rc -eq 2; echo $?) "-p of no row is a usage error: $(cat "$pc_tmp/err")"
+
+pc list 'kernel.*'
+ok $(test "$(grep -c '^kernel\.[a-z_0-9.]* *kernel *0 ' "$pc_tmp/out")" -eq 21; echo $?) \
+	"list: the 20 entries and the contended row, in ring 0"
+
+# The guest's result.
+pc merge -q -o "$pc_tmp/m.json" "$fixture"
+ok $pc_rc "the guest's result merges (validates): $(cat "$pc_tmp/err")"
+$PYTHON3 - "$fixture" <<'PY' >"$pc_tmp/py.tap"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+(cpu,) = doc["cpus"].values()
+run, probes = cpu["runs"][-1], cpu["probes"]
+n = 0
+def ok(c, what):
+    global n
+    n += 1
+    print(("ok %d - %s" if c else "not ok %d - %s") % (n, what))
+rows = [k for k in probes if k.startswith("kernel.")]
+ok(len(rows) == 21, "21 kernel rows (17 entries, 3 kmalloc rows of points, the contended row): %d" % len(rows))
+ok(run.get("unreliable") and "emulated" in run.get("unreliable_reason", "")
+   or "TCG" in run.get("unreliable_reason", ""), "the run is marked emulated: %s"
+   % run.get("unreliable_reason"))
+k = run.get("kernel_config", {})
+ok(k.get("preempt") and k.get("spinlock") and "lockdep" in k.get("config", {}),
+   "the kernel's configuration recorded: %s, %s" % (k.get("preempt"), k.get("spinlock")))
+pts = probes["kernel.kmalloc"]["points"]
+ok(len(pts) == 12 and all(p["status"] == "ok" and p["cycles"]["median"] > 0 for p in pts),
+   "kernel.kmalloc: 12 sizes measured")
+ok(all("init_on_alloc" in p.get("inflated_by", "") for p in pts)
+   if "init_on_alloc" in k.get("inflating", []) else True,
+   "init_on_alloc, on in Debian's kernel, is named beside every kmalloc figure")
+c = probes.get("kernel.spin_lock_unlock.contended", {}).get("points", [])
+ok([p["threads"] for p in c] == [1, 2] and all(p["status"] == "ok" for p in c),
+   "the contended spin lock at 1 and 2 threads (the guest's 2 vCPUs)")
+print("1..%d" % n)
+PY
+tap_import <"$pc_tmp/py.tap"
+
+pc compare --by allocator --color never amd-athlon64-x2-3800-kmalloc "$fixture"
+ok $(test $pc_rc -eq 0 && grep -q '^  kmalloc ' "$pc_tmp/out" &&
+     grep -q 'slub-base' "$pc_tmp/out" && grep -q 'marked unreliable' "$pc_tmp/out" &&
+     grep -q 'B = kmalloc against A = slub-base' "$pc_tmp/out"; echo $?) \
+	"compare --by allocator: the kernel's kmalloc beside the 2007 SLUB table, flagged"
+pc compare --color never amd-athlon64-x2-3800 "$fixture"
+ok $(test $pc_rc -le 1 &&
+     grep -q 'local_irq_save ~ kernel.local_irq_save_restore' "$pc_tmp/out" &&
+     grep -q 'cmpxchg_local ~ kernel.cmpxchg_local' "$pc_tmp/out"; echo $?) \
+	"compare with the 2007 irq table: the kernel's rows as analogs"
+done_testing
