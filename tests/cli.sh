@@ -31,9 +31,10 @@ pc list --format xml
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list --format xml: one-line error, exit 2"
 
 # list derives from the probe table: every row, once; then the rows of the
-# groups measured at points (src/contend/locks.c, the allocator's three).
+# groups measured at points (src/contend/locks.c, the allocator's three,
+# the kernel group's).
 pc list --format csv
-ok $(test $pc_rc -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | grep -cv ',contended,\|,alloc,')" -eq \
+ok $(test $pc_rc -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | grep -cv ',contended,\|,alloc,\|,kernel,')" -eq \
 	"$(grep -c '^PC_PROBE(' "$PC_SRCDIR/probes/probes.def")"; echo $?) \
 	"list shows every row of probes.def"
 want=$(sed -n 's/^\tLOCK(\([a-z_]*\),.*/lock.\1/p; s/^\t{ "\(contended\.[a-z_]*\|c2c\.[a-z]*\)",.*/\1/p' \
