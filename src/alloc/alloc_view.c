@@ -349,7 +349,7 @@ int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 
 		fprintf(f, "  %-20.20s %.56s\n", alloc_label(&a, k), a.origin[k]);
 		if (why)
-			pc_text_wrap(f, "      ", why, 6, pc_table_fit());
+			pc_text_wrap(f, "     ", why, 6, pc_table_fit());
 	}
 	for (k = 0; k < a.n && rc == 0; k++)
 		if (k != b)
