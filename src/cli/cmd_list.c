@@ -328,16 +328,32 @@ static const char *const list_keys[] = { "name", "group", "ring", "kernel_api",
 					  "availability", "sequence", "description",
 					  "method", "selected_by", NULL };
 
-/* The widest name of every row. */
-static int name_width(void)
+/* The name column: as wide as the widest name among the rows listed, but
+ * no wider than the probe table's names, so that the kernel group's long
+ * names do not narrow the description of every row; a longer name has a
+ * line of its own (name_line). */
+#define NAME_WIDTH_MAX 28
+
+static int name_width(const char *pattern)
 {
 	int w = 0;
 	size_t i;
 
 	for (i = 0; row_name(i); i++)
-		if ((int)strlen(row_name(i)) > w)
+		if ((!pattern || matches(pattern, row_name(i))) &&
+		    (int)strlen(row_name(i)) > w)
 			w = (int)strlen(row_name(i));
-	return w;
+	return w < NAME_WIDTH_MAX ? w : NAME_WIDTH_MAX;
+}
+
+/* The name to print in a column w wide: a name wider than it goes on a
+ * line of its own, and the row's fields follow under a blank name. */
+static const char *name_line(const char *name, int w)
+{
+	if ((int)strlen(name) <= w)
+		return name;
+	puts(name);
+	return "";
 }
 
 /* The rows of the groups measured at points (those matching pattern): a
@@ -346,7 +362,7 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 {
 	size_t n, i;
 	const struct pc_point_row *rows = point_rows(&n);
-	int w = name_width();
+	int w = name_width(pattern);
 
 	for (i = 0; i < n; i++) {
 		const struct pc_point_row *r = &rows[i];
@@ -355,7 +371,7 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 		if (pattern && !matches(pattern, r->name))
 			continue;
 		if (fmt == 0) {
-			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name, r->group,
+			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w, name_line(r->name, w), r->group,
 			    r->ring0 ? 0 : 3, r->availability, r->what);
 			if (verbose) {
 				char lead[96];
@@ -382,7 +398,7 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 static int list_probes(const char *pattern, int verbose, int fmt)
 {
 	json_t *arr = NULL;
-	int id, w = name_width();
+	int id, w = name_width(pattern);
 
 	if (fmt == 0)
 		printf("%-*s %-12s %4s %-12s %s\n", w, "probe", "group", "ring",
@@ -398,8 +414,8 @@ static int list_probes(const char *pattern, int verbose, int fmt)
 		if (pattern && !matches(pattern, r->name))
 			continue;
 		if (fmt == 0) {
-			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w, r->name,
-			    pc_group_name(r->group), r->ring, availability(id), r->description);
+			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w,
+			    name_line(r->name, w), pc_group_name(r->group), r->ring, availability(id), r->description);
 			if (verbose)
 				pc_list_fit(w + 13, "%*s kernel API: %s\n%*s sequence:   %s", w, "",
 				    r->kernel_api, w, "", sequence(id));
