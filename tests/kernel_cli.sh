@@ -21,7 +21,10 @@ else
 		     test ! -e "$pc_tmp/k.json"; echo $?) \
 			"run $sel: one line, non-zero exit, nothing written: $(cat "$pc_tmp/err")"
 	done
-	if [ ! -e /proc/modules ]; then
+	if [ "${PC_ARCH:-}" != x86_64 ]; then
+		ok $(grep -q 'the kernel module is x86-64 only' "$pc_tmp/err"; echo $?) \
+			"... with ring 0's reason: the module is x86-64 only"
+	elif [ ! -e /proc/modules ]; then
 		ok $(grep -q 'this kernel has no module support (no /proc/modules)' "$pc_tmp/err"
 		     echo $?) "... with ring 0's reason: no module support"
 	fi

@@ -58,6 +58,9 @@ static void check_run(const struct pc_run_options *o)
 		n += o->alloc.rows[id];	/* -p 'alloc.*': the allocator rows */
 	for (id = 0; o->contend.on && id < 32; id++)
 		n += o->contend.kinds[id];	/* --locks, -p 'lock.*': the contended rows */
+	for (id = 0; o->kernel.on && id < PC_KE_COUNT; id++)
+		n += o->kernel.entries[id];	/* --kernel, -p 'kernel.*': the kernel rows */
+	n += o->kernel.on && o->kernel.contended;
 	require(n > 0, "run", "accepted options select no probe");
 	require(o->samples >= 9 && o->samples <= 1000000, "run", "--samples out of range");
 	require(o->sample_us >= 1 && o->sample_us <= 1000000, "run", "--sample-us out of range");
