@@ -266,38 +266,23 @@ static uint64_t loop_kfree(struct pc_kstate *k, uint64_t iters, bool hi)
 struct pc_kentry {
 	const char *name;
 	uint64_t (*loop)(struct pc_kstate *k, uint64_t iters, bool hi);
-	bool sleeps;		/* runs preemptible */
-	bool sized;		/* takes cmd.size */
 };
 
 #define PC_KE_ROW(id, name, touches, twin, what) [PC_KE_##id] = { name, loop_##id },
-static struct pc_kentry pc_kentries[PC_KE_COUNT] = {
+static const struct pc_kentry pc_kentries[PC_KE_COUNT] = {
 	PC_KERNEL_ENTRIES(PC_KE_ROW)
 };
 #undef PC_KE_ROW
 
-static void pc_kentries_init(void)
-{
-	static const int sleeping[] = { PC_KE_mutex_lock_unlock, PC_KE_kmalloc, PC_KE_kfree,
-					PC_KE_kmalloc_kfree, PC_KE_kmem_cache_alloc_free };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(sleeping); i++)
-		pc_kentries[sleeping[i]].sleeps = true;
-	pc_kentries[PC_KE_kmalloc].sized = true;
-	pc_kentries[PC_KE_kfree].sized = true;
-	pc_kentries[PC_KE_kmalloc_kfree].sized = true;
-}
-
 /* One timed loop, preemption off unless the entry sleeps. */
-static uint64_t pc_kloop(const struct pc_kentry *e, uint64_t iters, bool hi)
+static uint64_t pc_kloop(int id, uint64_t iters, bool hi)
 {
 	uint64_t t;
 
-	if (e->sleeps)
-		return e->loop(&pc_k, iters, hi);
+	if (PC_KE_SLEEPS(id))
+		return pc_kentries[id].loop(&pc_k, iters, hi);
 	preempt_disable();
-	t = e->loop(&pc_k, iters, hi);
+	t = pc_kentries[id].loop(&pc_k, iters, hi);
 	preempt_enable();
 	return t;
 }
@@ -316,97 +301,68 @@ static __printf(2, 3) int pc_kfail(struct pc_kernel_cmd *c, const char *fmt, ...
 }
 #define PC_KFAIL pc_kfail
 
+/* *v: the counter entry id moves by one each operation (the low 32 bits
+ * for atomic_t, which wraps there), read on this CPU (preemption off);
+ * ~0 when the per-CPU pair's halves differ. false for an entry with none. */
+static bool pc_kcounter(int id, uint64_t *v)
+{
+	switch (id) {
+	case PC_KE_atomic_add_return:
+	case PC_KE_atomic_cmpxchg:
+		*v = (unsigned int)atomic_read(&pc_k.a);
+		return true;
+	case PC_KE_atomic64_add_return:
+		*v = (uint64_t)atomic64_read(&pc_k.a64);
+		return true;
+	case PC_KE_cmpxchg_local:
+		*v = pc_k.w;
+		return true;
+	case PC_KE_this_cpu_inc:
+		*v = this_cpu_read(pc_kcount);
+		return true;
+	case PC_KE_this_cpu_cmpxchg:
+		*v = this_cpu_read(pc_kword);
+		return true;
+	case PC_KE_this_cpu_cmpxchg_double:
+		*v = this_cpu_read(pc_kdw.first) == this_cpu_read(pc_kdw.second) ?
+		     this_cpu_read(pc_kdw.first) : ~0ULL;
+		return true;
+	default:
+		*v = 0;
+		return false;
+	}
+}
+
 /* What the loops of 1 and 3 iterations, lo and hi, must leave: the
  * counters moved by their operations, interrupts on, locks free. */
-static int pc_kcheck_loops(const struct pc_kentry *e, int id, struct pc_kernel_cmd *c)
+static int pc_kcheck_loops(int id, struct pc_kernel_cmd *c)
 {
 	static const uint64_t iters[] = { 1, 3 };
-	uint64_t ops, before, after;
+	bool wraps32 = id == PC_KE_atomic_add_return || id == PC_KE_atomic_cmpxchg;
+	uint64_t ops, before, after, due;
 	unsigned int i;
+	bool counted;
 	int hi;
 
 	for (i = 0; i < ARRAY_SIZE(iters); i++)
 		for (hi = 0; hi <= 1; hi++) {
 			ops = iters[i] * (hi ? PC_UNROLL_HI : PC_UNROLL_LO);
 			preempt_disable();	/* the per-CPU counters: one CPU */
-			switch (id) {
-			case PC_KE_atomic_add_return:
-			case PC_KE_atomic_cmpxchg:
-				before = (unsigned int)atomic_read(&pc_k.a);
-				break;
-			case PC_KE_atomic64_add_return:
-				before = (uint64_t)atomic64_read(&pc_k.a64);
-				break;
-			case PC_KE_cmpxchg_local:
-				before = pc_k.w;
-				break;
-			case PC_KE_this_cpu_inc:
-				before = this_cpu_read(pc_kcount);
-				break;
-			case PC_KE_this_cpu_cmpxchg:
-				before = this_cpu_read(pc_kword);
-				break;
-			case PC_KE_this_cpu_cmpxchg_double:
-				before = this_cpu_read(pc_kdw.first);
-				if (this_cpu_read(pc_kdw.second) != before) {
-					preempt_enable();
-					return PC_KFAIL(c, "the per-CPU pair's halves differ "
-							"before the run (%llu, %llu)",
-							(unsigned long long)before,
-							(unsigned long long)this_cpu_read(
-								pc_kdw.second));
-				}
-				break;
-			default:
-				before = 0;
-				break;
-			}
-			if (e->sleeps)
+			counted = pc_kcounter(id, &before);
+			if (PC_KE_SLEEPS(id))
 				preempt_enable();
-			e->loop(&pc_k, iters[i], hi);
-			if (e->sleeps)
+			pc_kentries[id].loop(&pc_k, iters[i], hi);
+			if (PC_KE_SLEEPS(id))
 				preempt_disable();
-			switch (id) {
-			case PC_KE_atomic_add_return:
-			case PC_KE_atomic_cmpxchg:
-				after = (unsigned int)atomic_read(&pc_k.a);
-				ops = (unsigned int)(before + ops);
-				break;
-			case PC_KE_atomic64_add_return:
-				after = (uint64_t)atomic64_read(&pc_k.a64);
-				ops += before;
-				break;
-			case PC_KE_cmpxchg_local:
-				after = pc_k.w;
-				ops += before;
-				break;
-			case PC_KE_this_cpu_inc:
-				after = this_cpu_read(pc_kcount);
-				ops += before;
-				break;
-			case PC_KE_this_cpu_cmpxchg:
-				after = this_cpu_read(pc_kword);
-				ops += before;
-				break;
-			case PC_KE_this_cpu_cmpxchg_double:
-				after = this_cpu_read(pc_kdw.second);
-				if (this_cpu_read(pc_kdw.first) != after)
-					after = ~0ULL;
-				ops += before;
-				break;
-			default:
-				after = ops = 0;
-				break;
-			}
+			pc_kcounter(id, &after);
 			preempt_enable();
-			if (after != ops)
+			due = !counted ? 0 : wraps32 ? (unsigned int)(before + ops) : before + ops;
+			if (before == ~0ULL || after != due)
 				return PC_KFAIL(c, "after %llu operations (%llu iterations, %s): "
-						"%llu where %llu was due",
-						(unsigned long long)(iters[i] * (hi ? PC_UNROLL_HI :
-										 PC_UNROLL_LO)),
+						"%llu where %llu was due", (unsigned long long)ops,
 						(unsigned long long)iters[i], hi ? "hi" : "lo",
 						(unsigned long long)after,
-						(unsigned long long)ops);
+						(unsigned long long)due);
 			if (irqs_disabled())
 				return PC_KFAIL(c, "interrupts left off after the loop");
 			if (spin_is_locked(&pc_k.lock) || raw_spin_is_locked(&pc_k.raw) ||
@@ -512,12 +468,11 @@ static int pc_kcheck_alloc(int id, struct pc_kernel_cmd *c)
 
 static void pc_kselfcheck(int id, struct pc_kernel_cmd *c)
 {
-	const struct pc_kentry *e = &pc_kentries[id];
 	uint64_t nulls = pc_k.nulls;
 
-	if (pc_kcheck_inside(id, c) < 0 || pc_kcheck_loops(e, id, c) < 0)
+	if (pc_kcheck_inside(id, c) < 0 || pc_kcheck_loops(id, c) < 0)
 		goto failed;
-	if (e->sleeps && id != PC_KE_mutex_lock_unlock && pc_kcheck_alloc(id, c) < 0)
+	if (PC_KE_SLEEPS(id) && id != PC_KE_mutex_lock_unlock && pc_kcheck_alloc(id, c) < 0)
 		goto failed;
 	if (pc_k.nulls != nulls) {
 		PC_KFAIL(c, "%llu allocations returned NULL",
@@ -717,14 +672,11 @@ static void pc_kinfo(struct pc_kernel_cmd *c)
 
 static int pc_kentry_check(struct pc_kernel_cmd *c)
 {
-	const struct pc_kentry *e;
-
 	if (c->entry >= PC_KE_COUNT) {
 		c->status = PC_KERNEL_BAD_COMMAND;
 		return PC_KFAIL(c, "no such kernel entry");
 	}
-	e = &pc_kentries[c->entry];
-	if (e->sized && (c->size < 1 || c->size > PC_KERNEL_MAX_SIZE)) {
+	if (PC_KE_SIZED(c->entry) && (c->size < 1 || c->size > PC_KERNEL_MAX_SIZE)) {
 		c->status = PC_KERNEL_BAD_COMMAND;
 		return PC_KFAIL(c, "size out of range");
 	}
@@ -732,14 +684,12 @@ static int pc_kentry_check(struct pc_kernel_cmd *c)
 		c->status = PC_KERNEL_UNSUPPORTED;
 		return PC_KFAIL(c, "%s", PC_KDOUBLE_WHY);
 	}
-	pc_k.size = e->sized ? c->size : 0;
+	pc_k.size = PC_KE_SIZED(c->entry) ? c->size : 0;
 	return 0;
 }
 
 void pc_kernel_exec(struct pc_kernel_cmd *c)
 {
-	const struct pc_kentry *e;
-
 	mutex_lock(&pc_kernel_mutex);
 	c->status = PC_KERNEL_OK;
 	c->reason[0] = 0;
@@ -754,14 +704,13 @@ void pc_kernel_exec(struct pc_kernel_cmd *c)
 	case PC_KERNEL_OP_RUN:
 		if (pc_kentry_check(c) < 0)
 			break;
-		e = &pc_kentries[c->entry];
 		if (c->iters < 1 || c->iters > PC_KERNEL_MAX_OPS / PC_UNROLL_HI) {
 			c->status = PC_KERNEL_BAD_COMMAND;
 			PC_KFAIL(c, "iteration count out of range");
 			break;
 		}
 		pc_k.nulls = 0;
-		c->ticks = pc_kloop(e, c->iters, c->hi != 0);
+		c->ticks = pc_kloop(c->entry, c->iters, c->hi != 0);
 		c->nulls = pc_k.nulls;
 		break;
 	case PC_KERNEL_OP_CONTEND:
@@ -777,7 +726,6 @@ void pc_kernel_exec(struct pc_kernel_cmd *c)
 
 int pc_kernel_init(void)
 {
-	pc_kentries_init();
 	spin_lock_init(&pc_k.lock);
 	raw_spin_lock_init(&pc_k.raw);
 	mutex_init(&pc_k.mutex);

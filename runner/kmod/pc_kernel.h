@@ -23,8 +23,8 @@
  *   touches  what kernel options can inflate it (PC_KT_* bits)
  *   twin     primcost's portable row of the same primitive ("" when none)
  *   what     one line: what one operation is
- * The allocation entries run per size (cmd.size); sleeping ones run with
- * preemption on (PC_KERNEL_SLEEPS).
+ * The allocation entries run per size (cmd.size, PC_KE_SIZED); the ones
+ * that may sleep run with preemption on (PC_KE_SLEEPS).
  */
 #define PC_KERNEL_ENTRIES(X)							\
 	X(local_irq_save_restore, "local_irq_save_restore", PC_KT_IRQ,		\
@@ -81,6 +81,13 @@ enum pc_kernel_entry {
 #undef PC_KE_ENUM
 	PC_KE_COUNT
 };
+
+/* The entries of kmalloc by size, and those that may sleep: the module
+ * and primcost read these, so that they cannot disagree. */
+#define PC_KE_SIZED(e)	((e) == PC_KE_kmalloc || (e) == PC_KE_kfree ||		\
+			 (e) == PC_KE_kmalloc_kfree)
+#define PC_KE_SLEEPS(e)	(PC_KE_SIZED(e) || (e) == PC_KE_mutex_lock_unlock ||	\
+			 (e) == PC_KE_kmem_cache_alloc_free)
 
 /* What a kernel option can inflate, by what an entry does. */
 #define PC_KT_IRQ	0x01	/* turns interrupts off and on */

@@ -35,11 +35,6 @@ const char *const pc_kernel_entry_twins[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_TW
 const char *const pc_kernel_entry_whats[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_WHAT) };
 #undef KE_WHAT
 
-bool pc_kernel_entry_sized(int entry)
-{
-	return entry == PC_KE_kmalloc || entry == PC_KE_kfree || entry == PC_KE_kmalloc_kfree;
-}
-
 /* The sized entries' pattern, as the allocator group numbers them. */
 static enum pc_alloc_pattern sized_pattern(int entry)
 {
@@ -204,9 +199,9 @@ static int plan(const struct pc_kernel_options *o, struct pc_kernel_run *kr,
 	for (e = 0; e < PC_KE_COUNT; e++) {
 		if (!o->entries[e])
 			continue;
-		for (s = 0; s < (pc_kernel_entry_sized(e) ? PC_KERNEL_SIZES : 1); s++)
+		for (s = 0; s < (PC_KE_SIZED(e) ? PC_KERNEL_SIZES : 1); s++)
 			kr->rows[n++] = (struct pc_kernel_row){
-				.entry = e, .size = pc_kernel_entry_sized(e) ? 8u << s : 0 };
+				.entry = e, .size = PC_KE_SIZED(e) ? 8u << s : 0 };
 	}
 	for (t = 1; o->contended && t <= kr->online; t *= 2)
 		kr->rows[n++] = (struct pc_kernel_row){ .entry = -1, .threads = t };
@@ -310,7 +305,7 @@ static int measure_entries(struct pc_kernel_run *kr, const struct pc_measure_con
 		items[n].r = &prof->probes[i];
 		items[n].body = (struct pc_body){ &kernel_executor, &loops[n] };
 		/* the allocator's slow paths come every so many calls */
-		items[n].loops_vary = pc_kernel_entry_sized(row->entry) ||
+		items[n].loops_vary = PC_KE_SIZED(row->entry) ||
 				      row->entry == PC_KE_kmem_cache_alloc_free;
 		items[n].spread_limit = items[n].loops_vary ? PC_NOISY_SPREAD_ALLOC : 0;
 		if (row->size)
@@ -493,7 +488,7 @@ json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_pr
 				"{s:i, s:s, s:s, s:s, s:s}", "threads", row->threads,
 				"placement", "compact", "cpus", cpus, "class", "unknown",
 				"status", pc_status_name(r->status)), inflated));
-		} else if (pc_kernel_entry_sized(row->entry)) {
+		} else if (PC_KE_SIZED(row->entry)) {
 			k = sized_pattern(row->entry);
 			if (!sized[k])
 				sized[k] = json_array();

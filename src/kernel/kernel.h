@@ -88,8 +88,6 @@ extern const char *const pc_kernel_entry_names[PC_KE_COUNT];
 extern const unsigned pc_kernel_entry_touches[PC_KE_COUNT];
 extern const char *const pc_kernel_entry_twins[PC_KE_COUNT];
 extern const char *const pc_kernel_entry_whats[PC_KE_COUNT];
-/* Does the entry run by size (kmalloc, kfree, kmalloc_kfree)? */
-bool pc_kernel_entry_sized(int entry);
 
 int pc_kernel_select(const char *list, struct pc_kernel_options *o, char *err, size_t errlen);
 bool pc_kernel_list_only(const char *list);
