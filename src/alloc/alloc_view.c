@@ -311,10 +311,9 @@ static const char *unreliable(json_t *const *docs, unsigned ndocs, const char *o
 			if (pc_entry_brand(entry, key) != origin)
 				continue;
 			json_array_foreach(json_object_get(entry, "runs"), i, run)
-				if (json_is_true(json_object_get(run, "unreliable"))) {
+				if (pc_run_unreliable(run)) {
 					snprintf(why, sizeof(why), "marked unreliable: %s",
-						 json_string_value(json_object_get(run,
-							"unreliable_reason")) ? : "(no reason)");
+						 pc_run_unreliable(run));
 					return why;
 				}
 		}

@@ -219,10 +219,9 @@ static void heading(FILE *f, json_t *entry, const char *key)
 				at += snprintf(line + at, sizeof(line) - (size_t)at, "%s %s",
 					       j ? "," : "", json_string_value(v) ? : "?");
 		pc_text_wrap(f, "", line, 2, pc_table_fit());
-		if (json_is_true(json_object_get(run, "unreliable"))) {
+		if (pc_run_unreliable(run)) {
 			snprintf(line, sizeof(line), "marked unreliable: %s",
-				 json_string_value(json_object_get(run, "unreliable_reason")) ? :
-				 "(no reason)");
+				 pc_run_unreliable(run));
 			pc_text_wrap(f, "", line, 2, pc_table_fit());
 		}
 	}

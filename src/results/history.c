@@ -318,6 +318,15 @@ void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c)
 
 /* ---- the host's pace over the runs of a CPU ---- */
 
+const char *pc_run_unreliable(json_t *run)
+{
+	const char *why = json_string_value(json_object_get(run, "unreliable_reason"));
+
+	if (!json_is_true(json_object_get(run, "unreliable")))
+		return NULL;
+	return why ? why : "(no reason)";
+}
+
 double pc_run_pace(json_t *run)
 {
 	json_t *pace = json_object_get(run, "pace");

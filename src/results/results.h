@@ -139,6 +139,9 @@ void pc_run_counts(json_t *entry, size_t k, struct pc_run_counts *c);
  * paired with its samples, else the quicker of its start and its end); NAN
  * when it recorded none. */
 double pc_run_pace(json_t *run);
+/* Why run was marked unreliable (its "unreliable_reason", else "(no
+ * reason)"); NULL when it was not. */
+const char *pc_run_unreliable(json_t *run);
 /* Judges run's pace against the best (lowest) of the runs entry already
  * holds (NULL: none): over PC_HOST_SLOWER above it, run gets
  * "host_slower" with both figures, else loses it. Whether it did. */
