@@ -121,6 +121,8 @@ static void test_select(void)
 	   !o.entries[PC_KE_kfree] && !o.contended, "two rows by name");
 	ok(pc_kernel_select("kernel.nope", &o, err, sizeof(err)) < 0 && strstr(err, "kernel.nope"),
 	   "a name of no row is refused: %s", err);
+	ok(pc_kernel_select(",", &o, err, sizeof(err)) < 0 && strstr(err, "no probe names"),
+	   "a list of commas only is refused, not run empty: %s", err);
 	ok(pc_kernel_list_only("kernel.spin_*") && !pc_kernel_list_only("*") &&
 	   !pc_kernel_list_only("kernel.cmpxchg_local,cmpxchg_local"),
 	   "-p of kernel rows only chooses the group");

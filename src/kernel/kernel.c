@@ -113,10 +113,19 @@ static int token_select(const char *token, void *arg)
 int pc_kernel_select(const char *list, struct pc_kernel_options *o, char *err, size_t errlen)
 {
 	struct select_ctx s = { o, err, errlen };
+	int e;
 
 	memset(o->entries, 0, sizeof(o->entries));
 	o->contended = false;
-	return each_token(list, token_select, &s);
+	if (each_token(list, token_select, &s) != 0)
+		return -1;
+	for (e = 0; e < PC_KE_COUNT && !o->entries[e]; e++)
+		;
+	if (e == PC_KE_COUNT && !o->contended) {
+		snprintf(err, errlen, "-p: no probe names in '%s' (see primcost list)", list);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the module ----------------------------------------------------------------- */
