@@ -40,6 +40,17 @@ pc list 'kernel.*'
 ok $(test "$(grep -c '^kernel\.[a-z_0-9.]*' "$pc_tmp/out")" -eq 21 &&
      test "$(grep -Ec '^(kernel\.[a-z_0-9.]*)? +kernel +0 ' "$pc_tmp/out")" -eq 21
      echo $?) "list: the 20 entries and the contended row, in ring 0"
+# Where the rows cannot run, list -v and its JSON say why (the reason run gives).
+pc list -v kernel.kmalloc
+if grep -q ' unsupported ' "$pc_tmp/out"; then
+	ok $(grep -Eq '^ +note: +(this kernel has no module support|the primcost_ring0 module is x86-64 only)' \
+	     "$pc_tmp/out"; echo $?) "list -v: an unsupported kernel row says why in its note"
+	pc list --format json kernel.kmalloc
+	ok $($PYTHON3 -c 'import json,sys; (r,) = json.load(open(sys.argv[1])); sys.exit(not r["note"])' \
+	     "$pc_tmp/out"; echo $?) "list --format json: ... in the row's note"
+else
+	ok $(! grep -q ' note: ' "$pc_tmp/out"; echo $?) "list -v: a row this machine runs has no note"
+fi
 
 # The guest's result.
 pc merge -q -o "$pc_tmp/m.json" "$fixture"

@@ -115,7 +115,7 @@ void pc_list_fit(int indent, const char *fmt, ...)
 
 /* ---- the rows: the probe table's, then the groups measured at points ---- */
 
-#define MAX_POINT_ROWS 40
+#define MAX_POINT_ROWS 64
 
 /* The rows of every measurement group measured at points, in the order
  * of run's registry. */
@@ -317,11 +317,15 @@ static json_t *probe_row(int id)
 /* One row of a group measured at points, as list --format json shows it. */
 static json_t *point_row_json(const struct pc_point_row *r)
 {
-	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s}", "name",
-			 r->name, "group", r->group, "ring", r->ring0 ? 0 : 3, "kernel_api", "-",
-			 "availability", r->availability, "sequence", "",
-			 "description", r->what, "method", r->method,
-			 "selected_by", r->selected_by);
+	json_t *row = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s}", "name",
+				r->name, "group", r->group, "ring", r->ring0 ? 0 : 3,
+				"kernel_api", "-", "availability", r->availability,
+				"sequence", "", "description", r->what, "method", r->method,
+				"selected_by", r->selected_by);
+
+	if (row && r->note)
+		json_object_set_new(row, "note", json_string(r->note));
+	return row;
 }
 
 static const char *const list_keys[] = { "name", "group", "ring", "kernel_api",
@@ -380,6 +384,9 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 				pc_text_wrap(stdout, lead, r->method, w + 13, pc_term_width());
 				snprintf(lead, sizeof(lead), "%*s measured:  ", w, "");
 				pc_text_wrap(stdout, lead, r->selected_by, w + 13, pc_term_width());
+				snprintf(lead, sizeof(lead), "%*s note:      ", w, "");
+				if (r->note)
+					pc_text_wrap(stdout, lead, r->note, w + 13, pc_term_width());
 			}
 			continue;
 		}

@@ -711,7 +711,9 @@ const struct pc_point_row *pc_contend_point_rows(size_t *n)
 			continue;
 		rows[*n] = (struct pc_point_row){ kind->name, "contended", kind->what,
 			methods[kind->cls], "run --locks (or -p with its name)",
-			kind->cls == PC_KIND_C2C && !two_cpus() ? "needs-2-cpus" : "ok", false };
+			kind->cls == PC_KIND_C2C && !two_cpus() ? "needs-2-cpus" : "ok", false,
+			kind->cls == PC_KIND_C2C && !two_cpus() ?
+			"one CPU online: a line has no second CPU to move to" : NULL };
 		(*n)++;
 	}
 	return rows;

@@ -286,12 +286,19 @@ int pc_kernel_show(FILE *f, json_t *doc, enum pc_format fmt)
 
 /* ---- list: the rows ------------------------------------------------------------------ */
 
-/* Whether this machine can run them: a kernel without modules cannot
- * (run --kernel says why); elsewhere run loads the module, as root. */
-static const char *availability(void)
+/* Why this machine cannot run them, or NULL where it can: the module is
+ * x86-64 only, and a kernel without modules cannot load it (elsewhere run
+ * loads it, as root, and says why where it cannot). */
+static const char *unavailable(void)
 {
-	return access(PC_KMOD_DEVICE, F_OK) == 0 || access("/proc/modules", F_OK) == 0 ?
-	       "ok" : "unsupported";
+#if defined(__x86_64__)
+	if (access(PC_KMOD_DEVICE, F_OK) == 0 || access("/proc/modules", F_OK) == 0)
+		return NULL;
+	return "this kernel has no module support (no /proc/modules): the primcost_ring0 "
+	       "module cannot be loaded here";
+#else
+	return "the primcost_ring0 module is x86-64 only";
+#endif
 }
 
 const struct pc_point_row *pc_kernel_point_rows(size_t *n)
@@ -308,14 +315,15 @@ const struct pc_point_row *pc_kernel_point_rows(size_t *n)
 	for (e = 0; e < PC_KE_COUNT; e++) {
 		snprintf(names[e], sizeof(names[e]), "kernel.%s", pc_kernel_entry_names[e]);
 		rows[e] = (struct pc_point_row){ names[e], "kernel", pc_kernel_entry_whats[e],
-						 method, sel, availability(), true };
+						 method, sel, unavailable() ? "unsupported" : "ok",
+						 true, unavailable() };
 	}
 	rows[e] = (struct pc_point_row){ PC_KERNEL_CONTENDED, "kernel",
 		"spin_lock() and spin_unlock() contended, by kernel threads on CPUs 0, 1, ...",
 		"windows of " PC_STRINGIFY_KERNEL(PC_KERNEL_WINDOW_US) " us on kernel threads "
 		"bound to CPUs 0 .. threads-1 (1, 2, 4, ... up to the CPUs online), a "
 		"counter in the lock's line checked against the pairs; cycles per pair per "
-		"thread", sel, availability(), true };
+		"thread", sel, unavailable() ? "unsupported" : "ok", true, unavailable() };
 	*n = PC_KE_COUNT + 1;
 	return rows;
 }

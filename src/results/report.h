@@ -37,8 +37,9 @@ struct pc_point_row {
 	const char *what;		/* one line: what it times */
 	const char *method;		/* how (list -v) */
 	const char *selected_by;	/* the run options that measure it */
-	const char *availability;	/* "ok", or why this machine cannot */
+	const char *availability;	/* "ok" or "unsupported" (note says why) */
 	bool ring0;			/* runs in the kernel (ring 0), not 3 */
+	const char *note;		/* why it is unsupported here, or NULL */
 };
 
 #endif
