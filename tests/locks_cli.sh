@@ -17,7 +17,7 @@ for args in "--threads 0" "--threads x" "--placement nowhere" "--window-us 500" 
 		"run $args: one line, exit 2, nothing written: $(cat "$pc_tmp/err")"
 done
 pc run -p lock.nonesuch -o "$pc_tmp/x.json"
-ok $(test $pc_rc -eq 2 && grep -q "matches no row" "$pc_tmp/err"; echo $?) \
+ok $(test $pc_rc -eq 2 && grep -q "no probe matches .lock.nonesuch. (the contended group" "$pc_tmp/err"; echo $?) \
 	"-p of an unknown lock row: $(cat "$pc_tmp/err")"
 
 if emulated; then

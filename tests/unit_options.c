@@ -7,6 +7,7 @@
 
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "core/select.h"
 #include "tap.h"
 
 #define ARGV(...) ((char *[]){ "run", __VA_ARGS__, NULL })
@@ -71,6 +72,34 @@ static void shared_functions(void)
 	   pc_opt_long("--n", "8", 9, 20, "9..20", &v, err, sizeof(err)) < 0,
 	   "an integer is taken in range only: %s", err);
 	ok(isnan(pc_parse_double("1e400", 0, INFINITY)), "an overflowing number is refused");
+}
+
+/* The -p list walker every group shares. */
+static void select_names(void)
+{
+	static const char *const names[] = { "lock.tas", "lock.ticket", NULL, "c2c.latency" };
+	char err[PC_ERRLEN], glob[300];
+	bool hit[4];
+
+	ok(pc_select_names("lock.*,c2c.latency", names, 4, hit, "rows", err, sizeof(err)) == 0 &&
+	   hit[0] && hit[1] && !hit[2] && hit[3], "globs and names mark their rows");
+	ok(pc_select_names("*", names, 4, hit, "rows", err, sizeof(err)) == 0 && !hit[2],
+	   "a NULL name (a hidden row) is never named");
+	ok(pc_select_names(",lock.tas,,", names, 4, hit, "rows", err, sizeof(err)) == 0 &&
+	   hit[0] && !hit[1] && !hit[3], "empty elements are passed over");
+	ok(pc_select_names(",,", names, 4, hit, "rows", err, sizeof(err)) < 0 &&
+	   strcmp(err, "no probe names in ',,' (see primcost list)") == 0,
+	   "a list of no names is refused: %s", err);
+	ok(pc_select_names("", names, 4, hit, "rows", err, sizeof(err)) < 0 &&
+	   strstr(err, "no probe names"), "an empty list is refused: %s", err);
+	ok(pc_select_names("lock.tas,lock.nope", names, 4, hit, "the rows", err,
+			   sizeof(err)) < 0 &&
+	   strcmp(err, "no probe matches 'lock.nope' (the rows)") == 0,
+	   "a glob that names no row is refused, with the rows there are: %s", err);
+	memset(glob, '*', sizeof(glob) - 1);
+	glob[sizeof(glob) - 1] = 0;
+	ok(pc_select_names(glob, names, 4, hit, "rows", err, sizeof(err)) < 0,
+	   "a glob longer than any name is refused, not cut to one that matches");
 }
 
 int main(void)
@@ -200,5 +229,6 @@ int main(void)
 		 &o, err) < 0, "--runner-output with --emulator is refused: %s", err);
 	ok(parse(3, ARGV("--arch", ""), &o, err) < 0, "an empty --arch is refused");
 	shared_functions();
+	select_names();
 	return done_testing();
 }

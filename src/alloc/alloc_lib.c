@@ -7,7 +7,6 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "core/select.h"
 
 const char *const pc_alloc_rows[PC_ALLOC_PATTERNS] = {
 	"alloc.malloc", "alloc.free", "alloc.malloc_free",
@@ -334,30 +334,9 @@ bool pc_alloc_list_only(const char *list)
 
 int pc_alloc_select(const char *list, bool *rows, char *err, size_t errlen)
 {
-	char tok[128];
-	const char *p = list;
-	int i;
-
-	memset(rows, 0, PC_ALLOC_PATTERNS * sizeof(*rows));
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		int hits = 0;
-
-		snprintf(tok, sizeof(tok), "%.*s", (int)(len < 127 ? len : 127), p);
-		for (i = 0; i < PC_ALLOC_PATTERNS; i++)
-			if (fnmatch(tok, pc_alloc_rows[i], 0) == 0) {
-				rows[i] = true;
-				hits++;
-			}
-		if (!hits) {
-			snprintf(err, errlen, "no allocator row matches '%s' (rows: "
-				 "alloc.malloc, alloc.free, alloc.malloc_free)", tok);
-			return -1;
-		}
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	return pc_select_names(list, pc_alloc_rows, PC_ALLOC_PATTERNS, rows,
+			       "the allocator group: alloc.malloc, alloc.free, "
+			       "alloc.malloc_free", err, errlen);
 }
 
 /* ---- room for an allocator's thread-local storage ------------------------------ */

@@ -15,7 +15,6 @@
  * is disturbed: retaken, as the engine retakes a disturbed sample.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <sched.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include <time.h>
 
 #include "core/contain.h"
+#include "core/select.h"
 #include "contend.h"
 #include "relax.h"
 #include "core/samples.h"
@@ -81,28 +81,13 @@ bool pc_contend_list_only(const char *list)
 
 int pc_contend_select(const char *list, bool *kinds, char *err, size_t errlen)
 {
-	const char *p = list;
-	char tok[64];
+	const char *names[32];
 	unsigned k;
 
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		bool hit = false;
-
-		snprintf(tok, sizeof(tok), "%.*s", (int)len, p);
-		for (k = 0; k < pc_contend_nkinds; k++)
-			if (!pc_contend_kinds[k].hidden &&
-			    fnmatch(tok, pc_contend_kinds[k].name, 0) == 0)
-				kinds[k] = hit = true;
-		if (!hit) {
-			snprintf(err, errlen, "-p: '%s' matches no row of the contended "
-				 "group (lock.*, contended.*, c2c.latency)", tok);
-			return -1;
-		}
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	for (k = 0; k < pc_contend_nkinds && k < 32; k++)
+		names[k] = pc_contend_kinds[k].hidden ? NULL : pc_contend_kinds[k].name;
+	return pc_select_names(list, names, k, kinds, "the contended group: lock.*, "
+			       "contended.*, c2c.latency", err, errlen);
 }
 
 int pc_contend_list(const char *what, const char *list, int *out, unsigned max,

@@ -1,48 +1,57 @@
 /* SPDX-License-Identifier: MIT */
-/* select.c - probe selection by names and shell globs. */
+/* select.c - rows chosen by a comma-separated list of names and shell globs. */
 #include <fnmatch.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "select.h"
 #include "probes/probes.h"
 
-int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
+/* The longest glob compared: longer than any row's name, so that one cut
+ * here could only have matched nothing anyway. */
+#define GLOB_MAX 128
+
+int pc_select_names(const char *list, const char *const *names, size_t n, bool *hit,
+		    const char *rows, char *err, size_t errlen)
 {
-	char *copy = strdup(list), *save = NULL, *tok;
-	int rc = 0, tokens = 0;
+	const char *p = list;
+	bool any_glob = false;
 
-	if (!copy) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	memset(selected, 0, PC_PROBE_COUNT * sizeof(*selected));
-	if (!*copy) {
-		snprintf(err, errlen, "empty probe list");
-		rc = -1;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok && rc == 0;
-	     tok = strtok_r(NULL, ",", &save)) {
-		int id, hits = 0;
+	memset(hit, 0, n * sizeof(*hit));
+	for (;;) {
+		size_t len = strcspn(p, ","), i;
+		bool matched = false;
+		char glob[GLOB_MAX];
 
-		tokens++;
-		for (id = 0; id < PC_PROBE_COUNT; id++) {
-			if (fnmatch(tok, pc_probe_rows[id].name, 0) == 0) {
-				selected[id] = true;
-				hits++;
+		if (len > 0) {
+			any_glob = true;
+			snprintf(glob, sizeof(glob), "%.*s", (int)len, p);
+			for (i = 0; len < sizeof(glob) && i < n; i++)
+				if (names[i] && fnmatch(glob, names[i], 0) == 0)
+					hit[i] = matched = true;
+			if (!matched) {
+				snprintf(err, errlen, "no probe matches '%s' (%s)", glob, rows);
+				return -1;
 			}
 		}
-		if (!hits) {
-			snprintf(err, errlen, "no probe matches '%s' "
-				 "(see primcost list)", tok);
-			rc = -1;
-		}
+		if (!p[len])
+			break;
+		p += len + 1;
 	}
-	if (rc == 0 && !tokens) {
+	if (!any_glob) {
 		snprintf(err, errlen, "no probe names in '%s' (see primcost list)", list);
-		rc = -1;
+		return -1;
 	}
-	free(copy);
-	return rc;
+	return 0;
+}
+
+int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)
+{
+	static const char *names[PC_PROBE_COUNT];
+	int id;
+
+	for (id = 0; id < PC_PROBE_COUNT; id++)
+		names[id] = pc_probe_rows[id].name;
+	return pc_select_names(list, names, PC_PROBE_COUNT, selected, "see primcost list",
+			       err, errlen);
 }

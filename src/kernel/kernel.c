@@ -6,7 +6,6 @@
  * contended spin lock in windows, and the results filed.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,8 @@
 #include "kernel.h"
 #include "alloc/alloc.h"
 #include "core/executor.h"
+#include "core/primcost.h"
+#include "core/select.h"
 #include "core/stats.h"
 #include "results/results.h"
 #if defined(__x86_64__)
@@ -44,88 +45,42 @@ static enum pc_alloc_pattern sized_pattern(int entry)
 
 /* ---- selection ----------------------------------------------------------------- */
 
-/* Does token (a -p glob) name entry e's row, or the contended row (e -1)? */
-static bool token_names(const char *token, int e)
+/* The rows' names: "kernel." and each entry's, then the contended row's
+ * (index PC_KE_COUNT). */
+static const char *const *row_names(void)
 {
-	char row[96];
-
-	snprintf(row, sizeof(row), "kernel.%s", e < 0 ? "spin_lock_unlock.contended" :
-		 pc_kernel_entry_names[e]);
-	return fnmatch(token, row, 0) == 0;
-}
-
-/* Calls fn for each token of a comma-separated -p list; -1 as fn does. */
-static int each_token(const char *list, int (*fn)(const char *token, void *arg), void *arg)
-{
-	char *copy = strdup(list), *tok, *save = NULL;
-	int rc = 0;
-
-	if (!copy)
-		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save))
-		rc = fn(tok, arg);
-	free(copy);
-	return rc;
-}
-
-static int token_kernel(const char *token, void *arg)
-{
+	static char names[PC_KE_COUNT + 1][96];
+	static const char *rows[PC_KE_COUNT + 1];
 	int e;
 
-	(void)arg;
-	for (e = -1; e < PC_KE_COUNT; e++)
-		if (token_names(token, e))
-			return 0;
-	return -1;
-}
-
-bool pc_kernel_list_only(const char *list)
-{
-	return strncmp(list, "kernel.", 7) == 0 && each_token(list, token_kernel, NULL) == 0;
-}
-
-struct select_ctx {
-	struct pc_kernel_options *o;
-	char *err;
-	size_t errlen;
-};
-
-static int token_select(const char *token, void *arg)
-{
-	struct select_ctx *s = arg;
-	bool any = false;
-	int e;
-
-	for (e = -1; e < PC_KE_COUNT; e++) {
-		if (!token_names(token, e))
-			continue;
-		any = true;
-		if (e < 0)
-			s->o->contended = true;
-		else
-			s->o->entries[e] = true;
+	for (e = 0; e <= PC_KE_COUNT; e++) {
+		snprintf(names[e], sizeof(names[e]), "kernel.%s", e < PC_KE_COUNT ?
+			 pc_kernel_entry_names[e] : "spin_lock_unlock.contended");
+		rows[e] = names[e];
 	}
-	if (!any)
-		snprintf(s->err, s->errlen, "-p %s: no row of the kernel group (kernel.*)", token);
-	return any ? 0 : -1;
+	return rows;
 }
 
 int pc_kernel_select(const char *list, struct pc_kernel_options *o, char *err, size_t errlen)
 {
-	struct select_ctx s = { o, err, errlen };
-	int e;
+	bool hit[PC_KE_COUNT + 1];
 
-	memset(o->entries, 0, sizeof(o->entries));
-	o->contended = false;
-	if (each_token(list, token_select, &s) != 0)
+	if (pc_select_names(list, row_names(), PC_KE_COUNT + 1, hit,
+			    "the kernel group: kernel.*, see primcost list", err, errlen) < 0)
 		return -1;
-	for (e = 0; e < PC_KE_COUNT && !o->entries[e]; e++)
-		;
-	if (e == PC_KE_COUNT && !o->contended) {
-		snprintf(err, errlen, "-p: no probe names in '%s' (see primcost list)", list);
-		return -1;
-	}
+	memcpy(o->entries, hit, sizeof(o->entries));
+	o->contended = hit[PC_KE_COUNT];
 	return 0;
+}
+
+bool pc_kernel_list_only(const char *list)
+{
+	bool hit[PC_KE_COUNT + 1];
+	char err[PC_ERRLEN];
+
+	return strncmp(list, "kernel.", 7) == 0 &&
+	       pc_select_names(list, row_names(), PC_KE_COUNT + 1, hit, "", err,
+			       sizeof(err)) == 0;
 }
 
 /* ---- the module ----------------------------------------------------------------- */
