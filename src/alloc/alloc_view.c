@@ -420,15 +420,16 @@ const struct pc_point_row *pc_alloc_point_rows(size_t *n)
 			"malloc fast path, by size (8 .. 16384 bytes) and allocator",
 			"batch: a batch of mallocs of one size timed, their frees "
 			"untimed; cycles per call from the engine's two batch lengths, "
-			"samples and rounds; memory untouched unless --touch", sel, "ok", false },
+			"samples and rounds; memory untouched unless --touch", sel, "ok", false,
+			NULL },
 		[PC_ALLOC_FREE] = { "alloc.free", "alloc",
 			"free fast path, by size and allocator",
 			"batch: a batch of mallocs untimed, then their frees timed in "
-			"the order allocated; cycles per call", sel, "ok", false },
+			"the order allocated; cycles per call", sel, "ok", false, NULL },
 		[PC_ALLOC_PAIR] = { "alloc.malloc_free", "alloc",
 			"malloc and free of one block at once, by size and allocator",
 			"pair: a malloc immediately freed, the pair timed; cycles per pair",
-			sel, "ok", false },
+			sel, "ok", false, NULL },
 	};
 
 	*n = PC_ALLOC_PATTERNS;
