@@ -26,7 +26,10 @@
 # Environment: PC_QEMU_CACHE (downloads and unpacked kernels; default
 # /var/cache/primcost/qemu-kernel), PC_QEMU_TIMEOUT (seconds for the whole
 # boot, default 900), PC_QEMU_ACCEL (tcg or kvm; default kvm where /dev/kvm
-# opens, else tcg), PC_BUILDDIR and PC_SRCDIR (default: this tree).
+# opens, else tcg), PC_BUILDDIR and PC_SRCDIR (default: this tree),
+# PC_QEMU_KDIR (another kernel's build tree, such as a backports kernel's
+# headers unpacked by hand: a directory named linux-headers-RELEASE, whose
+# image linux-image-RELEASE_*.deb must then be in the cache).
 # Exit: 0 the guest ran to its end, 1 it did not, 77 it cannot run here (why
 # on stderr).
 set -u
@@ -69,11 +72,17 @@ if [ -n "$need" ]; then
 fi
 # The kernel: the release linux-headers-amd64 points at (kbuild needs the
 # headers of exactly that release), else the newest headers present.
-kver=$(dpkg-query -W -f '${Depends}' linux-headers-amd64 2>/dev/null |
-	sed -n 's/.*linux-headers-\([^ ,]*-amd64\).*/\1/p')
-[ -n "$kver" ] || kver=$(ls -d /usr/src/linux-headers-*-amd64 | sed 's|.*/linux-headers-||' |
-	sort -V | tail -1)
-kdir=/usr/src/linux-headers-$kver
+if [ -n "${PC_QEMU_KDIR:-}" ]; then
+	kdir=${PC_QEMU_KDIR%/}
+	kver=${kdir##*/linux-headers-}
+	[ "$kver" != "$kdir" ] || cannot "PC_QEMU_KDIR: $kdir is not named linux-headers-RELEASE"
+else
+	kver=$(dpkg-query -W -f '${Depends}' linux-headers-amd64 2>/dev/null |
+		sed -n 's/.*linux-headers-\([^ ,]*-amd64\).*/\1/p')
+	[ -n "$kver" ] || kver=$(ls -d /usr/src/linux-headers-*-amd64 |
+		sed 's|.*/linux-headers-||' | sort -V | tail -1)
+	kdir=/usr/src/linux-headers-$kver
+fi
 [ -f "$kdir/Makefile" ] || cannot "no headers in $kdir"
 mkdir -p "$cache" 2>/dev/null || cannot "cannot create the cache $cache"
 root=$cache/$kver

@@ -32,6 +32,8 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 #include <linux/version.h>
+#include <asm/cpufeature.h>
+#include <asm/linkage.h>
 
 #include "arch/arch.h"
 #include "timer.h"
@@ -160,21 +162,38 @@ PC_KLOOP(this_cpu_inc, ,
 PC_KLOOP(this_cpu_cmpxchg, unsigned long o = this_cpu_read(pc_kword),
 	 o = this_cpu_cmpxchg(pc_kword, o, o + 1) + 1;)
 /*
- * The per-CPU double word: on x86 its instruction (cmpxchg16b through %gs)
- * is patched in at boot over a call of this_cpu_cmpxchg16b_emu, the form
- * for CPUs without it, which kernels before 6.5 do not export to modules:
- * there a module cannot link this_cpu_cmpxchg_double, and the row says so.
+ * The per-CPU double word, as SLUB's fast path takes it: from 6.5
+ * this_cpu_try_cmpxchg128. On x86-64 the header's form is a call of
+ * this_cpu_cmpxchg16b_emu, the kernel's emulation for CPUs without
+ * cmpxchg16b, which the module's alternatives patch into cmpxchg16b through
+ * %gs when it loads. No kernel exports the emulation to modules (6.1 and
+ * 6.12 seen), so the module links a stand-in of that name: it only reports
+ * failure, and it is never called, since the entry runs only where the CPU
+ * has cmpxchg16b (X86_FEATURE_CX16), and there the call is patched over.
+ * What runs is the kernel's own sequence. Before 6.5 (this_cpu_cmpxchg_double)
+ * the patched-in instruction reaches the pair RIP-relative, which those
+ * kernels' alternatives do not adjust when they copy it (objtool refuses
+ * it: "unsupported relocation in alternatives section"); a module cannot
+ * run that form, and the row says so.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0) && defined(CONFIG_X86_64)
-#define PC_KDOUBLE_FORM "this_cpu_try_cmpxchg128"
-#define PC_KDOUBLE_WHY ""
-PC_KLOOP(this_cpu_cmpxchg_double, u128 o = this_cpu_read(*(u128 __percpu *)&pc_kdw),
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define PC_KDOUBLE_WHY ((const char *)NULL)
+asm(".pushsection .text\n"
+    ".type this_cpu_cmpxchg16b_emu, @function\n"
+    "this_cpu_cmpxchg16b_emu:\n\t"
+    "push %rax\n\tmov $1, %eax\n\ttest %eax, %eax\n\tpop %rax\n\t"	/* ZF clear: failed */
+    ASM_RET
+    ".size this_cpu_cmpxchg16b_emu, . - this_cpu_cmpxchg16b_emu\n"
+    ".popsection\n");
+PC_KLOOP(this_cpu_cmpxchg_double,
+	 u128 o = (u128)this_cpu_read(pc_kdw.second) << 64 | this_cpu_read(pc_kdw.first),
 	 if (this_cpu_try_cmpxchg128(*(u128 __percpu *)&pc_kdw, &o, o + 1 + ((u128)1 << 64)))
 		 o += 1 + ((u128)1 << 64);)
 #else
-#define PC_KDOUBLE_FORM NULL
-#define PC_KDOUBLE_WHY "this_cpu_cmpxchg_double needs this_cpu_cmpxchg16b_emu, " \
-	"which kernels before 6.5 do not export to modules"
+#define PC_KDOUBLE_WHY "before 6.5 its patched-in cmpxchg16b reaches the pair " \
+	"RIP-relative, which a module's alternatives do not adjust"
+static_assert(sizeof(PC_KDOUBLE_WHY) <= sizeof(((struct pc_kernel_cmd *)0)->reason),
+	      "the reason fits the command's");
 static uint64_t loop_this_cpu_cmpxchg_double(struct pc_kstate *k, uint64_t iters,
 					     bool hi)
 {
@@ -680,9 +699,14 @@ static int pc_kentry_check(struct pc_kernel_cmd *c)
 		c->status = PC_KERNEL_BAD_COMMAND;
 		return PC_KFAIL(c, "size out of range");
 	}
-	if (c->entry == PC_KE_this_cpu_cmpxchg_double && !PC_KDOUBLE_FORM) {
+	if (c->entry == PC_KE_this_cpu_cmpxchg_double && PC_KDOUBLE_WHY) {
 		c->status = PC_KERNEL_UNSUPPORTED;
 		return PC_KFAIL(c, "%s", PC_KDOUBLE_WHY);
+	}
+	if (c->entry == PC_KE_this_cpu_cmpxchg_double && !boot_cpu_has(X86_FEATURE_CX16)) {
+		c->status = PC_KERNEL_UNSUPPORTED;
+		return PC_KFAIL(c, "no cmpxchg16b: the kernel runs its emulation, which it "
+				"does not export to modules");
 	}
 	pc_k.size = PC_KE_SIZED(c->entry) ? c->size : 0;
 	return 0;
