@@ -169,7 +169,8 @@ if sys.argv[2] == "tcg":
     ok(run.get("unreliable") and "TCG" in run.get("unreliable_reason", ""),
        "the rows are flagged emulated: %s" % run.get("unreliable_reason"))
 k = run.get("kernel_config", {})
-ok(k.get("release") and k.get("preempt") != "unknown" and k.get("spinlock") == "queued, paravirt",
+ok(k.get("release") and k.get("preempt") != "unknown" and k.get("spinlock") ==
+   ("rt_mutex (raw: queued, paravirt)" if k.get("preempt") == "rt" else "queued, paravirt"),
    "the kernel's configuration is recorded: %s, preemption %s, spin lock %s"
    % (k.get("release"), k.get("preempt"), k.get("spinlock")))
 inflating = k.get("inflating", [])

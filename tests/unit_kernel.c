@@ -83,9 +83,14 @@ static void test_words(void)
 	json_decref(j);
 	ok(strcmp(pc_kernel_preempt_name(PC_KPREEMPT_FULL), "full") == 0 &&
 	   strcmp(pc_kernel_preempt_name(99), "unknown") == 0 &&
-	   strcmp(pc_kernel_spinlock_name(0), "generic") == 0 &&
-	   strcmp(pc_kernel_spinlock_name(PC_KCFG_QUEUED_SPINLOCKS), "queued") == 0,
+	   strcmp(pc_kernel_spinlock_name(PC_KPREEMPT_FULL, 0), "generic") == 0 &&
+	   strcmp(pc_kernel_spinlock_name(PC_KPREEMPT_NONE, PC_KCFG_QUEUED_SPINLOCKS),
+		  "queued") == 0,
 	   "preemption models and spin locks named");
+	ok(strcmp(pc_kernel_spinlock_name(PC_KPREEMPT_RT, PC_KCFG_QUEUED_SPINLOCKS |
+					  PC_KCFG_PARAVIRT_SPINLOCKS),
+		  "rt_mutex (raw: queued, paravirt)") == 0,
+	   "under PREEMPT_RT the spin lock is an rt_mutex, the raw lock queued");
 }
 
 static void test_slub_debug(void)

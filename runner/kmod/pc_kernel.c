@@ -426,8 +426,9 @@ static int pc_kcheck_inside(int id, struct pc_kernel_cmd *c)
 		spin_unlock(&pc_k.lock);
 		break;
 	case PC_KE_spin_lock_irqsave_restore:
+		/* PREEMPT_RT's leaves interrupts on: its spin lock sleeps */
 		spin_lock_irqsave(&pc_k.lock, f);
-		in = spin_is_locked(&pc_k.lock) && irqs_disabled();
+		in = spin_is_locked(&pc_k.lock) && irqs_disabled() == !IS_ENABLED(CONFIG_PREEMPT_RT);
 		spin_unlock_irqrestore(&pc_k.lock, f);
 		break;
 	case PC_KE_raw_spin_lock_unlock:

@@ -45,8 +45,9 @@ const char *pc_kernel_inflated_by(uint64_t config, unsigned touches, char *buf, 
 json_t *pc_kernel_inflating_json(uint64_t config);
 /* "none", "voluntary", "full", "rt" or "unknown". */
 const char *pc_kernel_preempt_name(uint32_t model);
-/* The spin lock as built: "queued", "queued, paravirt" or "generic". */
-const char *pc_kernel_spinlock_name(uint64_t config);
+/* The spin lock as built: "queued", "queued, paravirt" or "generic"; under
+ * PREEMPT_RT (preempt PC_KPREEMPT_RT) "rt_mutex", the raw lock's form after. */
+const char *pc_kernel_spinlock_name(uint32_t preempt, uint64_t config);
 /* The run's "kernel" object: release, preemption, paravirt, spin lock,
  * each option's state, the inflating ones. */
 json_t *pc_kernel_config_json(const char *release, uint32_t preempt, uint64_t config);

@@ -81,11 +81,18 @@ const char *pc_kernel_preempt_name(uint32_t model)
 	return model < sizeof(names) / sizeof(names[0]) ? names[model] : "unknown";
 }
 
-const char *pc_kernel_spinlock_name(uint64_t config)
+const char *pc_kernel_spinlock_name(uint32_t preempt, uint64_t config)
 {
-	if (!(config & PC_KCFG_QUEUED_SPINLOCKS))
-		return "generic";
-	return config & PC_KCFG_PARAVIRT_SPINLOCKS ? "queued, paravirt" : "queued";
+	static const char *const names[2][3] = {
+		{ "generic", "queued", "queued, paravirt" },
+		/* PREEMPT_RT: spinlock_t sleeps; raw_spinlock_t is the arch's */
+		{ "rt_mutex (raw: generic)", "rt_mutex (raw: queued)",
+		  "rt_mutex (raw: queued, paravirt)" },
+	};
+	int form = !(config & PC_KCFG_QUEUED_SPINLOCKS) ? 0 :
+		   config & PC_KCFG_PARAVIRT_SPINLOCKS ? 2 : 1;
+
+	return names[preempt == PC_KPREEMPT_RT][form];
 }
 
 json_t *pc_kernel_config_json(const char *release, uint32_t preempt, uint64_t config)
@@ -115,7 +122,8 @@ json_t *pc_kernel_config_json(const char *release, uint32_t preempt, uint64_t co
 		json_object_set_new(c, opts[i].key, json_boolean(config & opts[i].bit));
 	json_object_set_new(o, "release", json_string(release));
 	json_object_set_new(o, "preempt", json_string(pc_kernel_preempt_name(preempt)));
-	json_object_set_new(o, "spinlock", json_string(pc_kernel_spinlock_name(config)));
+	json_object_set_new(o, "spinlock", json_string(pc_kernel_spinlock_name(preempt,
+									    config)));
 	json_object_set_new(o, "config", c);
 	json_object_set_new(o, "inflating", pc_kernel_inflating_json(config));
 	return o;
