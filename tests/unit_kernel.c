@@ -118,6 +118,9 @@ static void test_select(void)
 	struct pc_kernel_options o;
 	char err[PC_ERRLEN];
 
+	ok(strcmp(pc_kernel_row_names[PC_KE_kmalloc], "kernel.kmalloc") == 0 &&
+	   strcmp(pc_kernel_row_names[PC_KE_COUNT], PC_KERNEL_CONTENDED) == 0,
+	   "row names: kernel. and the entry's name, the contended row last");
 	ok(pc_kernel_select("kernel.*", &o, err, sizeof(err)) == 0 && o.contended &&
 	   o.entries[PC_KE_kmalloc] && o.entries[PC_KE_local_irq_save_restore],
 	   "kernel.* selects every row and the contended one");
@@ -194,14 +197,14 @@ static void test_json(void)
  * (probes/answers.def), so the two lists cannot drift apart. */
 static void test_twins(void)
 {
-	char row[96];
+	const char *row;
 	size_t d;
 	int e, missing = 0;
 
 	for (e = 0; e < PC_KE_COUNT; e++) {
 		if (!pc_kernel_entry_twins[e][0])
 			continue;
-		snprintf(row, sizeof(row), "kernel.%s", pc_kernel_entry_names[e]);
+		row = pc_kernel_row_names[e];
 		for (d = 0; d < pc_analog_count; d++)
 			if (strcmp(pc_analog_defs[d].probe, pc_kernel_entry_twins[e]) == 0 &&
 			    strcmp(pc_analog_defs[d].analog, row) == 0)

@@ -384,9 +384,10 @@ static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *a
 				pc_text_wrap(stdout, lead, r->method, w + 13, pc_term_width());
 				snprintf(lead, sizeof(lead), "%*s measured:  ", w, "");
 				pc_text_wrap(stdout, lead, r->selected_by, w + 13, pc_term_width());
-				snprintf(lead, sizeof(lead), "%*s note:      ", w, "");
-				if (r->note)
+				if (r->note) {
+					snprintf(lead, sizeof(lead), "%*s note:      ", w, "");
 					pc_text_wrap(stdout, lead, r->note, w + 13, pc_term_width());
+				}
 			}
 			continue;
 		}

@@ -702,6 +702,7 @@ const struct pc_point_row *pc_contend_point_rows(size_t *n)
 {
 	static struct pc_point_row rows[32];
 	unsigned k;
+	bool lonely;
 
 	*n = 0;
 	for (k = 0; k < pc_contend_nkinds && *n < 32; k++) {
@@ -709,11 +710,11 @@ const struct pc_point_row *pc_contend_point_rows(size_t *n)
 
 		if (kind->hidden)
 			continue;
+		lonely = kind->cls == PC_KIND_C2C && !two_cpus();
 		rows[*n] = (struct pc_point_row){ kind->name, "contended", kind->what,
 			methods[kind->cls], "run --locks (or -p with its name)",
-			kind->cls == PC_KIND_C2C && !two_cpus() ? "needs-2-cpus" : "ok", false,
-			kind->cls == PC_KIND_C2C && !two_cpus() ?
-			"one CPU online: a line has no second CPU to move to" : NULL };
+			lonely ? "needs-2-cpus" : "ok", false,
+			lonely ? "one CPU online: a line has no second CPU to move to" : NULL };
 		(*n)++;
 	}
 	return rows;

@@ -23,9 +23,10 @@
 #include "ring0/ring0_backend.h"
 #endif
 
-#define KE_NAME(id, name, touches, twin, what) [PC_KE_##id] = name,
-const char *const pc_kernel_entry_names[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_NAME) };
-#undef KE_NAME
+#define KE_ROW(id, name, touches, twin, what) [PC_KE_##id] = "kernel." name,
+const char *const pc_kernel_row_names[PC_KE_COUNT + 1] = { PC_KERNEL_ENTRIES(KE_ROW)
+							   PC_KERNEL_CONTENDED };
+#undef KE_ROW
 #define KE_TOUCHES(id, name, touches, twin, what) [PC_KE_##id] = touches,
 const unsigned pc_kernel_entry_touches[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_TOUCHES) };
 #undef KE_TOUCHES
@@ -45,27 +46,11 @@ static enum pc_alloc_pattern sized_pattern(int entry)
 
 /* ---- selection ----------------------------------------------------------------- */
 
-/* The rows' names: "kernel." and each entry's, then the contended row's
- * (index PC_KE_COUNT). */
-static const char *const *row_names(void)
-{
-	static char names[PC_KE_COUNT + 1][96];
-	static const char *rows[PC_KE_COUNT + 1];
-	int e;
-
-	for (e = 0; e <= PC_KE_COUNT; e++) {
-		snprintf(names[e], sizeof(names[e]), "kernel.%s", e < PC_KE_COUNT ?
-			 pc_kernel_entry_names[e] : "spin_lock_unlock.contended");
-		rows[e] = names[e];
-	}
-	return rows;
-}
-
 int pc_kernel_select(const char *list, struct pc_kernel_options *o, char *err, size_t errlen)
 {
 	bool hit[PC_KE_COUNT + 1];
 
-	if (pc_select_names(list, row_names(), PC_KE_COUNT + 1, hit,
+	if (pc_select_names(list, pc_kernel_row_names, PC_KE_COUNT + 1, hit,
 			    "the kernel group: kernel.*, see primcost list", err, errlen) < 0)
 		return -1;
 	memcpy(o->entries, hit, sizeof(o->entries));
@@ -79,7 +64,7 @@ bool pc_kernel_list_only(const char *list)
 	char err[PC_ERRLEN];
 
 	return strncmp(list, "kernel.", 7) == 0 &&
-	       pc_select_names(list, row_names(), PC_KE_COUNT + 1, hit, "", err,
+	       pc_select_names(list, pc_kernel_row_names, PC_KE_COUNT + 1, hit, "", err,
 			       sizeof(err)) == 0;
 }
 
@@ -273,11 +258,11 @@ static int measure_entries(struct pc_kernel_run *kr, const struct pc_measure_con
 				      row->entry == PC_KE_kmem_cache_alloc_free;
 		items[n].spread_limit = items[n].loops_vary ? PC_NOISY_SPREAD_ALLOC : 0;
 		if (row->size)
-			snprintf(items[n].name, sizeof(items[n].name), "kernel.%s/%u",
-				 pc_kernel_entry_names[row->entry], row->size);
+			snprintf(items[n].name, sizeof(items[n].name), "%s/%u",
+				 pc_kernel_row_names[row->entry], row->size);
 		else
-			snprintf(items[n].name, sizeof(items[n].name), "kernel.%s",
-				 pc_kernel_entry_names[row->entry]);
+			snprintf(items[n].name, sizeof(items[n].name), "%s",
+				 pc_kernel_row_names[row->entry]);
 		n++;
 	}
 	rc = n ? pc_measure_items(items, n, cfg, clk, prof, err, errlen) : 0;
@@ -427,7 +412,7 @@ json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_pr
 {
 	json_t *probes = json_object(), *sized[PC_ALLOC_PATTERNS] = { NULL }, *cont = NULL;
 	size_t fails[PC_ALLOC_PATTERNS] = { 0 }, cfail = 0, i;
-	char name[96], inflated[160];
+	char inflated[160];
 	unsigned k;
 
 	for (i = 0; probes && i < kr->nrows && i < prof->nprobes; i++) {
@@ -461,9 +446,7 @@ json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_pr
 				"{s:i, s:s, s:s}", "size", row->size, "allocator", "kmalloc",
 				"status", pc_status_name(r->status)), inflated));
 		} else {
-			snprintf(name, sizeof(name), "kernel.%s",
-				 pc_kernel_entry_names[row->entry]);
-			json_object_set_new(probes, name, figures(r, json_pack(
+			json_object_set_new(probes, pc_kernel_row_names[row->entry], figures(r, json_pack(
 				"{s:s, s:i, s:s}", "status", pc_status_name(r->status),
 				"ring", 0, "group", "kernel"), inflated));
 		}

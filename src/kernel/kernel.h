@@ -84,8 +84,10 @@ struct pc_kernel_run {
 	unsigned online;	/* CPUs the contended points may use */
 };
 
-/* Entry names and what touches them, as pc_kernel.h lists them. */
-extern const char *const pc_kernel_entry_names[PC_KE_COUNT];
+/* Each entry's row name ("kernel." and its name, as pc_kernel.h lists
+ * them), then the contended row's, PC_KERNEL_CONTENDED; what touches the
+ * entries. */
+extern const char *const pc_kernel_row_names[PC_KE_COUNT + 1];
 extern const unsigned pc_kernel_entry_touches[PC_KE_COUNT];
 extern const char *const pc_kernel_entry_twins[PC_KE_COUNT];
 extern const char *const pc_kernel_entry_whats[PC_KE_COUNT];

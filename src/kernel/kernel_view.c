@@ -308,22 +308,20 @@ const struct pc_point_row *pc_kernel_point_rows(size_t *n)
 		"compiled from its headers into the primcost_ring0 module and called there: "
 		"loops of 80 and 16 copies timed by the module, self-checked in the kernel, "
 		"cycles per operation from the engine's two loop lengths, samples and rounds";
-	static char names[PC_KE_COUNT][64];
 	static struct pc_point_row rows[PC_KE_COUNT + 1];
+	const char *why = unavailable(), *avail = why ? "unsupported" : "ok";
 	int e;
 
-	for (e = 0; e < PC_KE_COUNT; e++) {
-		snprintf(names[e], sizeof(names[e]), "kernel.%s", pc_kernel_entry_names[e]);
-		rows[e] = (struct pc_point_row){ names[e], "kernel", pc_kernel_entry_whats[e],
-						 method, sel, unavailable() ? "unsupported" : "ok",
-						 true, unavailable() };
-	}
+	for (e = 0; e < PC_KE_COUNT; e++)
+		rows[e] = (struct pc_point_row){ pc_kernel_row_names[e], "kernel",
+						 pc_kernel_entry_whats[e], method, sel, avail,
+						 true, why };
 	rows[e] = (struct pc_point_row){ PC_KERNEL_CONTENDED, "kernel",
 		"spin_lock() and spin_unlock() contended, by kernel threads on CPUs 0, 1, ...",
 		"windows of " PC_STRINGIFY_KERNEL(PC_KERNEL_WINDOW_US) " us on kernel threads "
 		"bound to CPUs 0 .. threads-1 (1, 2, 4, ... up to the CPUs online), a "
 		"counter in the lock's line checked against the pairs; cycles per pair per "
-		"thread", sel, unavailable() ? "unsupported" : "ok", true, unavailable() };
+		"thread", sel, avail, true, why };
 	*n = PC_KE_COUNT + 1;
 	return rows;
 }
