@@ -36,7 +36,14 @@ if [ $rc -eq 77 ]; then
 fi
 ok $rc "Debian's kernel boots under qemu and the guest runs to its end"
 sed 's/^/# /' "$out/times" 2>/dev/null
-[ $rc -eq 0 ] || { tail -20 "$pc_tmp/script.err" | sed 's/^/# /'; done_testing; exit; }
+if [ $rc -ne 0 ]; then
+	tail -20 "$pc_tmp/script.err" | sed 's/^/# /'
+	echo "# the guest's last steps and console lines:"
+	grep '^@@' "$out/serial.txt" 2>/dev/null | tail -3 | sed 's/^/#   /'
+	tail -15 "$out/serial.txt" 2>/dev/null | sed 's/^/#   /'
+	done_testing
+	exit
+fi
 section_rc() { cat "$out/$1.rc" 2>/dev/null || echo missing; }
 taint() { sed -n 's/^tainted //p' "$out/$1.out"; }
 # O (4096): out of tree; E (8192): unsigned. Nothing else.
