@@ -16,6 +16,8 @@ probes='local_irq_*,cmpxchg*,calib.*'
 step() {	# step NAME LIMIT-S COMMAND...
 	name=$1 limit=$2
 	shift 2
+	# Where the guest was, should it stop (the output comes at the end).
+	echo "@@ start $name at $(cut -d' ' -f1 /proc/uptime) s"
 	timeout "$limit" "$@" >/tmp/step.out 2>&1
 	rc=$?
 	echo "@@ begin $name"

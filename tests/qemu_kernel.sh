@@ -39,8 +39,10 @@ sed 's/^/# /' "$out/times" 2>/dev/null
 if [ $rc -ne 0 ]; then
 	tail -20 "$pc_tmp/script.err" | sed 's/^/# /'
 	echo "# the guest's last steps and console lines:"
-	grep '^@@' "$out/serial.txt" 2>/dev/null | tail -3 | sed 's/^/#   /'
-	tail -15 "$out/serial.txt" 2>/dev/null | sed 's/^/#   /'
+	# (Printable characters only, and awk ends the last line, which the
+	# console may have left open.)
+	{ grep '^@@' "$out/serial.txt" | tail -3; tail -15 "$out/serial.txt"; } 2>/dev/null |
+		tr -cd '\11\12\40-\176' | awk '{ print "#   " $0 }'
 	done_testing
 	exit
 fi
