@@ -147,13 +147,10 @@ if [ -z "$accel" ]; then
 fi
 cpu=max
 [ "$accel" = kvm ] && cpu=host
-# Under TCG, one host thread runs both vCPUs in turn. With a thread per vCPU
-# (QEMU 7.2's default), the guest kernel sometimes froze as KVM in it made
-# its first vCPU and patched the jump label in __schedule (its preempt
-# notifiers' static key): a vCPU then kept trapping on the int3 of the
-# patch, interrupts off, and the other with it or waiting on it. Here, 4 freezes in 730 starts
-# of tests/ring0_guest with a thread per vCPU, none in 1350 with one
-# thread. A spinning vCPU still yields at once (pause ends its turn).
+# Under TCG one host thread runs both vCPUs in turn: with QEMU 7.2's thread
+# per vCPU the guest sometimes froze on the int3 of a jump-label patch as
+# KVM in it made its first vCPU (docs/design.md). A spinning vCPU still
+# yields at once: pause ends its turn.
 opts=
 [ "$accel" = tcg ] && opts=,thread=single
 say "booting $kver under qemu ($accel$opts, -cpu $cpu); serial log in $out/serial.log"

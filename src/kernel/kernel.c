@@ -446,9 +446,10 @@ json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_pr
 				"{s:i, s:s, s:s}", "size", row->size, "allocator", "kmalloc",
 				"status", pc_status_name(r->status)), inflated));
 		} else {
-			json_object_set_new(probes, pc_kernel_row_names[row->entry], figures(r, json_pack(
-				"{s:s, s:i, s:s}", "status", pc_status_name(r->status),
-				"ring", 0, "group", "kernel"), inflated));
+			json_object_set_new(probes, pc_kernel_row_names[row->entry],
+				figures(r, json_pack("{s:s, s:i, s:s}", "status",
+					pc_status_name(r->status), "ring", 0, "group", "kernel"),
+					inflated));
 		}
 	}
 	for (k = 0; k < PC_ALLOC_PATTERNS; k++)
