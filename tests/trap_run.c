@@ -12,12 +12,17 @@
  *   trap_run map          the overridden rows: "NAME SIGNAL INSTRUCTION"
  *   trap_run run ARGS     primcost run ARGS with the test bodies
  */
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+
+/* Where the run's progress lines can be read, -1 before it starts. */
+static int status_rd = -1;
 
 #if defined(__x86_64__) || defined(__i386__)
 #define HAVE_TEST_BODIES 1
@@ -26,9 +31,13 @@
 /* The self-check runs 1 and 3 iterations: a body that traps only beyond
  * that passes it and traps in a timed loop of the measurement. */
 #define SELFCHECK_ITERS 3
-/* The late body traps on this call of its measurement: past the sizing
- * and warm-up, in one of the rounds. */
-#define LATE_CALL 120
+/* The late body traps once this round of its sampling has begun: past the
+ * sizing and warm-up, whose number of calls depends on the timings. It
+ * learns the round from the run's progress lines (--status-fd), which the
+ * engine writes before each probe's share of a round. */
+#define LATE_ROUND 4
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
 static const char *check_any(const struct pc_probe_state *before,
 			     const struct pc_probe_state *after, uint64_t ops)
@@ -120,11 +129,45 @@ static void init_unbacked(struct pc_probe_state *st)
 	st->reg[1] = (unsigned long)page;
 }
 
+/* Has a progress line said that the late body's LATE_ROUND has begun?
+ * Reads what the run wrote so far; each line came in one write. */
+static int late_round_begun(void)
+{
+	static char buf[1024];
+	static size_t have;
+	static int begun;
+	const char *name = pc_probe_rows[PC_PROBE_smp_rmb].name;
+	ssize_t n;
+
+	while (!begun && status_rd >= 0 &&
+	       (n = read(status_rd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		char *line = buf, *nl;
+		unsigned k, of;
+		char who[64];
+
+		have += (size_t)n;
+		buf[have] = 0;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = 0;
+			if (sscanf(line, "round %u/%u %63s", &k, &of, who) == 3 &&
+			    k >= LATE_ROUND && strcmp(who, name) == 0)
+				begun = 1;
+			line = nl + 1;
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			have = 0;	/* no line is that long: drop it */
+	}
+	return begun;
+}
+
 static uint64_t run_late_ud2(struct pc_probe_state *st, uint64_t iters, int hi)
 {
 	uint64_t t;
 
-	if (++st->reg[3] < LATE_CALL)
+	(void)st;
+	if (!late_round_begun())
 		return run_empty(iters, hi);
 	PC_TIMED(t, iters, hi, "", "ud2", "", (), ());
 	return t;
@@ -140,7 +183,7 @@ const struct pc_arch_probe pc_test_bodies[PC_PROBE_COUNT] = {
 	[PC_PROBE_local_add_return] = BODY(run_load, init_bad_address, "mov (0x10), %r"),
 	[PC_PROBE_mb] = BODY(run_div, init_div_zero, "xor %edx, %edx; divl %zero"),
 	[PC_PROBE_wmb] = BODY(run_load, init_unbacked, "mov (unbacked page), %r"),
-	[PC_PROBE_smp_rmb] = BODY(run_late_ud2, NULL, "ud2 from the 120th call"),
+	[PC_PROBE_smp_rmb] = BODY(run_late_ud2, NULL, "ud2 from its round " XSTR(LATE_ROUND) " on"),
 	[PC_PROBE_flags_save] = BODY(run_hang, NULL, "2: jmp 2b"),
 };
 
@@ -173,8 +216,22 @@ int main(int argc, char **argv)
 #endif
 		return 0;
 	}
-	if (argc >= 2 && strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "run") == 0) {
+		char **args = calloc((size_t)argc + 2, sizeof(*args)), fd[16];
+		int p[2];
+
+		/* the run's progress lines come to the late body */
+		if (!args || pipe2(p, O_NONBLOCK | O_CLOEXEC) < 0) {
+			perror("trap_run");
+			return 2;
+		}
+		status_rd = p[0];
+		snprintf(fd, sizeof(fd), "%d", p[1]);
+		memcpy(args, argv + 1, (size_t)(argc - 1) * sizeof(*args));
+		args[argc - 1] = "--status-fd";
+		args[argc] = fd;
+		return cmd_run(argc + 1, args);
+	}
 	fprintf(stderr, "usage: trap_run map | trap_run run [ARGS]\n");
 	return 2;
 }
