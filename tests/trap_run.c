@@ -183,7 +183,8 @@ const struct pc_arch_probe pc_test_bodies[PC_PROBE_COUNT] = {
 	[PC_PROBE_local_add_return] = BODY(run_load, init_bad_address, "mov (0x10), %r"),
 	[PC_PROBE_mb] = BODY(run_div, init_div_zero, "xor %edx, %edx; divl %zero"),
 	[PC_PROBE_wmb] = BODY(run_load, init_unbacked, "mov (unbacked page), %r"),
-	[PC_PROBE_smp_rmb] = BODY(run_late_ud2, NULL, "ud2 from its round " XSTR(LATE_ROUND) " on"),
+	[PC_PROBE_smp_rmb] = BODY(run_late_ud2, NULL,
+				  "ud2 from its round " XSTR(LATE_ROUND) " on"),
 	[PC_PROBE_flags_save] = BODY(run_hang, NULL, "2: jmp 2b"),
 };
 
