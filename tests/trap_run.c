@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && strcmp(argv[1], "run") == 0) {
 		char **args = calloc((size_t)argc + 2, sizeof(*args)), fd[16];
-		int p[2];
+		int p[2], rc;
 
 		/* the run's progress lines come to the late body */
 		if (!args || pipe2(p, O_NONBLOCK | O_CLOEXEC) < 0) {
@@ -231,7 +231,9 @@ int main(int argc, char **argv)
 		memcpy(args, argv + 1, (size_t)(argc - 1) * sizeof(*args));
 		args[argc - 1] = "--status-fd";
 		args[argc] = fd;
-		return cmd_run(argc + 1, args);
+		rc = cmd_run(argc + 1, args);
+		free(args);
+		return rc;
 	}
 	fprintf(stderr, "usage: trap_run map | trap_run run [ARGS]\n");
 	return 2;
