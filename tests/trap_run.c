@@ -142,14 +142,14 @@ static int late_round_begun(void)
 	while (!begun && status_rd >= 0 &&
 	       (n = read(status_rd, buf + have, sizeof(buf) - 1 - have)) > 0) {
 		char *line = buf, *nl;
-		unsigned k, of;
+		unsigned k;
 		char who[64];
 
 		have += (size_t)n;
 		buf[have] = 0;
 		while ((nl = strchr(line, '\n'))) {
 			*nl = 0;
-			if (sscanf(line, "round %u/%u %63s", &k, &of, who) == 3 &&
+			if (sscanf(line, "round %u/%*u %63s", &k, who) == 2 &&
 			    k >= LATE_ROUND && strcmp(who, name) == 0)
 				begun = 1;
 			line = nl + 1;
