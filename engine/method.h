@@ -116,6 +116,11 @@
 #define PC_RING0_GATE_CMPXCHG_TOLERANCE	0.10
 #define PC_RING0_GATE_SAMPLES		51
 #define PC_RING0_EMULATED_CYCLES	10.0
+/* The rows it times in ring 0 besides the ring-0 rows: the dependent add
+ * chain, which also calibrates every ring-0 loop, and cmpxchg. A kernel
+ * host runs no other (runner/ring0/exec.c, pc_ring0_kernel_row). */
+#define PC_RING0_GATE_ADD		PC_PROBE_calib_add_chain
+#define PC_RING0_GATE_CMPXCHG		PC_PROBE_cmpxchg
 
 /* ---- CPUs ------------------------------------------------------------------ */
 /* --cpu takes 0 .. PC_CPU_MAX; glibc's cpu_set_t (CPU_SETSIZE, 1024) is

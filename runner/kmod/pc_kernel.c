@@ -8,14 +8,20 @@
  *
  * Every timed loop is one ioctl: a window of at most PC_KERNEL_MAX_OPS
  * operations, with preemption off only for the entries that must stay on
- * one CPU, then back to user space (a preemption point). The sleeping
- * entries (mutex, kmalloc, kmem_cache) run preemptible. The contended spin
- * lock runs on kernel threads bound to CPUs, in windows of at most
- * PC_KERNEL_MAX_WINDOW_US, so that no soft-lockup or RCU-stall warning can
- * fire.
+ * one CPU, then back to user space (a preemption point). No entry keeps
+ * interrupts off from one operation to the next. The sleeping entries
+ * (mutex, kmalloc, kmem_cache) run preemptible, and their batches end
+ * early when the caller gets a fatal signal. The contended spin lock runs
+ * on kernel threads bound to online CPUs, the CPU-hotplug lock held, in
+ * windows of at most PC_KERNEL_MAX_WINDOW_US, so that no soft-lockup or
+ * RCU-stall warning can fire; the threads give up when they cannot all
+ * start within PC_KCONTEND_START_MS, and the caller's wait for them is
+ * killable. pc_main.c takes one command at a time and has checked the
+ * caller's capability: a field out of range here is -EINVAL.
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
@@ -27,6 +33,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -58,6 +65,7 @@ struct pc_kstate {
 	unsigned long nobjs;
 	size_t size;
 	uint64_t nulls;
+	bool killed;		/* a batch loop ended by a fatal signal */
 };
 
 /* SLUB's per-CPU pair: a freelist pointer and a transaction id, aligned
@@ -71,7 +79,6 @@ static DEFINE_PER_CPU(unsigned long, pc_kword);
 static DEFINE_PER_CPU(struct pc_kdouble, pc_kdw);
 
 static struct pc_kstate pc_k;
-static DEFINE_MUTEX(pc_kernel_mutex);	/* one command at a time */
 
 /* ---- the loops ------------------------------------------------------------------ */
 
@@ -248,7 +255,8 @@ static uint64_t pc_kbatch_iters(const struct pc_kstate *k, bool hi)
 }
 
 /* N kmalloc()s then N kfree()s, batch by batch: the kmalloc()s timed
- * (free_timed false) or the kfree()s (true); the other half untimed. */
+ * (free_timed false) or the kfree()s (true); the other half untimed. A
+ * fatal signal ends it between two batches (k->killed). */
 static uint64_t pc_kbatches(struct pc_kstate *k, uint64_t iters, bool hi, bool free_timed)
 {
 	uint64_t per = pc_kbatch_iters(k, hi), ticks = 0, n;
@@ -265,6 +273,10 @@ static uint64_t pc_kbatches(struct pc_kstate *k, uint64_t iters, bool hi, bool f
 			pc_kfree_objs(k, n * copies);
 		}
 		iters -= n;
+		if (iters && fatal_signal_pending(current)) {
+			k->killed = true;
+			break;
+		}
 		cond_resched();
 	}
 	return ticks;
@@ -506,6 +518,10 @@ failed:
 
 /* ---- the contended spin lock ------------------------------------------------------ */
 
+/* How long the threads wait for each other before they give up (a CPU
+ * held by a real-time task may never run one). */
+#define PC_KCONTEND_START_MS	1000
+
 /* The lock and the mutual-exclusion counter in one line, as the contended
  * group's locks keep them (src/contend/locks.c). */
 struct pc_klockline {
@@ -525,14 +541,33 @@ struct pc_kcontend {
 	struct pc_klockline line;
 	atomic_t ready;
 	unsigned int threads;
+	bool stop;			/* leave now: the caller gave up, or a thread */
 	u64 window_ns;
 	u64 end_ns;			/* the window's end, set by the last in */
+	unsigned long start_by;		/* jiffies: all in by then, or stop */
 	struct pc_kthread t[PC_KERNEL_MAX_THREADS];
 };
 
-/* Lock and unlock, the counter raised inside, until the window ends. The
- * threads wait for each other first, yielding, so that a bound thread that
- * comes late is not kept from its CPU by one already spinning there. */
+/* Waits for every thread to come in, yielding, so that a bound thread
+ * that comes late is not kept from its CPU by one already spinning there;
+ * false when the run is to stop instead. */
+static bool pc_kcontend_start(struct pc_kcontend *r)
+{
+	if (atomic_inc_return(&r->ready) == (int)r->threads)
+		WRITE_ONCE(r->end_ns, ktime_get_ns() + r->window_ns);
+	while (atomic_read(&r->ready) < (int)r->threads) {
+		if (READ_ONCE(r->stop))
+			return false;
+		if (time_after(jiffies, r->start_by)) {
+			WRITE_ONCE(r->stop, true);
+			return false;
+		}
+		cond_resched();
+	}
+	return true;
+}
+
+/* Lock and unlock, the counter raised inside, until the window ends. */
 static int pc_kcontend_thread(void *arg)
 {
 	struct pc_kthread *t = arg;
@@ -540,10 +575,8 @@ static int pc_kcontend_thread(void *arg)
 	uint64_t ops = 0, t0, t1;
 	unsigned int i;
 
-	if (atomic_inc_return(&r->ready) == (int)r->threads)
-		WRITE_ONCE(r->end_ns, ktime_get_ns() + r->window_ns);
-	while (atomic_read(&r->ready) < (int)r->threads)
-		cond_resched();
+	if (!pc_kcontend_start(r))
+		kthread_complete_and_exit(&t->done, 0);
 	t0 = pc_timer_read();
 	do {
 		for (i = 0; i < 16; i++) {
@@ -552,51 +585,81 @@ static int pc_kcontend_thread(void *arg)
 			spin_unlock(&r->line.lock);
 		}
 		ops += 16;
-	} while (ktime_get_ns() < READ_ONCE(r->end_ns));
+	} while (ktime_get_ns() < READ_ONCE(r->end_ns) && !READ_ONCE(r->stop));
 	t1 = pc_timer_read();
 	t->ops = ops;
 	t->ticks = t1 - t0;
 	kthread_complete_and_exit(&t->done, 0);
 }
 
-static int pc_kcontend_check(struct pc_kernel_cmd *c)
+/* The threads and the window, checked: -EINVAL out of range; a CPU not
+ * online, unsupported. The CPU-hotplug lock is held, so that the CPUs
+ * found online stay so. */
+static long pc_kcontend_check(struct pc_kernel_cmd *c)
 {
 	unsigned int i;
 
 	if (c->threads < 1 || c->threads > PC_KERNEL_MAX_THREADS ||
-	    c->window_us < 1 || c->window_us > PC_KERNEL_MAX_WINDOW_US) {
-		c->status = PC_KERNEL_BAD_COMMAND;
-		return PC_KFAIL(c, "threads or window out of range");
-	}
+	    c->threads > nr_cpu_ids || c->window_us < 1 ||
+	    c->window_us > PC_KERNEL_MAX_WINDOW_US)
+		return -EINVAL;
 	for (i = 0; i < c->threads; i++)
 		if (!cpu_online(i)) {
 			c->status = PC_KERNEL_UNSUPPORTED;
-			return PC_KFAIL(c, "CPU %u is not online (%u online)", i,
-					num_online_cpus());
+			PC_KFAIL(c, "CPU %u is not online (%u online)", i,
+				 num_online_cpus());
+			break;
 		}
 	return 0;
 }
 
+/* Waits for the threads: killable, and bounded by the window and the
+ * threads' start; the caller gone, the threads are told to stop, and
+ * they leave at once. */
+static long pc_kcontend_wait(struct pc_kcontend *r, unsigned int n)
+{
+	long left = 0, rc = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		left = wait_for_completion_killable_timeout(&r->t[i].done,
+			msecs_to_jiffies(PC_KCONTEND_START_MS) + usecs_to_jiffies(
+			r->window_ns / 1000) + HZ);
+		if (left <= 0)
+			break;
+	}
+	if (i < n) {
+		WRITE_ONCE(r->stop, true);
+		rc = left < 0 ? -EINTR : -ETIMEDOUT;
+		for (; i < n; i++)
+			wait_for_completion(&r->t[i].done);
+	}
+	return rc;
+}
+
 /* One window on threads bound to CPUs 0 .. threads-1: every thread's
  * ticks summed, the pairs of all, and the counter checked against them. */
-static void pc_kcontend(struct pc_kernel_cmd *c)
+static long pc_kcontend(struct pc_kernel_cmd *c)
 {
 	struct task_struct *task[PC_KERNEL_MAX_THREADS];
 	struct pc_kcontend *r;
 	unsigned int i, n;
+	long rc;
 
-	if (pc_kcontend_check(c) < 0)
-		return;
+	cpus_read_lock();
+	rc = pc_kcontend_check(c);
+	if (rc || c->status != PC_KERNEL_OK)
+		goto unlock;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r) {
-		c->status = PC_KERNEL_BAD_COMMAND;
-		PC_KFAIL(c, "out of memory");
-		return;
+		rc = -ENOMEM;
+		goto unlock;
 	}
 	spin_lock_init(&r->line.lock);
 	r->threads = c->threads;
 	r->window_ns = (u64)c->window_us * 1000;
 	r->end_ns = U64_MAX;
+	r->start_by = jiffies + msecs_to_jiffies(PC_KCONTEND_START_MS);
 	for (n = 0; n < c->threads; n++) {
 		r->t[n].run = r;
 		init_completion(&r->t[n].done);
@@ -607,27 +670,33 @@ static void pc_kcontend(struct pc_kernel_cmd *c)
 	}
 	if (n < c->threads) {
 		/* never woken, the ones created stop without running their body */
+		rc = PTR_ERR(task[n]);
 		for (i = 0; i < n; i++)
 			kthread_stop(task[i]);
-		c->status = PC_KERNEL_BAD_COMMAND;
-		PC_KFAIL(c, "cannot create kernel thread %u", n);
-		kfree(r);
-		return;
+		goto free;
 	}
 	for (i = 0; i < n; i++)
 		wake_up_process(task[i]);
+	rc = pc_kcontend_wait(r, n);
 	c->ops = c->ticks = 0;
 	for (i = 0; i < n; i++) {
-		wait_for_completion(&r->t[i].done);
 		c->ops += r->t[i].ops;
 		c->ticks += r->t[i].ticks;
 	}
-	if (r->line.counter != c->ops) {
+	if (!rc && READ_ONCE(r->stop)) {
+		c->status = PC_KERNEL_UNSUPPORTED;
+		PC_KFAIL(c, "the %u threads did not all start within %d ms (a CPU "
+			 "kept busy by another task)", n, PC_KCONTEND_START_MS);
+	} else if (!rc && r->line.counter != c->ops) {
 		c->status = PC_KERNEL_CHECK_FAILED;
 		PC_KFAIL(c, "mutual exclusion: the counter reads %lu after %llu "
 			 "lock+unlock pairs", r->line.counter, (unsigned long long)c->ops);
 	}
+free:
 	kfree(r);
+unlock:
+	cpus_read_unlock();
+	return rc;
 }
 
 /* ---- the commands ------------------------------------------------------------------ */
@@ -690,32 +759,44 @@ static void pc_kinfo(struct pc_kernel_cmd *c)
 	strscpy(c->release, utsname()->release, sizeof(c->release));
 }
 
-static int pc_kentry_check(struct pc_kernel_cmd *c)
+/* The entry and its size: -EINVAL out of range; unsupported (status and
+ * reason) where this kernel or CPU cannot run it; else 0. */
+static long pc_kentry_check(struct pc_kernel_cmd *c)
 {
-	if (c->entry >= PC_KE_COUNT) {
-		c->status = PC_KERNEL_BAD_COMMAND;
-		return PC_KFAIL(c, "no such kernel entry");
-	}
-	if (PC_KE_SIZED(c->entry) && (c->size < 1 || c->size > PC_KERNEL_MAX_SIZE)) {
-		c->status = PC_KERNEL_BAD_COMMAND;
-		return PC_KFAIL(c, "size out of range");
-	}
+	if (c->entry >= PC_KE_COUNT)
+		return -EINVAL;
+	if (PC_KE_SIZED(c->entry) && (c->size < 1 || c->size > PC_KERNEL_MAX_SIZE))
+		return -EINVAL;
 	if (c->entry == PC_KE_this_cpu_cmpxchg_double && PC_KDOUBLE_WHY) {
 		c->status = PC_KERNEL_UNSUPPORTED;
-		return PC_KFAIL(c, "%s", PC_KDOUBLE_WHY);
-	}
-	if (c->entry == PC_KE_this_cpu_cmpxchg_double && !boot_cpu_has(X86_FEATURE_CX16)) {
+		PC_KFAIL(c, "%s", PC_KDOUBLE_WHY);
+	} else if (c->entry == PC_KE_this_cpu_cmpxchg_double &&
+		   !boot_cpu_has(X86_FEATURE_CX16)) {
 		c->status = PC_KERNEL_UNSUPPORTED;
-		return PC_KFAIL(c, "no cmpxchg16b: the kernel runs its emulation, which it "
-				"does not export to modules");
+		PC_KFAIL(c, "no cmpxchg16b: the kernel runs its emulation, which it "
+			 "does not export to modules");
 	}
 	pc_k.size = PC_KE_SIZED(c->entry) ? c->size : 0;
 	return 0;
 }
 
-void pc_kernel_exec(struct pc_kernel_cmd *c)
+/* One timed loop of the entry: -EINVAL for a count out of range, -EINTR
+ * when a fatal signal ended it. */
+static long pc_krun(struct pc_kernel_cmd *c)
 {
-	mutex_lock(&pc_kernel_mutex);
+	if (c->iters < 1 || c->iters > PC_KERNEL_MAX_OPS / PC_UNROLL_HI)
+		return -EINVAL;
+	pc_k.nulls = 0;
+	pc_k.killed = false;
+	c->ticks = pc_kloop(c->entry, c->iters, c->hi != 0);
+	c->nulls = pc_k.nulls;
+	return pc_k.killed ? -EINTR : 0;
+}
+
+long pc_kernel_exec(struct pc_kernel_cmd *c)
+{
+	long rc = 0;
+
 	c->status = PC_KERNEL_OK;
 	c->reason[0] = 0;
 	pc_kinfo(c);
@@ -723,30 +804,23 @@ void pc_kernel_exec(struct pc_kernel_cmd *c)
 	case PC_KERNEL_OP_INFO:
 		break;
 	case PC_KERNEL_OP_SELFCHECK:
-		if (pc_kentry_check(c) == 0)
+		rc = pc_kentry_check(c);
+		if (!rc && c->status == PC_KERNEL_OK)
 			pc_kselfcheck(c->entry, c);
 		break;
 	case PC_KERNEL_OP_RUN:
-		if (pc_kentry_check(c) < 0)
-			break;
-		if (c->iters < 1 || c->iters > PC_KERNEL_MAX_OPS / PC_UNROLL_HI) {
-			c->status = PC_KERNEL_BAD_COMMAND;
-			PC_KFAIL(c, "iteration count out of range");
-			break;
-		}
-		pc_k.nulls = 0;
-		c->ticks = pc_kloop(c->entry, c->iters, c->hi != 0);
-		c->nulls = pc_k.nulls;
+		rc = pc_kentry_check(c);
+		if (!rc && c->status == PC_KERNEL_OK)
+			rc = pc_krun(c);
 		break;
 	case PC_KERNEL_OP_CONTEND:
-		pc_kcontend(c);
+		rc = pc_kcontend(c);
 		break;
 	default:
-		c->status = PC_KERNEL_BAD_COMMAND;
-		PC_KFAIL(c, "unknown command");
+		rc = -EINVAL;
 		break;
 	}
-	mutex_unlock(&pc_kernel_mutex);
+	return rc;
 }
 
 int pc_kernel_init(void)

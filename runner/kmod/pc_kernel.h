@@ -134,7 +134,7 @@ enum pc_kernel_op {
 
 enum pc_kernel_status {
 	PC_KERNEL_OK = 0,
-	PC_KERNEL_BAD_COMMAND,	/* unknown op or entry, or out of range */
+	PC_KERNEL_BAD_COMMAND,	/* not sent: a field out of range is -EINVAL */
 	PC_KERNEL_CHECK_FAILED,	/* reason says what */
 	PC_KERNEL_UNSUPPORTED,	/* this kernel lacks it: reason says why */
 };

@@ -7,7 +7,9 @@ struct pc_kernel_cmd;
 
 int pc_kernel_init(void);
 void pc_kernel_exit(void);
-/* Runs c (pc_kernel.h) on the calling CPU; c->status and reason say how. */
-void pc_kernel_exec(struct pc_kernel_cmd *c);
+/* Runs c (pc_kernel.h) on the calling CPU; c->status and reason say how.
+ * 0, or -EINVAL for a field out of range, -EINTR when a fatal signal
+ * ended it, -ENOMEM. One at a time: the caller serialises. */
+long pc_kernel_exec(struct pc_kernel_cmd *c);
 
 #endif

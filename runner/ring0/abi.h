@@ -42,7 +42,7 @@
 
 /* The image starts with this header (see guest/entry.S). */
 #define PC_GUEST_MAGIC		0x30706370	/* "pcp0" */
-#define PC_GUEST_ABI_VERSION	1
+#define PC_GUEST_ABI_VERSION	2
 #define PC_GUEST_STUB_BYTES	16	/* exception stub v is at stubs + 16 v */
 
 /* Trap report: the fields the exception stubs fill, at fixed addresses so
@@ -67,12 +67,21 @@ enum pc_ring0_status {
 	PC_RING0_OK = 0,
 	PC_RING0_BAD_COMMAND,	/* unknown op or probe, or too many iterations */
 	PC_RING0_CHECK_FAILED,	/* reason, ops and if_start say what and when */
+	PC_RING0_UNAVAILABLE,	/* the CPU lacks what the body needs: reason */
 };
 
-/* The most operations one RUN may ask for (iters * PC_UNROLL_HI): the
- * kernel module runs a loop with interrupts possibly off, and must not hold
- * the CPU for more than milliseconds. */
+/* The most operations one RUN may ask for (iters * PC_UNROLL_HI). */
 #define PC_RING0_MAX_OPS	(1ULL << 22)
+/*
+ * The kernel module runs a RUN in windows of at most this many iterations
+ * (PC_RING0_WINDOW_OPS operations of the hi loop), with RFLAGS put back and
+ * preemption allowed between two: interrupts are never off for longer than
+ * one window, about 0.1 ms at 20 cycles an operation and 1 ms at 60 cycles
+ * on a 1 GHz core. Hi and lo loops of the same iterations have as many
+ * windows, so what a window adds cancels in their difference.
+ */
+#define PC_RING0_WINDOW_OPS	16384
+#define PC_RING0_WINDOW_ITERS	(PC_RING0_WINDOW_OPS / PC_UNROLL_HI)
 
 struct pc_ring0_cmd {
 	uint32_t op;		/* enum pc_ring0_op */
@@ -83,8 +92,10 @@ struct pc_ring0_cmd {
 	uint64_t ticks;		/* RUN: elapsed timer ticks */
 	uint64_t ops;		/* SELFCHECK: operations of the failing run */
 	uint32_t if_start;	/* SELFCHECK: IF before the failing run (0/1) */
-	uint32_t pad;
-	char reason[128];	/* SELFCHECK: what was wrong, NUL-terminated */
+	uint32_t windows;	/* module, RUN: the windows it ran in */
+	uint64_t longest_window_ns;	/* module: the longest, in ns */
+	uint64_t kernel_flags;	/* module: RFLAGS after the command */
+	char reason[128];	/* what was wrong, NUL-terminated */
 	struct pc_probe_state st;
 } __attribute__((aligned(64)));
 
@@ -105,10 +116,16 @@ struct pc_guest_header {
 /*
  * Executes c in the calling context (ring 0). extra[0..nextra) are probe
  * entries numbered from PC_PROBE_COUNT on (the guest's test entries; the
- * kernel module has none). Freestanding.
+ * kernel module has none). A row whose body the CPU cannot run (its
+ * unavailable(), asked in ring 0) is refused with PC_RING0_UNAVAILABLE.
+ * Freestanding.
  */
 void pc_ring0_exec(struct pc_ring0_cmd *c, const struct pc_arch_probe *extra,
 		   unsigned nextra);
+
+/* Is row probe one a kernel may run for a caller: a ring-0 row of
+ * probes.def, or one of the gate's (PC_RING0_GATE_*, engine/method.h)? */
+int pc_ring0_kernel_row(uint32_t probe);
 
 #endif
 #endif

@@ -67,10 +67,24 @@ static void selfcheck(const struct pc_arch_probe *p, struct pc_ring0_cmd *c)
 	}
 }
 
+int pc_ring0_kernel_row(uint32_t probe)
+{
+	static const unsigned char ring[PC_PROBE_COUNT] = {
+#define PC_PROBE(id, name, group, ring_, syscalls, api, desc) [PC_PROBE_##id] = ring_,
+#include "probes/probes.def"
+#undef PC_PROBE
+	};
+
+	return probe < PC_PROBE_COUNT && (ring[probe] == 0 || probe == PC_RING0_GATE_ADD ||
+					  probe == PC_RING0_GATE_CMPXCHG);
+}
+
 void pc_ring0_exec(struct pc_ring0_cmd *c, const struct pc_arch_probe *extra,
 		   unsigned nextra)
 {
 	const struct pc_arch_probe *p = 0;
+	struct pc_arch_env env = { 0, 0 };
+	const char *why;
 
 	c->status = PC_RING0_OK;
 	c->reason[0] = 0;
@@ -79,13 +93,20 @@ void pc_ring0_exec(struct pc_ring0_cmd *c, const struct pc_arch_probe *extra,
 	else if (c->probe - PC_PROBE_COUNT < nextra)
 		p = &extra[c->probe - PC_PROBE_COUNT];
 	/* A body that needs what only a user process has (a TLS segment for
-	 * preempt's %fs: form) gives way to its fallback here, as in the
-	 * freestanding runner: ring 0 has no arch env to ask. */
+	 * the per-CPU %fs: forms) gives way to its fallback here, as in the
+	 * freestanding runner: ring 0 has no process to ask. */
 	while (p && p->unavailable && p->fallback)
 		p = p->fallback;
 	if (!p || !p->run) {
 		c->status = PC_RING0_BAD_COMMAND;
 		copy_reason(c->reason, sizeof(c->reason), "no such probe in ring 0");
+		return;
+	}
+	/* What is left may still need an instruction the CPU lacks
+	 * (cmpxchg16b): asked here, it would trap in ring 0 otherwise. */
+	if (p->unavailable && (why = p->unavailable(&env))) {
+		c->status = PC_RING0_UNAVAILABLE;
+		copy_reason(c->reason, sizeof(c->reason), why);
 		return;
 	}
 	switch (c->op) {
