@@ -28,8 +28,14 @@ static int if_after(struct pc_ring0 *r, int id, struct pc_probe_result *res)
 	return (st.reg[1] & X86_FLAGS_IF) != 0;
 }
 
-/* Every probe's self-check in ring 0, then the interrupt-flag sequences. */
-static void ring0_common_checks(struct pc_ring0 *r)
+/*
+ * The self-check in ring 0 of every row the way runs (all of them in the
+ * micro-guest; in a kernel, kernel_rows, only the ring-0 rows and the
+ * gate's), then the interrupt-flag sequences. A row this machine cannot run
+ * (the product's verdict: the CPU lacks the instruction, the hypervisor
+ * cannot emulate it in guest ring 0) is a skip with that reason.
+ */
+static void ring0_common_checks(struct pc_ring0 *r, bool kernel_rows)
 {
 	struct pc_probe_result res;
 	char buf[256];
@@ -39,9 +45,15 @@ static void ring0_common_checks(struct pc_ring0 *r)
 	for (id = 0; id < PC_PROBE_COUNT; id++) {
 		if (!pc_arch_probes[id].run)
 			continue;	/* libc rows (sigprocmask) never enter ring 0 */
+		if (kernel_rows && pc_probe_rows[id].ring != 0 && id != PC_RING0_GATE_ADD &&
+		    id != PC_RING0_GATE_CMPXCHG)
+			continue;
 		why = pc_ring0_selfcheck(r, id, buf, sizeof(buf));
-		ok(why == NULL, "%s self-check passes in ring 0%s%s",
-		   pc_probe_rows[id].name, why ? ": " : "", why ? why : "");
+		if (why && pc_ring0_machine_cannot(r))
+			skip(why, "%s self-check passes in ring 0", pc_probe_rows[id].name);
+		else
+			ok(why == NULL, "%s self-check passes in ring 0%s%s",
+			   pc_probe_rows[id].name, why ? ": " : "", why ? why : "");
 	}
 	ok(!if_after(r, PC_PROBE_local_irq_disable, &res) && res.status == PC_STATUS_OK,
 	   "local_irq_disable (cli) leaves IF clear in ring 0");

@@ -45,7 +45,7 @@ int main(void)
 	ok(strcmp(pc_ring0_backend_name(r), "kvm") == 0,
 	   "the micro-guest boots and answers on its port");
 
-	ring0_common_checks(r);
+	ring0_common_checks(r, false);
 	ok(if_after(r, PC_PROBE_local_irq_save_restore, &res),
 	   "local_irq_save_restore entered with IF set leaves it set");
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kernel module, where it is loaded with test_entries=1 (the qemu
- * kernel test loads it so, in Debian's kernel under qemu): every probe's
- * self-check passes in ring 0, the interrupt flag is left as each sequence
- * promises, the test entry's ud2 is caught in ring 0 and its row is failed
- * with the vector, and the module runs the next command. Skips, with the
- * reason, where the module is not loaded that way.
+ * kernel test loads it so, in Debian's kernel under qemu): the self-check
+ * of every row it runs (the ring-0 rows and the gate's) passes in ring 0,
+ * the interrupt flag is left as each sequence promises, the test entry's
+ * ud2 is caught in ring 0 and its row is failed with the vector, a ring-3
+ * row is refused, and the module runs the next command after each.
+ * Skips, with the reason, where the module is not loaded that way.
  */
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +51,19 @@ static void fault_contained(struct pc_ring0 *r)
 	   "the module runs the next command after the fault");
 }
 
+/* A row that is neither a ring-0 row nor the gate's is not the module's to
+ * run: refused, and not the machine's verdict. */
+static void ring3_refused(struct pc_ring0 *r)
+{
+	char buf[256];
+	const char *why = pc_ring0_selfcheck(r, PC_PROBE_xchg, buf, sizeof(buf));
+
+	ok(why && strstr(why, "Invalid argument") && !pc_ring0_machine_cannot(r),
+	   "the module refuses a ring-3 row (xchg): %s", why ? why : "(ran?)");
+	ok(pc_ring0_selfcheck(r, PC_PROBE_local_irq_save, buf, sizeof(buf)) == NULL,
+	   "... and runs the next command");
+}
+
 int main(void)
 {
 	struct pc_ring0_options o = { PC_RING0_KMOD, 0, NULL };
@@ -66,8 +80,9 @@ int main(void)
 		return done_testing();
 	}
 	ok(strcmp(pc_ring0_backend_name(r), "kmod") == 0, "the kernel module answers");
-	ring0_common_checks(r);
+	ring0_common_checks(r, true);
 	fault_contained(r);
+	ring3_refused(r);
 	pc_ring0_close(r);
 	return done_testing();
 }

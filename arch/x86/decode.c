@@ -29,7 +29,8 @@ static unsigned modrm_reg(const unsigned char *c, unsigned n, unsigned i)
 	return i < n ? (c[i] >> 3) & 7 : 8;
 }
 
-static const char *two_byte(const unsigned char *c, unsigned n, unsigned i)
+/* rex_w: a REX prefix with W set came just before (64-bit operands). */
+static const char *two_byte(const unsigned char *c, unsigned n, unsigned i, int rex_w)
 {
 	if (i >= n)
 		return 0;
@@ -53,7 +54,7 @@ static const char *two_byte(const unsigned char *c, unsigned n, unsigned i)
 	case 0xc0: case 0xc1: return "xadd";
 	case 0xc7:
 		if (modrm_reg(c, n, i + 1) == 1)
-			return "cmpxchg8b/cmpxchg16b";
+			return rex_w ? "cmpxchg16b" : "cmpxchg8b";
 		return 0;
 	case 0xae:
 		if (i + 1 < n) {
@@ -83,13 +84,17 @@ static const char *two_byte(const unsigned char *c, unsigned n, unsigned i)
 const char *pc_arch_insn_name(const unsigned char *c, unsigned n)
 {
 	unsigned i = 0;
+	int rex_w = 0;
 
-	while (i < n && i < 14 && is_prefix(c[i]))
+	while (i < n && i < 14 && is_prefix(c[i])) {
+		/* REX comes last, right before the opcode: W from the last one */
+		rex_w = (c[i] & 0xf8) == 0x48;
 		i++;
+	}
 	if (i >= n)
 		return 0;
 	switch (c[i]) {
-	case 0x0f: return two_byte(c, n, i + 1);
+	case 0x0f: return two_byte(c, n, i + 1, rex_w);
 	case 0xfa: return "cli (privileged: IOPL < 3 in user mode)";
 	case 0xfb: return "sti (privileged: IOPL < 3 in user mode)";
 	case 0xf4: return "hlt (privileged)";

@@ -202,13 +202,16 @@ struct pc_ring0 {
 	char hypervisor[32];
 	char hypervisor_detail[160];
 	int last_vector;
+	bool cannot;		/* the last self-check's failure was the machine's */
 	/* the gate, measured once */
 	bool gated, measured, trusted;
 	bool test_accepted;	/* trusted only by TEST_ACCEPT_EMULATED */
 	struct pc_ring0_evidence ev;
 	char gate_reason[320];
-	/* first failure of each entry's timed loops in this run */
+	/* first failure of each entry's timed loops in this run, and whether
+	 * it was the machine's */
 	char run_error[PC_RING0_ENTRIES][200];
+	bool run_cannot[PC_RING0_ENTRIES];
 	struct pc_ring0_target target;	/* what measure.c calls (pc_ring0_target) */
 };
 
@@ -233,6 +236,11 @@ const char *pc_ring0_why_none(const struct pc_ring0 *r)
 int pc_ring0_last_vector(const struct pc_ring0 *r)
 {
 	return r ? r->last_vector : -1;
+}
+
+bool pc_ring0_machine_cannot(const struct pc_ring0 *r)
+{
+	return r && r->cannot;
 }
 
 bool pc_ring0_trusted(const struct pc_ring0 *r)
@@ -285,48 +293,62 @@ static void note_vector(struct pc_ring0 *r, int vector)
 
 const char *pc_ring0_selfcheck(struct pc_ring0 *r, int id, char *buf, size_t len)
 {
-	bool failed;
+	enum pc_ring0_outcome o;
 	int vector;
 
+	if (r)
+		r->cannot = false;
 	if (id < 0 || id >= PC_RING0_ENTRIES) {
 		setf(buf, len, "no entry %d in ring 0", id);
 		return buf;
 	}
 	if (!r || !r->be) {
+		if (r)
+			r->cannot = true;
 		setf(buf, len, "%s", pc_ring0_why_none(r));
 		return buf;
 	}
-	if (pc_ring0_way_selfcheck(r->be, id, &failed, buf, len, &vector) < 0) {
-		note_vector(r, vector);
-		return buf;
-	}
-	return failed ? buf : NULL;
+	o = pc_ring0_way_selfcheck(r->be, id, buf, len, &vector);
+	note_vector(r, vector);
+	r->cannot = o == PC_RING0_MACHINE_CANNOT;
+	return o == PC_RING0_RAN ? NULL : buf;
+}
+
+/* Keeps the first failure of entry id's loops (and whose it was). */
+static void run_failed(struct pc_ring0 *r, int id, enum pc_ring0_outcome o, int vector)
+{
+	note_vector(r, vector);
+	r->run_cannot[id] = o == PC_RING0_MACHINE_CANNOT;
+	if (!r->run_error[id][0])
+		setf(r->run_error[id], sizeof(r->run_error[id]), "failed");
 }
 
 void pc_ring0_init_state(struct pc_ring0 *r, int id, struct pc_probe_state *st)
 {
+	enum pc_ring0_outcome o;
 	int vector;
 
 	if (!r || id < 0 || id >= PC_RING0_ENTRIES || r->run_error[id][0])
 		return;
-	if (pc_ring0_way_init(r->be, id, st, r->run_error[id],
-			      sizeof(r->run_error[id]), &vector) < 0)
-		note_vector(r, vector);
+	o = pc_ring0_way_init(r->be, id, st, r->run_error[id], sizeof(r->run_error[id]),
+			      &vector);
+	if (o != PC_RING0_RAN)
+		run_failed(r, id, o, vector);
 }
 
 uint64_t pc_ring0_run(struct pc_ring0 *r, int id, struct pc_probe_state *st,
 		      uint64_t iters, int hi)
 {
+	enum pc_ring0_outcome o;
 	uint64_t ticks = 0;
 	int vector;
 
 	if (!r || id < 0 || id >= PC_RING0_ENTRIES || r->run_error[id][0])
 		return 0;
-	if (pc_ring0_way_run(r->be, id, st, iters, hi, &ticks, r->run_error[id],
-			     sizeof(r->run_error[id]), &vector) < 0) {
-		note_vector(r, vector);
-		if (!r->run_error[id][0])
-			setf(r->run_error[id], sizeof(r->run_error[id]), "failed");
+	o = pc_ring0_way_run(r->be, id, st, iters, hi, &ticks, r->run_error[id],
+			     sizeof(r->run_error[id]), &vector);
+	if (o != PC_RING0_RAN) {
+		run_failed(r, id, o, vector);
 		return 0;
 	}
 	return ticks;
@@ -361,8 +383,8 @@ struct pc_body pc_ring0_body(struct pc_ring0 *r)
  */
 static int measure_gate(struct pc_ring0 *r, const struct pc_clock *clk, double sample_s)
 {
-	static const int ids[4] = { PC_PROBE_calib_add_chain, PC_PROBE_cmpxchg,
-				    PC_PROBE_calib_add_chain, PC_PROBE_cmpxchg };
+	static const int ids[4] = { PC_RING0_GATE_ADD, PC_RING0_GATE_CMPXCHG,
+				    PC_RING0_GATE_ADD, PC_RING0_GATE_CMPXCHG };
 	double *x[4] = { &r->ev.host_add_ticks, &r->ev.host_cmpxchg_ticks,
 			 &r->ev.ring0_add_ticks, &r->ev.ring0_cmpxchg_ticks };
 	uint64_t target = (uint64_t)pc_sample_ticks(clk, sample_s);
@@ -435,7 +457,7 @@ static void emulated_verdict(struct pc_ring0 *r)
 
 int pc_ring0_validate(struct pc_ring0 *r, const struct pc_clock *clk, double sample_s)
 {
-	static const int gate_probes[] = { PC_PROBE_calib_add_chain, PC_PROBE_cmpxchg };
+	static const int gate_probes[] = { PC_RING0_GATE_ADD, PC_RING0_GATE_CMPXCHG };
 	const char *hv;
 	char buf[256];
 	size_t i;
@@ -498,7 +520,8 @@ bool pc_ring0_admit(struct pc_ring0 *r, struct pc_probe_result *res,
 		return false;
 	}
 	if (pc_ring0_selfcheck(r, (int)res->id, buf, sizeof(buf))) {
-		res->status = PC_STATUS_FAILED;
+		/* the machine's: a row it cannot run, not a failed one */
+		res->status = r->cannot ? PC_STATUS_UNSUPPORTED : PC_STATUS_FAILED;
 		setf(res->reason, sizeof(res->reason), "%s: %s",
 		     be_name(r), buf);
 		return false;
@@ -516,18 +539,22 @@ bool pc_ring0_admit(struct pc_ring0 *r, struct pc_probe_result *res,
 void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res)
 {
 	const char *e = NULL;
+	bool cannot = false;
 
 	if (!r || (int)res->id >= PC_RING0_ENTRIES)
 		return;
-	if (r->run_error[res->id][0])
+	if (r->run_error[res->id][0]) {
 		e = r->run_error[res->id];
-	else if (r->run_error[PC_PROBE_calib_add_chain][0])
-		e = r->run_error[PC_PROBE_calib_add_chain];
+		cannot = r->run_cannot[res->id];
+	} else if (r->run_error[PC_RING0_GATE_ADD][0]) {
+		e = r->run_error[PC_RING0_GATE_ADD];
+		cannot = r->run_cannot[PC_RING0_GATE_ADD];
+	}
 	if (!e && r->test_accepted && res->status == PC_STATUS_OK)
 		setf(res->reason, sizeof(res->reason), "%s", r->gate_reason);
 	if (!e)
 		return;
-	res->status = PC_STATUS_FAILED;
+	res->status = cannot ? PC_STATUS_UNSUPPORTED : PC_STATUS_FAILED;
 	setf(res->reason, sizeof(res->reason), "in ring 0 (%s): %s",
 	     be_name(r), e);
 }

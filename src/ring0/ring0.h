@@ -89,6 +89,11 @@ void pc_ring0_no_kvm_reason(const char *root, char *why, size_t len);
 /* The functional self-check of entry id (a row or a test entry) in ring 0.
  * NULL when it passed, else why in buf (a trap names its vector). */
 const char *pc_ring0_selfcheck(struct pc_ring0 *r, int id, char *buf, size_t len);
+/* Whether the last self-check failed because of this machine, not the
+ * row: the CPU lacks the instruction, the hypervisor cannot run it in
+ * guest ring 0 (KVM's internal error), the way in does not work. Such a
+ * row is unsupported here, not failed, and a test takes it as a skip. */
+bool pc_ring0_machine_cannot(const struct pc_ring0 *r);
 /* The exception vector of the last trap in ring 0, or -1. */
 int pc_ring0_last_vector(const struct pc_ring0 *r);
 
@@ -114,7 +119,8 @@ uint64_t pc_ring0_run(struct pc_ring0 *r, int id, struct pc_probe_state *st,
 		      uint64_t iters, int hi);
 /* The body that runs a probe's loops in ring 0, for the engine. */
 struct pc_body pc_ring0_body(struct pc_ring0 *r);
-/* Marks res failed when its ring-0 loops (or their calibration) failed. */
+/* Marks res failed when its ring-0 loops (or their calibration) failed,
+ * or unsupported when that was the machine's doing. */
 void pc_ring0_finish(struct pc_ring0 *r, struct pc_probe_result *res);
 /* The three above as the interface measure.c runs ring-0 rows through. */
 const struct pc_ring0_target *pc_ring0_target(struct pc_ring0 *r);

@@ -76,77 +76,87 @@ const char *pc_ring0_way_name(const struct pc_ring0_way *w)
 }
 
 /* One command of op on entry id, the rest of c filled by the caller (cleared
- * by the caller); -1 with err on a trap, the time limit or a
- * backend error. */
-static int command(struct pc_ring0_way *w, struct pc_ring0_cmd *c, uint32_t op,
-		   int id, char *err, size_t len, int *vector)
+ * by the caller): what it came to, err filled unless it ran. A status of
+ * the command's own (a failed check, a row the CPU cannot run) is read by
+ * the caller. */
+static enum pc_ring0_outcome command(struct pc_ring0_way *w, struct pc_ring0_cmd *c,
+				     uint32_t op, int id, char *err, size_t len,
+				     int *vector)
 {
+	int rc;
+
 	c->op = op;
 	c->probe = (uint32_t)id;
 	*vector = -1;
 	if (!w) {
 		snprintf(err, len, "no ring-0 backend");
-		return -1;
+		return PC_RING0_MACHINE_CANNOT;
 	}
-	return w->be->exec(w->impl, c, vector, err, len);
+	rc = w->be->exec(w->impl, c, vector, err, len);
+	if (rc != PC_RING0_EXEC_OK)
+		return rc == PC_RING0_EXEC_CANNOT ? PC_RING0_MACHINE_CANNOT :
+		       PC_RING0_ROW_FAILED;
+	c->reason[sizeof(c->reason) - 1] = 0;
+	if (c->status == PC_RING0_OK)
+		return PC_RING0_RAN;
+	if (c->status == PC_RING0_UNAVAILABLE) {
+		snprintf(err, len, "this CPU cannot run it in ring 0: %s", c->reason);
+		return PC_RING0_MACHINE_CANNOT;
+	}
+	snprintf(err, len, "%s", c->reason);
+	return PC_RING0_ROW_FAILED;
 }
 
-int pc_ring0_way_selfcheck(struct pc_ring0_way *w, int id, bool *failed,
-			   char *err, size_t len, int *vector)
+enum pc_ring0_outcome pc_ring0_way_selfcheck(struct pc_ring0_way *w, int id, char *err,
+					     size_t len, int *vector)
 {
 	struct pc_ring0_cmd c;
+	enum pc_ring0_outcome o;
 
-	*failed = false;
 	memset(&c, 0, sizeof(c));
-	if (command(w, &c, PC_RING0_OP_SELFCHECK, id, err, len, vector) < 0)
-		return -1;
-	c.reason[sizeof(c.reason) - 1] = 0;
-	*failed = c.status != PC_RING0_OK;
-	if (c.status == PC_RING0_CHECK_FAILED && c.ops)
+	o = command(w, &c, PC_RING0_OP_SELFCHECK, id, err, len, vector);
+	if (o == PC_RING0_ROW_FAILED && c.status == PC_RING0_CHECK_FAILED && c.ops)
 		snprintf(err, len, "self-check failed in ring 0 after %llu operations "
 			 "(entered with interrupts %s): %s", (unsigned long long)c.ops,
 			 c.if_start ? "on" : "off", c.reason);
-	else if (*failed)
+	else if (o == PC_RING0_ROW_FAILED && c.status != PC_RING0_OK)
 		snprintf(err, len, "self-check failed in ring 0: %s", c.reason);
-	return 0;
+	return o;
 }
 
-int pc_ring0_way_init(struct pc_ring0_way *w, int id, struct pc_probe_state *st,
-		      char *err, size_t len, int *vector)
+enum pc_ring0_outcome pc_ring0_way_init(struct pc_ring0_way *w, int id,
+					struct pc_probe_state *st, char *err, size_t len,
+					int *vector)
 {
 	struct pc_ring0_cmd c;
+	enum pc_ring0_outcome o;
 
 	memset(&c, 0, sizeof(c));
-	if (command(w, &c, PC_RING0_OP_INIT, id, err, len, vector) < 0)
-		return -1;
-	if (c.status != PC_RING0_OK) {
-		c.reason[sizeof(c.reason) - 1] = 0;
-		snprintf(err, len, "%s", c.reason);
-		return -1;
-	}
-	*st = c.st;
-	return 0;
+	o = command(w, &c, PC_RING0_OP_INIT, id, err, len, vector);
+	if (o == PC_RING0_RAN)
+		*st = c.st;
+	return o;
 }
 
-int pc_ring0_way_run(struct pc_ring0_way *w, int id, struct pc_probe_state *st,
-		     uint64_t iters, int hi, uint64_t *ticks, char *err, size_t len,
-		     int *vector)
+enum pc_ring0_outcome pc_ring0_way_run(struct pc_ring0_way *w, int id,
+				       struct pc_probe_state *st, uint64_t iters, int hi,
+				       uint64_t *ticks, char *err, size_t len, int *vector)
 {
 	struct pc_ring0_cmd c;
+	enum pc_ring0_outcome o;
+	char why[sizeof(c.reason)];
 
 	memset(&c, 0, sizeof(c));
 	c.iters = iters;
 	c.hi = hi != 0;
 	c.st = *st;
-	if (command(w, &c, PC_RING0_OP_RUN, id, err, len, vector) < 0)
-		return -1;
-	if (c.status != PC_RING0_OK) {
-		c.reason[sizeof(c.reason) - 1] = 0;
-		snprintf(err, len, "%s (%llu iterations)", c.reason,
-			 (unsigned long long)iters);
-		return -1;
+	o = command(w, &c, PC_RING0_OP_RUN, id, err, len, vector);
+	if (o == PC_RING0_RAN) {
+		*st = c.st;
+		*ticks = c.ticks;
+	} else if (c.status != PC_RING0_OK && c.status != PC_RING0_UNAVAILABLE) {
+		snprintf(why, sizeof(why), "%s", c.reason);
+		snprintf(err, len, "%s (%llu iterations)", why, (unsigned long long)iters);
 	}
-	*st = c.st;
-	*ticks = c.ticks;
-	return 0;
+	return o;
 }

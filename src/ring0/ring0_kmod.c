@@ -5,7 +5,8 @@
  * Uses the module when its device exists; otherwise, when allowed and run
  * as root, loads it from a file with finit_module(2) and unloads it when
  * done. Each command is one ioctl, run by the module on the calling CPU
- * (primcost has pinned itself) with preemption off.
+ * (primcost has pinned itself) with preemption off; the module runs only
+ * the ring-0 rows and the gate's, each from its own state (pc_main.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,9 +49,12 @@ static int kmod_exec(void *impl, struct pc_ring0_cmd *c, int *vector, char *err,
 	*vector = -1;
 	if (ioctl(k->fd, PC_KMOD_IOC_EXEC, c) < 0) {
 		snprintf(err, len, "%s: %s", PC_KMOD_DEVICE, strerror(errno));
-		return -1;
+		/* refused by the module (a row it does not run, a module of
+		 * another build): the command's; not allowed: the machine's */
+		return errno == EPERM || errno == EACCES ? PC_RING0_EXEC_CANNOT :
+		       PC_RING0_EXEC_FAULT;
 	}
-	return 0;
+	return PC_RING0_EXEC_OK;
 }
 
 /* The device appears when the module registers it; give devtmpfs a moment. */

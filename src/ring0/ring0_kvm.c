@@ -14,9 +14,16 @@
  * PC_GUEST_DONE to the port, or an exception stub writes PC_GUEST_TRAPPED
  * after filling the trap fields. Every resume runs under a time limit: a
  * timer signal to this thread sets kvm_run.immediate_exit and makes KVM_RUN
- * return, so a guest that never answers cannot hang primcost. After a trap
- * or a timeout the vCPU is restarted at the entry point before the next
- * command.
+ * return, so a guest that never answers cannot hang primcost. After a trap,
+ * a timeout or a failure of KVM's the vCPU is restarted at the entry point
+ * before the next command.
+ *
+ * What fails is told apart: a trap, a halt or the time limit is the
+ * command's (its row failed); KVM_RUN failing, an entry KVM cannot make or
+ * KVM's internal error (a software hypervisor such as kvm_pvm cannot
+ * emulate cmpxchg16b in guest ring 0) is the machine's, and the command's
+ * row is one this machine cannot run. Every call of /dev/kvm goes through
+ * pc_kvm_calls, which a test replaces with a /dev/kvm that fails.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +43,33 @@
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
+#ifndef KVM_INTERNAL_ERROR_EMULATION
+#define KVM_INTERNAL_ERROR_EMULATION 1
+#endif
+
+/* ---- the calls of /dev/kvm -------------------------------------------------- */
+
+static int real_open(const char *path, int flags)
+{
+	return open(path, flags);
+}
+
+static int real_ioctl(int fd, unsigned long request, void *arg)
+{
+	return ioctl(fd, request, arg);
+}
+
+static void *real_mmap_run(size_t len, int vcpu_fd)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, vcpu_fd, 0);
+}
+
+const struct pc_kvm_calls pc_kvm_real_calls = {
+	real_open, real_ioctl, real_mmap_run, munmap, close,
+};
+const struct pc_kvm_calls *pc_kvm_calls = &pc_kvm_real_calls;
+
+#define KVM_IOCTL(fd, req, arg) pc_kvm_calls->ioctl((fd), (req), (void *)(arg))
 
 /* The guest image, embedded by src/guest_image.c. */
 extern const unsigned char pc_guest_image[], pc_guest_image_end[];
@@ -168,7 +202,7 @@ static int set_cpu_state(struct kvm_guest *g, char *err, size_t len)
 	struct kvm_sregs sregs;
 	struct kvm_regs regs;
 
-	if (ioctl(g->vcpu, KVM_GET_SREGS, &sregs) < 0) {
+	if (KVM_IOCTL(g->vcpu, KVM_GET_SREGS, &sregs) < 0) {
 		snprintf(err, len, "KVM_GET_SREGS: %s", strerror(errno));
 		return -1;
 	}
@@ -184,7 +218,7 @@ static int set_cpu_state(struct kvm_guest *g, char *err, size_t len)
 	sregs.cr3 = PC_GUEST_PML4;
 	sregs.cr4 = 0x20;		/* PAE */
 	sregs.efer = 0x500;		/* LMA LME */
-	if (ioctl(g->vcpu, KVM_SET_SREGS, &sregs) < 0) {
+	if (KVM_IOCTL(g->vcpu, KVM_SET_SREGS, &sregs) < 0) {
 		snprintf(err, len, "KVM_SET_SREGS (64-bit mode): %s", strerror(errno));
 		return -1;
 	}
@@ -192,7 +226,7 @@ static int set_cpu_state(struct kvm_guest *g, char *err, size_t len)
 	regs.rip = g->hdr.entry;
 	regs.rsp = PC_GUEST_STACK_TOP;
 	regs.rflags = 0x2;		/* IF clear */
-	if (ioctl(g->vcpu, KVM_SET_REGS, &regs) < 0) {
+	if (KVM_IOCTL(g->vcpu, KVM_SET_REGS, &regs) < 0) {
 		snprintf(err, len, "KVM_SET_REGS: %s", strerror(errno));
 		return -1;
 	}
@@ -209,8 +243,8 @@ static void set_cpuid(struct kvm_guest *g)
 	if (!c)
 		return;
 	c->nent = n;
-	if (ioctl(g->kvm, KVM_GET_SUPPORTED_CPUID, c) == 0)
-		(void)ioctl(g->vcpu, KVM_SET_CPUID2, c);
+	if (KVM_IOCTL(g->kvm, KVM_GET_SUPPORTED_CPUID, c) == 0)
+		(void)KVM_IOCTL(g->vcpu, KVM_SET_CPUID2, c);
 	free(c);
 }
 
@@ -228,23 +262,106 @@ static const char *const vector_names[32] = {
 	"#SX security", "reserved",
 };
 
+/* What KVM's internal error's suberror says it could not do. */
+static const char *internal_error_name(uint32_t suberror)
+{
+	static const char *const names[] = {
+		[1] = "emulation",
+		[2] = "an exception while delivering another",
+		[3] = "an event it could not deliver",
+		[4] = "an exit it did not expect",
+	};
+
+	return suberror < sizeof(names) / sizeof(names[0]) && names[suberror] ?
+	       names[suberror] : "unknown";
+}
+
+/* The instruction at the guest's rip (identity-mapped: its memory is ours),
+ * named; NULL where it cannot be read or named. */
+static const char *guest_insn(struct kvm_guest *g, uint64_t *rip)
+{
+	struct kvm_regs regs;
+
+	if (KVM_IOCTL(g->vcpu, KVM_GET_REGS, &regs) < 0)
+		return NULL;
+	*rip = regs.rip;
+	if (regs.rip >= PC_GUEST_MEM_BYTES - 16)
+		return NULL;
+	return pc_arch_insn_name(g->mem + regs.rip, 15);
+}
+
+/* KVM's internal error, in words: the instruction the hypervisor could not
+ * run, where it can be read. */
+static void describe_internal_error(struct kvm_guest *g, char *err, size_t len)
+{
+	uint32_t sub = g->run->internal.suberror;
+	uint64_t rip = 0;
+	const char *insn = guest_insn(g, &rip);
+	char where[64] = "";
+
+	if (rip)
+		snprintf(where, sizeof(where), " at rip 0x%llx", (unsigned long long)rip);
+	if (insn && sub == KVM_INTERNAL_ERROR_EMULATION)
+		snprintf(err, len, "the hypervisor cannot run %s in guest ring 0: KVM "
+			 "internal error, emulation (suberror 1)%s", insn, where);
+	else
+		snprintf(err, len, "the hypervisor stopped the guest: KVM internal error, "
+			 "%s (suberror %u)%s%s%s", internal_error_name(sub), sub, where,
+			 insn ? ", on " : "", insn ? insn : "");
+}
+
+/* What run_until_port returns besides a value written to the port. */
+enum { RUN_FAULT = -1, RUN_CANNOT = -2 };
+
+/* The exits that end a run: the guest's doing (RUN_FAULT) or KVM's
+ * (RUN_CANNOT), err saying which. */
+static int exit_reason(struct kvm_guest *g, char *err, size_t len)
+{
+	struct kvm_run *run = g->run;
+
+	switch (run->exit_reason) {
+	case KVM_EXIT_HLT:
+		snprintf(err, len, "the guest halted");
+		return RUN_FAULT;
+	case KVM_EXIT_SHUTDOWN:
+		snprintf(err, len, "the guest shut down (triple fault)");
+		return RUN_FAULT;
+	case KVM_EXIT_MMIO:
+		snprintf(err, len, "the guest touched unbacked memory at 0x%llx",
+			 (unsigned long long)run->mmio.phys_addr);
+		return RUN_FAULT;
+	case KVM_EXIT_FAIL_ENTRY:
+		snprintf(err, len, "KVM cannot enter the guest (reason 0x%llx)",
+			 (unsigned long long)run->fail_entry.hardware_entry_failure_reason);
+		return RUN_CANNOT;
+	case KVM_EXIT_INTERNAL_ERROR:
+		describe_internal_error(g, err, len);
+		return RUN_CANNOT;
+	default:
+		snprintf(err, len, "unexpected KVM exit %u", run->exit_reason);
+		return RUN_CANNOT;
+	}
+}
+
 /*
  * Resumes the vCPU until the guest writes the port; returns what it wrote,
- * or -1 with err (time limit, halt, shutdown, KVM error).
+ * or RUN_FAULT (time limit, halt, shutdown) or RUN_CANNOT (KVM_RUN fails,
+ * KVM's internal error) with err.
  */
 static int run_until_port(struct kvm_guest *g, char *err, size_t len)
 {
 	struct kvm_run *run = g->run;
-	int what = -1;
+	int what = RUN_FAULT;
 
 	timer_expired = 0;
 	run->immediate_exit = 0;
 	watched_run = run;
 	arm(g, g->timeout_s);
 	for (;;) {
-		if (ioctl(g->vcpu, KVM_RUN, 0) < 0) {
+		if (KVM_IOCTL(g->vcpu, KVM_RUN, 0) < 0) {
 			if (errno != EINTR && errno != EAGAIN) {
 				snprintf(err, len, "KVM_RUN: %s", strerror(errno));
+				what = RUN_CANNOT;
 				break;
 			}
 			if (timer_expired) {
@@ -264,7 +381,7 @@ static int run_until_port(struct kvm_guest *g, char *err, size_t len)
 				break;
 			}
 			memcpy(&v, (unsigned char *)run + run->io.data_offset, 4);
-			what = (int)v;
+			what = (int)(v & 0x7fffffff);
 			break;
 		}
 		if (run->exit_reason == KVM_EXIT_INTR) {
@@ -275,30 +392,7 @@ static int run_until_port(struct kvm_guest *g, char *err, size_t len)
 			}
 			continue;
 		}
-		switch (run->exit_reason) {
-		case KVM_EXIT_HLT:
-			snprintf(err, len, "the guest halted");
-			break;
-		case KVM_EXIT_SHUTDOWN:
-			snprintf(err, len, "the guest shut down (triple fault)");
-			break;
-		case KVM_EXIT_FAIL_ENTRY:
-			snprintf(err, len, "KVM cannot enter the guest (reason 0x%llx)",
-				 (unsigned long long)
-				 run->fail_entry.hardware_entry_failure_reason);
-			break;
-		case KVM_EXIT_INTERNAL_ERROR:
-			snprintf(err, len, "KVM internal error (suberror %u)",
-				 run->internal.suberror);
-			break;
-		case KVM_EXIT_MMIO:
-			snprintf(err, len, "the guest touched unbacked memory at 0x%llx",
-				 (unsigned long long)run->mmio.phys_addr);
-			break;
-		default:
-			snprintf(err, len, "unexpected KVM exit %u", run->exit_reason);
-			break;
-		}
+		what = exit_reason(g, err, len);
 		break;
 	}
 	arm(g, 0);	/* a signal already generated is handled by now */
@@ -321,7 +415,8 @@ static void describe_trap(const struct pc_guest_mailbox *mb, char *err, size_t l
 			 (unsigned long long)mb->trap_cr2);
 }
 
-/* (Re)starts the vCPU at the entry point and waits for PC_GUEST_READY. */
+/* (Re)starts the vCPU at the entry point and waits for PC_GUEST_READY:
+ * 0, or RUN_FAULT or RUN_CANNOT with err. */
 static int boot(struct kvm_guest *g, char *err, size_t len)
 {
 	struct pc_guest_mailbox *mb = (struct pc_guest_mailbox *)(g->mem + PC_GUEST_MAILBOX);
@@ -330,7 +425,7 @@ static int boot(struct kvm_guest *g, char *err, size_t len)
 
 	g->ready = false;
 	if (set_cpu_state(g, err, len) < 0)
-		return -1;
+		return RUN_CANNOT;
 	memset(mb, 0, sizeof(*mb));
 	what = run_until_port(g, why, sizeof(why));
 	if (what == PC_GUEST_READY) {
@@ -342,7 +437,7 @@ static int boot(struct kvm_guest *g, char *err, size_t len)
 	else if (what >= 0)
 		snprintf(why, sizeof(why), "it wrote %d before it was ready", what);
 	snprintf(err, len, "the micro-guest does not start: %s", why);
-	return -1;
+	return what == RUN_CANNOT ? RUN_CANNOT : RUN_FAULT;
 }
 
 static int kvm_exec(void *impl, struct pc_ring0_cmd *c, int *vector, char *err,
@@ -353,15 +448,15 @@ static int kvm_exec(void *impl, struct pc_ring0_cmd *c, int *vector, char *err,
 	int what;
 
 	*vector = -1;
-	if (!g->ready && boot(g, err, len) < 0)
-		return -1;
+	if (!g->ready && (what = boot(g, err, len)) < 0)
+		return what == RUN_CANNOT ? PC_RING0_EXEC_CANNOT : PC_RING0_EXEC_FAULT;
 	memcpy(&mb->cmd, c, sizeof(*c));
 	g->ready = false;
 	what = run_until_port(g, err, len);
 	if (what == PC_GUEST_DONE) {
 		memcpy(c, &mb->cmd, sizeof(*c));
 		g->ready = true;
-		return 0;
+		return PC_RING0_EXEC_OK;
 	}
 	if (what == PC_GUEST_TRAPPED) {
 		*vector = (int)mb->trap_vector;
@@ -369,7 +464,7 @@ static int kvm_exec(void *impl, struct pc_ring0_cmd *c, int *vector, char *err,
 	} else if (what >= 0) {
 		snprintf(err, len, "the guest wrote %d out of turn", what);
 	}
-	return -1;
+	return what == RUN_CANNOT ? PC_RING0_EXEC_CANNOT : PC_RING0_EXEC_FAULT;
 }
 
 static void kvm_close(void *impl)
@@ -383,15 +478,15 @@ static void kvm_close(void *impl)
 	if (g->have_action)
 		sigaction(SIGRTMIN, &g->old_action, NULL);
 	if (g->run)
-		munmap(g->run, g->run_size);
+		pc_kvm_calls->munmap(g->run, g->run_size);
 	if (g->vcpu >= 0)
-		close(g->vcpu);
+		pc_kvm_calls->close(g->vcpu);
 	if (g->mem)
 		munmap(g->mem, PC_GUEST_MEM_BYTES);
 	if (g->vm >= 0)
-		close(g->vm);
+		pc_kvm_calls->close(g->vm);
 	if (g->kvm >= 0)
-		close(g->kvm);
+		pc_kvm_calls->close(g->kvm);
 	free(g);
 }
 
@@ -434,7 +529,7 @@ void *pc_ring0_kvm_open(double timeout_s, char *why, size_t len)
 	g->timeout_s = timeout_s;
 	if (check_image(&g->hdr, why, len) < 0)
 		goto fail;
-	g->kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	g->kvm = pc_kvm_calls->open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (g->kvm < 0) {
 		if (errno == ENOENT)
 			pc_ring0_no_kvm_reason("", why, len);
@@ -445,12 +540,12 @@ void *pc_ring0_kvm_open(double timeout_s, char *why, size_t len)
 			snprintf(why, len, "/dev/kvm: %s", strerror(errno));
 		goto fail;
 	}
-	n = ioctl(g->kvm, KVM_GET_API_VERSION, 0);
+	n = KVM_IOCTL(g->kvm, KVM_GET_API_VERSION, 0);
 	if (n != KVM_API_VERSION) {
 		snprintf(why, len, "/dev/kvm speaks KVM API %d, not %d", n, KVM_API_VERSION);
 		goto fail;
 	}
-	g->vm = ioctl(g->kvm, KVM_CREATE_VM, 0);
+	g->vm = KVM_IOCTL(g->kvm, KVM_CREATE_VM, 0);
 	if (g->vm < 0) {
 		snprintf(why, len, "KVM_CREATE_VM: %s", strerror(errno));
 		goto fail;
@@ -466,25 +561,25 @@ void *pc_ring0_kvm_open(double timeout_s, char *why, size_t len)
 	region.guest_phys_addr = 0;
 	region.memory_size = PC_GUEST_MEM_BYTES;
 	region.userspace_addr = (uint64_t)(uintptr_t)g->mem;
-	if (ioctl(g->vm, KVM_SET_USER_MEMORY_REGION, &region) < 0) {
+	if (KVM_IOCTL(g->vm, KVM_SET_USER_MEMORY_REGION, &region) < 0) {
 		snprintf(why, len, "KVM_SET_USER_MEMORY_REGION: %s", strerror(errno));
 		goto fail;
 	}
 	memcpy(g->mem + PC_GUEST_IMAGE, pc_guest_image,
 	       (size_t)(pc_guest_image_end - pc_guest_image));
 	build_tables(g);
-	g->vcpu = ioctl(g->vm, KVM_CREATE_VCPU, 0);
+	g->vcpu = KVM_IOCTL(g->vm, KVM_CREATE_VCPU, 0);
 	if (g->vcpu < 0) {
 		snprintf(why, len, "KVM_CREATE_VCPU: %s", strerror(errno));
 		goto fail;
 	}
-	n = ioctl(g->kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
+	n = KVM_IOCTL(g->kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
 	if (n < (int)sizeof(struct kvm_run)) {
 		snprintf(why, len, "KVM_GET_VCPU_MMAP_SIZE: %s", strerror(errno));
 		goto fail;
 	}
 	g->run_size = (size_t)n;
-	g->run = mmap(NULL, g->run_size, PROT_READ | PROT_WRITE, MAP_SHARED, g->vcpu, 0);
+	g->run = pc_kvm_calls->mmap_run(g->run_size, g->vcpu);
 	if (g->run == MAP_FAILED) {
 		g->run = NULL;
 		snprintf(why, len, "cannot map the vCPU: %s", strerror(errno));

@@ -27,30 +27,31 @@ const char *pc_ring0_way_name(const struct pc_ring0_way *w)
 	return NULL;
 }
 
-static int none(char *err, size_t len, int *vector)
+static enum pc_ring0_outcome none(char *err, size_t len, int *vector)
 {
 	*vector = -1;
 	snprintf(err, len, "no ring-0 backend on %s", pc_arch_name);
-	return -1;
+	return PC_RING0_MACHINE_CANNOT;
 }
 
-int pc_ring0_way_selfcheck(struct pc_ring0_way *w, int id, bool *failed,
-			   char *err, size_t len, int *vector)
+enum pc_ring0_outcome pc_ring0_way_selfcheck(struct pc_ring0_way *w, int id, char *err,
+					     size_t len, int *vector)
 {
-	(void)w, (void)id, (void)failed;
+	(void)w, (void)id;
 	return none(err, len, vector);
 }
 
-int pc_ring0_way_init(struct pc_ring0_way *w, int id, struct pc_probe_state *st,
-		      char *err, size_t len, int *vector)
+enum pc_ring0_outcome pc_ring0_way_init(struct pc_ring0_way *w, int id,
+					struct pc_probe_state *st, char *err, size_t len,
+					int *vector)
 {
 	(void)w, (void)id, (void)st;
 	return none(err, len, vector);
 }
 
-int pc_ring0_way_run(struct pc_ring0_way *w, int id, struct pc_probe_state *st,
-		     uint64_t iters, int hi, uint64_t *ticks, char *err, size_t len,
-		     int *vector)
+enum pc_ring0_outcome pc_ring0_way_run(struct pc_ring0_way *w, int id,
+				       struct pc_probe_state *st, uint64_t iters, int hi,
+				       uint64_t *ticks, char *err, size_t len, int *vector)
 {
 	(void)w, (void)id, (void)st, (void)iters, (void)hi, (void)ticks;
 	return none(err, len, vector);

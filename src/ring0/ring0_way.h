@@ -12,6 +12,15 @@
 
 struct pc_ring0_way;
 
+/* What a command in ring 0 came to. */
+enum pc_ring0_outcome {
+	PC_RING0_RAN = 0,		/* it ran; a self-check passed */
+	PC_RING0_ROW_FAILED,		/* the row's failure: its self-check, a trap,
+					 * the time limit, a refusal of the command */
+	PC_RING0_MACHINE_CANNOT,	/* this machine's: the CPU lacks what the
+					 * body needs, or the hypervisor cannot run it */
+};
+
 /* Opens the way o asks for; NULL with why filled when none works. */
 struct pc_ring0_way *pc_ring0_way_open(const struct pc_ring0_options *o,
 				       char *why, size_t len);
@@ -19,17 +28,17 @@ void pc_ring0_way_close(struct pc_ring0_way *w);
 const char *pc_ring0_way_name(const struct pc_ring0_way *w);	/* "kvm", "kmod" */
 
 /*
- * Each runs one command in ring 0 and returns 0, or -1 with err filled (a
- * trap, the time limit, a refusal); *vector gets a trap's vector, else -1.
- * selfcheck: 0 with *failed set when the probe's check failed there, err
- * then saying after how many operations and with IF on or off.
+ * Each runs one command in ring 0 and says what it came to, err filled
+ * unless it ran (after how many operations and with IF on or off, where a
+ * self-check failed); *vector gets a trap's vector, else -1.
  */
-int pc_ring0_way_selfcheck(struct pc_ring0_way *w, int id, bool *failed,
-			   char *err, size_t len, int *vector);
-int pc_ring0_way_init(struct pc_ring0_way *w, int id, struct pc_probe_state *st,
-		      char *err, size_t len, int *vector);
-int pc_ring0_way_run(struct pc_ring0_way *w, int id, struct pc_probe_state *st,
-		     uint64_t iters, int hi, uint64_t *ticks, char *err, size_t len,
-		     int *vector);
+enum pc_ring0_outcome pc_ring0_way_selfcheck(struct pc_ring0_way *w, int id, char *err,
+					     size_t len, int *vector);
+enum pc_ring0_outcome pc_ring0_way_init(struct pc_ring0_way *w, int id,
+					struct pc_probe_state *st, char *err, size_t len,
+					int *vector);
+enum pc_ring0_outcome pc_ring0_way_run(struct pc_ring0_way *w, int id,
+				       struct pc_probe_state *st, uint64_t iters, int hi,
+				       uint64_t *ticks, char *err, size_t len, int *vector);
 
 #endif
