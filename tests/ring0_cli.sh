@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Ring 0 from the command line: the --ring0 options and their errors, the
-# rows' status and reasons for each mode, the validation gate's verdict on
-# this machine (a software hypervisor must be rejected with the evidence),
-# and what `info` says about it.
+# rows' status and reasons for each mode, a run of nothing but refused rows
+# (one line, exit 2, nothing saved), the validation gate's verdict on this
+# machine (a software hypervisor must be rejected with the evidence), and
+# what `info` says about it.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 irq='local_irq_*'
@@ -37,8 +38,9 @@ bad_run "--ring0-module ''" --ring0-module ""
 pc info --ring0 xen
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "info --ring0 xen: one-line error, exit 2"
 
-# --ring0 none: skipped, saying so.
-pc run --ring0 none --probes "$irq" -n 21 -o "$pc_tmp/none.json" -q
+# --ring0 none: skipped, saying so (beside a row measured, so that the
+# run is saved).
+pc run --ring0 none --probes "$irq,baseline" -n 21 -o "$pc_tmp/none.json" -q
 rows "$pc_tmp/none.json" >"$pc_tmp/none.rows"
 if [ "$PC_ARCH" = x86_64 ] || [ "$PC_ARCH" = i386 ]; then
 	ok $(test $pc_rc -eq 0 && test "$(grep -c '^local_irq_[a-z_.]* skipped .*--ring0 none' "$pc_tmp/none.rows")" -eq "$nirq"; echo $?) \
@@ -49,12 +51,39 @@ else
 		"--ring0 none on $PC_ARCH: all $nirq local_irq_* rows skipped or unsupported, saying why"
 fi
 
+# Nothing but refused rows: nothing measured, so one line, exit 2, no file
+# and no table.
+nothing() {	# nothing DESCRIPTION WORDS ARGS...: the run refuses, saying WORDS
+	d=$1 words=$2
+	shift 2
+	pc run --probes "$irq" -n 21 -o "$pc_tmp/nothing.json" "$@"
+	ok $(test $pc_rc -eq 2 && one_line_error && test ! -e "$pc_tmp/nothing.json" &&
+	     test ! -s "$pc_tmp/out" &&
+	     grep -q "nothing measured, nothing saved: all $nirq selected rows are .*$words" "$pc_tmp/err"
+	     echo $?) "$d: one line saying why, exit 2, no file, no table ($(cat "$pc_tmp/err"))"
+}
+if [ "$PC_ARCH" = x86_64 ] || [ "$PC_ARCH" = i386 ]; then
+	nothing "run --ring0 none -p '$irq'" "skipped here: .*--ring0 none" --ring0 none
+else
+	nothing "run --ring0 none -p '$irq' on $PC_ARCH" "here: " --ring0 none
+fi
+# Where this machine's ring 0 is refused (the product's verdict: info),
+# run --ring0 kvm of the interrupt rows alone measures nothing either.
+trusted=$($PRIMCOST info --ring0 kvm --format json 2>/dev/null | "$PYTHON3" -c \
+	'import json,sys; print(json.load(sys.stdin).get("ring0", {}).get("trusted", False))')
+if [ "$trusted" = True ]; then
+	skip "ring 0 through KVM is trusted here: the rows are measured" \
+		"run --ring0 kvm -p '$irq' where ring 0 is refused"
+else
+	nothing "run --ring0 kvm -p '$irq' where ring 0 is refused" "unsupported here: " --ring0 kvm
+fi
+
 # --ring0 kmod where the kernel cannot load modules: unsupported, saying so.
 if [ "$PC_ARCH" != x86_64 ]; then
 	skip "the ring-0 backends are x86-64 only (this build: $PC_ARCH)" \
 		"--ring0 kmod without module support"
 elif [ ! -e /proc/modules ]; then
-	pc run --ring0 kmod --probes "$irq" -n 21 -o "$pc_tmp/kmod.json" -q
+	pc run --ring0 kmod --probes "$irq,baseline" -n 21 -o "$pc_tmp/kmod.json" -q
 	rows "$pc_tmp/kmod.json" >"$pc_tmp/kmod.rows"
 	ok $(test $pc_rc -eq 0 && test "$(grep -c ' unsupported .*kmod: this kernel has no module support' "$pc_tmp/kmod.rows")" -eq "$nirq"; echo $?) \
 		"--ring0 kmod without module support: rows unsupported, saying the module cannot be loaded here"

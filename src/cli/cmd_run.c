@@ -375,6 +375,10 @@ int cmd_run(int argc, char **argv)
 	r.sig = r.prof.interrupted ? r.prof.interrupted : pc_interrupted();
 	if (r.sig && (!o.save_partial || !pc_run_measured(&r))) {
 		rc = not_saved(&o, r.sig);
+	} else if (pc_run_refused(&r, err, sizeof(err))) {
+		/* a run of no figure is no result: said, and nothing written */
+		pc_error("run", "%s", err);
+		rc = PC_EXIT_USAGE;
 	} else if (!(run_doc = pc_run_document(&r, err, sizeof(err)))) {
 		pc_error("run", "cannot build the result: %s", err);
 		rc = PC_EXIT_USAGE;

@@ -399,6 +399,37 @@ bool pc_run_failed(const struct pc_run *r)
 	return false;
 }
 
+bool pc_run_refused(const struct pc_run *r, char *why, size_t len)
+{
+	const struct pc_probe_result *p = r->prof.probes, *first = NULL;
+	size_t i, n = r->prof.nprobes, skipped = 0;
+	bool same = true;
+
+	if (!n || pc_run_measured(r) || pc_run_failed(r))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (p[i].status != PC_STATUS_SKIPPED && p[i].status != PC_STATUS_UNSUPPORTED)
+			return false;
+		skipped += p[i].status == PC_STATUS_SKIPPED;
+		if (!first)
+			first = &p[i];
+		else if (strcmp(first->reason, p[i].reason) != 0)
+			same = false;
+	}
+	if (same && (skipped == 0 || skipped == n) && n <= 2)
+		snprintf(why, len, "nothing measured, nothing saved: %s %s here: %s",
+			 n == 1 ? "the selected row is" : "both selected rows are",
+			 pc_status_name(first->status), first->reason);
+	else if (same && (skipped == 0 || skipped == n))
+		snprintf(why, len, "nothing measured, nothing saved: all %zu selected rows "
+			 "are %s here: %s", n, pc_status_name(first->status), first->reason);
+	else
+		snprintf(why, len, "nothing measured, nothing saved: of the %zu selected "
+			 "rows, %zu %s skipped and %zu unsupported here; the first: %s",
+			 n, skipped, skipped == 1 ? "is" : "are", n - skipped, first->reason);
+	return true;
+}
+
 void pc_run_close(struct pc_run *r)
 {
 	const struct pc_measurement_group *g = r->o ? r->o->group : NULL;

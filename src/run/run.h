@@ -144,6 +144,10 @@ int pc_run_save(struct pc_run *r, json_t *run_doc, int *stopped, char *err,
  * failed. */
 size_t pc_run_measured(const struct pc_run *r);
 bool pc_run_failed(const struct pc_run *r);
+/* Whether the run measured nothing because every row it selected was
+ * refused (skipped or unsupported here, none failed): why says so in one
+ * line, the reason the rows give when they give one. */
+bool pc_run_refused(const struct pc_run *r, char *why, size_t len);
 /* Closes what the run opened. */
 void pc_run_close(struct pc_run *r);
 
