@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # /init of scripts/qemu-kernel.sh's initramfs: each step's output between
 # "@@ begin NAME" and "@@ end NAME rc=N" on the serial console, "@@ done"
-# at the end, then power off.
+# at the end, then power off. pc_steps=hostile on the kernel's command line:
+# only the module against a hostile caller, and the kernel's log after.
 /bin/busybox --install -s /bin
 export PATH=/bin HOME=/tmp TMPDIR=/tmp
 mount -t proc proc /proc
@@ -25,10 +26,25 @@ step() {	# step NAME LIMIT-S COMMAND...
 	echo "@@ end $name rc=$rc"
 }
 
-step kernel 5 sh -c 'uname -r; echo "tainted $(cat /proc/sys/kernel/tainted)"'
+# After the module is unloaded: it is gone, the kernel's taint and log.
+unloaded() {
+	step rmmod 30 rmmod primcost_ring0
+	step after 5 sh -c 'ls /dev/primcost_ring0 2>&1; grep -c primcost_ring0 /proc/modules;
+		echo "tainted $(cat /proc/sys/kernel/tainted)"'
+	step dmesg 5 dmesg
+}
+
+step kernel 5 sh -c 'uname -r; echo "tainted $(cat /proc/sys/kernel/tainted)";
+	grep -m1 "^flags" /proc/cpuinfo'
 step insmod 30 insmod /primcost_ring0.ko test_entries=1
 step device 5 sh -c 'ls -l /dev/primcost_ring0; grep primcost_ring0 /proc/modules;
 	echo "tainted $(cat /proc/sys/kernel/tainted)"'
+if grep -q 'pc_steps=hostile' /proc/cmdline; then
+	step hostile 300 kmod_hostile
+	unloaded
+	echo "@@ done"
+	poweroff -f
+fi
 step info 60 primcost info
 # Refused: ring 0 is emulated (TCG), whatever the gate measures.
 step run 600 primcost run --ring0 kmod -p "$probes" -o -
@@ -40,10 +56,8 @@ step accepted 5 cat /tmp/accepted.json
 step kernel-run 900 primcost run --kernel -o /tmp/kernel.json
 step kernel-json 5 cat /tmp/kernel.json
 step ring0_kmod 300 ring0_kmod
-step rmmod 30 rmmod primcost_ring0
-step after 5 sh -c 'ls /dev/primcost_ring0 2>&1; grep -c primcost_ring0 /proc/modules;
-	echo "tainted $(cat /proc/sys/kernel/tainted)"'
-step dmesg 5 dmesg
+step hostile 300 kmod_hostile
+unloaded
 # Nested: KVM's own modules from the same package; a /dev/kvm inside?
 step kvm 60 sh -c 'grep -o -w -m1 -e svm -e vmx /proc/cpuinfo || echo "no svm or vmx flag";
 	insmod /kvm/irqbypass.ko; insmod /kvm/kvm.ko && insmod /kvm/ccp.ko &&

@@ -10,23 +10,30 @@
 # PRIMCOST_TEST_ACCEPT_EMULATED_RING0=1 (rows written), the kernel group
 # (primcost run --kernel: the kernel's own primitives, the contended spin
 # lock on the two vCPUs of -smp 2), tests/ring0_kmod
-# (self-checks, a fault caught in ring 0), rmmod, dmesg; then KVM's own
+# (self-checks, a fault caught in ring 0), tests/kmod_hostile (the module
+# against a hostile caller), rmmod, dmesg; then KVM's own
 # modules from the same package and, where /dev/kvm appears (nested SVM in
 # TCG), the micro-guest in it (its interrupt rows with the test-only switch,
 # tests/ring0_guest); and power off. The host side cuts the log
 # into its sections, merges the accepted rows and compares them with the
 # Pentium 4 and Athlon 64 tables.
 #
-# usage: scripts/qemu-kernel.sh [--install] [-o DIR]    (from a built tree)
+# usage: scripts/qemu-kernel.sh [--install] [-o DIR] [--cpu FEATURES]
+#                               [--steps hostile]    (from a built tree)
 #   --install  apt-get what is missing (as root): qemu-system-x86,
 #              busybox-static, cpio, linux-headers-amd64; the kernel image is
 #              downloaded (apt-get download) into the cache, never installed
 #   -o DIR     where the serial log and the sections go (default: a new
 #              temporary directory)
+#   --cpu FEATURES  added to qemu's CPU model, e.g. -cx16: a CPU without
+#              cmpxchg16b
+#   --steps hostile  in the guest only the module against a hostile caller
+#              (insmod, tests/kmod_hostile, rmmod, dmesg), not the whole run
 # Environment: PC_QEMU_CACHE (downloads and unpacked kernels; default
 # /var/cache/primcost/qemu-kernel), PC_QEMU_TIMEOUT (seconds for the whole
-# boot, default 900), PC_QEMU_ACCEL (tcg or kvm; default kvm where /dev/kvm
-# opens, else tcg), PC_BUILDDIR and PC_SRCDIR (default: this tree),
+# boot, default 900), PC_QEMU_ACCEL (tcg or kvm; default: kvm where a short
+# probe boots the kernel under it, else tcg: scripts/qemu-accel.sh, which
+# says why), PC_BUILDDIR and PC_SRCDIR (default: this tree),
 # PC_QEMU_KDIR (another kernel's build tree, such as a backports kernel's
 # headers unpacked by hand: a directory named linux-headers-RELEASE, whose
 # image linux-image-RELEASE_*.deb must then be in the cache).
@@ -39,11 +46,16 @@ cache=${PC_QEMU_CACHE:-/var/cache/primcost/qemu-kernel}
 limit=${PC_QEMU_TIMEOUT:-900}
 install=0
 out=
+features=
+steps=all
+usage="usage: $0 [--install] [-o DIR] [--cpu FEATURES] [--steps hostile]"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--install) install=1 ;;
-	-o) out=$2; shift ;;
-	*) echo "usage: $0 [--install] [-o DIR]" >&2; exit 2 ;;
+	-o) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; out=$2; shift ;;
+	--cpu) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; features=,${2#,}; shift ;;
+	--steps) [ "${2:-}" = hostile ] || { echo "$usage" >&2; exit 2; }; steps=$2; shift ;;
+	*) echo "$usage" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -104,7 +116,7 @@ fi
 mkdir -p "$out" && work=$(mktemp -d "${TMPDIR:-/tmp}/qemu-kernel-work.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
-for t in tests/ring0_kmod tests/ring0_guest; do
+for t in tests/ring0_kmod tests/ring0_guest tests/kmod_hostile; do
 	[ -x "$builddir/$t" ] || (cd "$builddir" && make -s "$t" >&2) ||
 		{ say "cannot build $t"; exit 1; }
 done
@@ -118,7 +130,8 @@ ird=$work/initramfs
 mkdir -p "$ird/bin" "$ird/proc" "$ird/sys" "$ird/dev" "$ird/tmp" "$ird/kvm"
 cp /bin/busybox "$ird/bin/busybox"
 cp "$ksrc/runner/kmod/primcost_ring0.ko" "$ird/"
-bins="$builddir/primcost $builddir/tests/ring0_kmod $builddir/tests/ring0_guest"
+bins="$builddir/primcost $builddir/tests/ring0_kmod $builddir/tests/ring0_guest
+$builddir/tests/kmod_hostile"
 # shellcheck disable=SC2086
 cp $bins "$ird/bin/"
 # shellcheck disable=SC2086
@@ -140,13 +153,14 @@ cp "$srcdir/scripts/qemu-kernel-init.sh" "$ird/init" && chmod 755 "$ird/init"
 prep=$(( $(date +%s) - start ))
 
 # ---- the boot ----------------------------------------------------------------------
+# KVM where it boots the kernel, not merely where /dev/kvm opens.
 accel=${PC_QEMU_ACCEL:-}
 if [ -z "$accel" ]; then
-	accel=tcg
-	[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=kvm
+	accel=$("$srcdir/scripts/qemu-accel.sh" "$root/boot/vmlinuz-$kver" 2>"$out/accel.why")
+	say "$(cat "$out/accel.why")"
 fi
-cpu=max
-[ "$accel" = kvm ] && cpu=host
+cpu=max$features
+[ "$accel" = kvm ] && cpu=host$features
 # Under TCG one host thread runs both vCPUs in turn: with QEMU 7.2's thread
 # per vCPU the guest sometimes froze on the int3 of a jump-label patch as
 # KVM in it made its first vCPU (docs/design.md). A spinning vCPU still
@@ -158,12 +172,12 @@ boot=$(date +%s)
 timeout "$limit" qemu-system-x86_64 -accel "$accel$opts" -cpu "$cpu" -smp 2 -m 1024 \
 	-nographic -no-reboot -serial stdio -monitor none \
 	-kernel "$root/boot/vmlinuz-$kver" -initrd "$work/initramfs.gz" \
-	-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init" \
+	-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init pc_steps=$steps" \
 	</dev/null >"$out/serial.log" 2>"$out/qemu.err"
 qrc=$?
 tr -d '\r' <"$out/serial.log" >"$out/serial.txt"
 now=$(date +%s)
-echo "prepare_s=$prep boot_s=$((now - boot)) qemu_rc=$qrc kernel=$kver accel=$accel" >"$out/times"
+echo "prepare_s=$prep boot_s=$((now - boot)) qemu_rc=$qrc kernel=$kver cpu=$cpu accel=$accel" >"$out/times"
 
 # ---- the log, cut into its sections ("@@ begin NAME" ... "@@ end NAME rc=N") -------
 # (The firmware's escape sequences may precede the first marker on its line.)

@@ -11,9 +11,13 @@
 # Pentium 4 and Athlon 64 tables; the kernel group (run --kernel) runs
 # every kernel.* row with its self-check passed, flagged emulated, the
 # contended spin lock on the guest's 2 vCPUs, compared with the 2007
-# kmalloc and irq tables; rmmod is clean and dmesg has no warning after it. Runs where qemu-system-x86, busybox-static,
-# cpio, linux-headers-amd64 and the cached kernel image are present; with
-# PC_QEMU_KERNEL=1 (as root) it installs and downloads them first.
+# kmalloc and irq tables; tests/kmod_hostile, the module against a hostile
+# caller, passes; rmmod is clean and dmesg has no warning, oops or lockdep
+# report after it. Then a second guest whose CPU lacks cmpxchg16b (qemu's
+# -cx16) runs the hostile caller alone, with the same checks. Runs where
+# qemu-system-x86, busybox-static, cpio, linux-headers-amd64 and the cached
+# kernel image are present; with PC_QEMU_KERNEL=1 (as root) it installs and
+# downloads them first.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 if [ "${PC_ARCH:-}" != x86_64 ]; then
@@ -46,8 +50,8 @@ if [ $rc -ne 0 ]; then
 	done_testing
 	exit
 fi
-section_rc() { cat "$out/$1.rc" 2>/dev/null || echo missing; }
-taint() { sed -n 's/^tainted //p' "$out/$1.out"; }
+section_rc() { cat "${2:-$out}/$1.rc" 2>/dev/null || echo missing; }
+taint() { sed -n 's/^tainted //p' "${2:-$out}/$1.out"; }
 # O (4096): out of tree; E (8192): unsigned. Nothing else.
 only_oe() { [ -n "$1" ] && [ $(($1 & ~(4096 | 8192))) -eq 0 ]; }
 
@@ -202,12 +206,25 @@ ok $(grep -q 'cmpxchg_local ~ kernel.cmpxchg_local' "$out/compare-kernel-irq.txt
 
 ok $(test "$(section_rc ring0_kmod)" = 0; echo $?) "tests/ring0_kmod passes in the guest"
 tap_import <"$out/ring0_kmod.out"
-ok $(test "$(section_rc rmmod)" = 0 && grep -q 'No such file' "$out/after.out" &&
-     grep -qx 0 "$out/after.out"; echo $?) "rmmod unloads the module and its device"
-ok $(only_oe "$(taint after)"; echo $?) "the kernel's taint after rmmod is still only O and E ($(taint after))"
-bad='WARNING:|Oops|BUG:|Call Trace|general protection|invalid opcode|RIP:|soft lockup|hung task|Tainted: .*[^OE ]'
-ok $(! grep -Eq "$bad" "$out/dmesg.out"; echo $?) "dmesg has no warning, oops or trace"
-grep -E "$bad" "$out/dmesg.out" | head -5 | sed 's/^/# /'
+ok $(test "$(section_rc hostile)" = 0; echo $?) "tests/kmod_hostile passes in the guest"
+tap_import <"$out/hostile.out"
+
+# unloaded DIR WHAT: rmmod, the taint after it, and the kernel's log.
+unloaded() {
+	ok $(test "$(section_rc rmmod "$1")" = 0 && grep -q 'No such file' "$1/after.out" &&
+	     grep -qx 0 "$1/after.out"; echo $?) "$2rmmod unloads the module and its device"
+	ok $(only_oe "$(taint after "$1")"; echo $?) \
+		"$2the kernel's taint after rmmod is still only O and E ($(taint after "$1"))"
+	bad='WARNING:|Oops|BUG:|Call Trace|general protection|invalid opcode|RIP:|soft lockup|hung task'
+	bad="$bad|Tainted: .*[^OE ]|lockdep|DEBUG_LOCKS_WARN_ON|inconsistent lock state|possible .*locking"
+	ok $(! grep -Eq "$bad" "$1/dmesg.out"; echo $?) \
+		"$2dmesg has no warning, oops, trace or lockdep report"
+	grep -E "$bad" "$1/dmesg.out" | head -5 | sed 's/^/# /'
+}
+unloaded "$out" ""
+kconfig=$(ls /var/cache/primcost/qemu-kernel/*/boot/config-* 2>/dev/null | tail -1)
+diag "lockdep in this kernel: $(grep -h '^CONFIG_PROVE_LOCKING=y' "$kconfig" 2>/dev/null ||
+	echo 'no (CONFIG_PROVE_LOCKING is not set: a lockdep report cannot appear)')"
 
 for ref in intel-pentium4 amd-athlon64-x2-3800; do
 	ok $(grep -Eq '^local_irq_save +[0-9.]+ .* [0-9.]+ ' "$out/compare-$ref.txt" &&
@@ -215,6 +232,29 @@ for ref in intel-pentium4 amd-athlon64-x2-3800; do
 	     grep -q 'marked unreliable' "$out/compare-$ref.txt"; echo $?) \
 		"the accepted rows compare against $ref (flagged unreliable)"
 done
+
+# A second guest, whose CPU lacks cmpxchg16b: the hostile caller alone.
+out2=$pc_tmp/nocx16
+PC_SRCDIR=$PC_SRCDIR PC_BUILDDIR=$PC_BUILDDIR \
+	"$PC_SRCDIR/scripts/qemu-kernel.sh" -o "$out2" --cpu -cx16 --steps hostile \
+	2>"$pc_tmp/script2.err"
+rc2=$?
+ok $rc2 "a guest whose CPU lacks cmpxchg16b (qemu's -cx16) runs to its end"
+sed 's/^/# /' "$out2/times" 2>/dev/null
+if [ $rc2 -eq 0 ]; then
+	ok $(grep -q '^flags' "$out2/kernel.out" && ! grep -qw cx16 "$out2/kernel.out"; echo $?) \
+		"... and its CPU has no cx16 flag"
+	ok $(test "$(section_rc insmod "$out2")" = 0; echo $?) "no cmpxchg16b: the module loads"
+	ok $(test "$(section_rc hostile "$out2")" = 0; echo $?) \
+		"no cmpxchg16b: tests/kmod_hostile passes"
+	sed 's/^\(\(not \)\{0,1\}ok [0-9]* - \)/\1no cmpxchg16b: /' "$out2/hostile.out" \
+		>"$pc_tmp/hostile2.tap"
+	tap_import <"$pc_tmp/hostile2.tap"
+	unloaded "$out2" "no cmpxchg16b: "
+else
+	tail -20 "$pc_tmp/script2.err" | sed 's/^/# /'
+fi
+
 # Nested KVM (TCG's SVM) is reported, not required.
 diag "nested KVM in the guest: $(tr '\n' ' ' <"$out/kvm.out" | cut -c1-300)"
 if [ -s "$out/kvm-guest.out" ]; then
