@@ -29,10 +29,13 @@
  *   window, and a long run ends when its caller is killed.
  *
  * Lockdep: the probe code turns interrupts off and on with raw cli, sti and
- * popf, as arch_local_irq_*() do. A window is bracketed by the raw save
- * and restore, which lockdep does not see, so its view stays "interrupts
- * on": true whenever an interrupt can actually arrive (a timed loop runs
- * with IF set, and the probes' cli only keeps them out).
+ * popf, as arch_local_irq_*() do. A window starts with the raw cli, which
+ * lockdep does not see, so its view stays "interrupts on": true whenever
+ * an interrupt can actually arrive (a timed loop runs with IF set, and the
+ * probes' cli only keeps them out). It ends with RFLAGS put back with IF
+ * still clear, then local_irq_enable(), which tells lockdep: its view is
+ * right again even where a trap inside (the test entry's ud2, taken with
+ * interrupts off) changed it.
  *
  * Test only: loaded with test_entries=1, the module also accepts entry
  * PC_KMOD_TEST_FAULT, a ud2 in ring 0 that the kernel's exception table
@@ -53,6 +56,7 @@
 #include <linux/version.h>
 #include <asm/asm.h>
 #include <asm/irqflags.h>
+#include <asm/processor-flags.h>
 #include <xen/xen.h>
 
 #include "runner/ring0/abi.h"
@@ -93,7 +97,7 @@ static void pc_test_fault(struct pc_ring0_cmd *c)
 		 "the test entry, caught by the module's exception table)", vector);
 }
 
-/* RFLAGS whole, as pushf left them: IF, and DF, AC, TF, NT and IOPL too. */
+/* RFLAGS as pushf left them: DF, AC, TF, NT and IOPL too. */
 static void pc_flags_put_back(unsigned long flags)
 {
 	asm volatile("push %0\n\tpopf" : : "g" (flags) : "memory", "cc");
@@ -102,7 +106,8 @@ static void pc_flags_put_back(unsigned long flags)
 /*
  * One window: c executed with preemption off and interrupts off around it
  * (the probe code turns them on and off inside), RFLAGS then put back as
- * they were and kept in c->kernel_flags. Returns the window's length in ns.
+ * they were, IF last and through lockdep, and kept in c->kernel_flags.
+ * Returns the window's length in ns.
  */
 static u64 pc_window(struct pc_ring0_cmd *c)
 {
@@ -118,7 +123,9 @@ static u64 pc_window(struct pc_ring0_cmd *c)
 	else
 		pc_ring0_exec(c, NULL, 0);
 	t1 = ktime_get_mono_fast_ns();
-	pc_flags_put_back(flags);
+	pc_flags_put_back(flags & ~X86_EFLAGS_IF);
+	if (flags & X86_EFLAGS_IF)
+		local_irq_enable();
 	c->kernel_flags = native_save_fl();
 	preempt_enable();
 	return t1 - t0;
