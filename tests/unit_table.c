@@ -47,10 +47,10 @@ static void html_figures(FILE *f, const struct pc_table *t)
 static void grouped(void)
 {
 	static const struct pc_table_col cols[] = {
-		{ NULL, "size", 6, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
-		{ "glibc", "malloc", 7, PC_CELL_CYCLES, 0, 0, NULL, NULL },
-		{ "glibc", "malloc+free", 12, PC_CELL_CYCLES, 0, 0, NULL, NULL },
-		{ "ratio", "B/A", 7, PC_CELL_RATIO, 0, 0, NULL, NULL },
+		{ NULL, "size", 6, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
+		{ "glibc", "malloc", 7, PC_CELL_CYCLES, 0, 0, NULL, NULL, NULL, NULL },
+		{ "glibc", "malloc+free", 12, PC_CELL_CYCLES, 0, 0, NULL, NULL, NULL, NULL },
+		{ "ratio", "B/A", 7, PC_CELL_RATIO, 0, 0, NULL, NULL, NULL, NULL },
 	};
 	struct pc_table t;
 	char *s;
@@ -119,11 +119,11 @@ static void paged(void)
 {
 	static const struct pc_table_mark marks[] = { { "*", "*" } };
 	static const struct pc_table_col cols[] = {
-		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
-		{ NULL, "placement", 9, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0, " ", NULL },
-		{ NULL, "ticket", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", NULL },
-		{ NULL, "qspinlock", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", "A qspinlock" },
-		{ NULL, "mutex", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", NULL },
+		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
+		{ NULL, "placement", 9, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0, " ", NULL, NULL, NULL },
+		{ NULL, "ticket", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", NULL, NULL, NULL },
+		{ NULL, "qspinlock", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", "A qspinlock", NULL, NULL },
+		{ NULL, "mutex", 8, PC_CELL_CYCLES, PC_COL_MARK, 0, " ", NULL, NULL, NULL },
 	};
 	struct pc_table t;
 	char *s;
@@ -175,10 +175,10 @@ static void worded(void)
 						      { "^", " (not linear)" } };
 	static const struct pc_table_col cols[] = {
 		{ NULL, "probe", 8, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT | PC_COL_CODE,
-		  0, NULL, NULL },
-		{ NULL, "B cycles", 13, PC_CELL_FIXED, 0, 2, "", NULL },
-		{ NULL, "\xce\x94%", 5, PC_CELL_GENERAL, 0, 3, "", NULL },
-		{ NULL, "verdict", 7, PC_CELL_FIXED, PC_COL_LEFT, 0, " ", NULL },
+		  0, NULL, NULL, NULL, NULL },
+		{ NULL, "B cycles", 13, PC_CELL_FIXED, 0, 2, "", NULL, NULL, NULL },
+		{ NULL, "\xce\x94%", 5, PC_CELL_GENERAL, 0, 3, "", NULL, NULL, NULL },
+		{ NULL, "verdict", 7, PC_CELL_FIXED, PC_COL_LEFT, 0, " ", NULL, NULL, NULL },
 	};
 	struct pc_table t;
 	unsigned n;
@@ -247,10 +247,10 @@ static void own_pages(void)
 {
 	static const struct pc_table_col cols[] = {
 		{ NULL, "probe", 6, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT | PC_COL_ALONE,
-		  0, NULL, NULL },
-		{ NULL, "A", 6, PC_CELL_FIXED, 0, 2, " ", NULL },
-		{ NULL, "B", 6, PC_CELL_FIXED, 0, 2, " ", NULL },
-		{ NULL, "C", 6, PC_CELL_FIXED, 0, 2, " ", NULL },
+		  0, NULL, NULL, NULL, NULL },
+		{ NULL, "A", 6, PC_CELL_FIXED, 0, 2, " ", NULL, NULL, NULL },
+		{ NULL, "B", 6, PC_CELL_FIXED, 0, 2, " ", NULL, NULL, NULL },
+		{ NULL, "C", 6, PC_CELL_FIXED, 0, 2, " ", NULL, NULL, NULL },
 	};
 	struct pc_table t;
 	char *buf = NULL;
@@ -295,8 +295,8 @@ static void own_pages(void)
 static void added(void)
 {
 	static const struct pc_table_col stub = {
-		NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL };
-	struct pc_table_col col = { NULL, NULL, 8, PC_CELL_CYCLES, 0, 0, " ", NULL };
+		NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL };
+	struct pc_table_col col = { NULL, NULL, 8, PC_CELL_CYCLES, 0, 0, " ", NULL, NULL, NULL };
 	char head[16], wide[16];
 	struct pc_table t;
 	long c1, c2;
@@ -434,9 +434,134 @@ static void wrapped(void)
 	free(s);
 }
 
+/* A listing: name and status in the line; the description in it where the
+ * line fits the width, else under the row; a detail always under it after
+ * its label; a wrapping column within its width. */
+static void listing(void)
+{
+	static const struct pc_table_col cols[] = {
+		{ .head = "name", .width = 8, .style = PC_CELL_FIXED, .flags = PC_COL_LEFT },
+		{ .head = "status", .width = 6, .style = PC_CELL_FIXED, .flags = PC_COL_LEFT,
+		  .gap = " " },
+		{ .head = "description", .style = PC_CELL_FIXED,
+		  .flags = PC_COL_LEFT | PC_COL_FLOW, .gap = " " },
+		{ .head = "sequence", .style = PC_CELL_FIXED, .flags = PC_COL_LEFT | PC_COL_UNDER,
+		  .under = "sequence:" },
+		{ .head = "api", .style = PC_CELL_FIXED, .flags = PC_COL_LEFT | PC_COL_UNDER,
+		  .under = "api:", .key = "kernel_api" },
+	};
+	struct pc_table t;
+	char *s;
+
+	if (pc_table_init(&t, " ", cols, 5) < 0 || pc_table_row(&t) < 0 || pc_table_row(&t) < 0)
+		return;
+	t.under_indent = 2;
+	pc_table_text(&t, 0, 0, "cmpxchg");
+	pc_table_text(&t, 0, 1, "ok");
+	pc_table_text(&t, 0, 2, "compare-and-swap that succeeds");
+	pc_table_text(&t, 0, 3, "lock cmpxchg");
+	pc_table_text(&t, 0, 4, "cmpxchg()");
+	pc_table_text(&t, 1, 0, "xchg");
+	pc_table_text(&t, 1, 1, "ok");
+	pc_table_text(&t, 1, 2, "exchange");
+	t.fit = 60;
+	same(s = drawn(&t, pc_table_draw_text),
+	     "name     status description\n"
+	     "cmpxchg  ok     compare-and-swap that succeeds\n"
+	     "  sequence: lock cmpxchg\n"
+	     "  api:      cmpxchg()\n"
+	     "xchg     ok     exchange\n",
+	     "list: the description in the line where it fits, details under it, labels aligned");
+	free(s);
+	t.fit = 30;
+	same(s = drawn(&t, pc_table_draw_text),
+	     "name     status\n"
+	     "cmpxchg  ok\n"
+	     "  compare-and-swap that\n"
+	     "  succeeds\n"
+	     "  sequence: lock cmpxchg\n"
+	     "  api:      cmpxchg()\n"
+	     "xchg     ok\n"
+	     "  exchange\n",
+	     "list: narrower, the description under its row, wrapped to the width");
+	free(s);
+	same(s = drawn(&t, pc_table_draw_json),
+	     "[\n {\n  \"name\": \"cmpxchg\",\n  \"status\": \"ok\",\n"
+	     "  \"description\": \"compare-and-swap that succeeds\",\n"
+	     "  \"sequence\": \"lock cmpxchg\",\n  \"kernel_api\": \"cmpxchg()\"\n },\n"
+	     " {\n  \"name\": \"xchg\",\n  \"status\": \"ok\",\n"
+	     "  \"description\": \"exchange\"\n }\n]\n",
+	     "json: an object a row, keys from the headings or the column's own, no empty cell");
+	free(s);
+	same(s = drawn(&t, csv_headed),
+	     "name,status,description,sequence,api\n"
+	     "cmpxchg,ok,compare-and-swap that succeeds,lock cmpxchg,cmpxchg()\n"
+	     "xchg,ok,exchange,-,-\n", "csv: every column, under or not");
+	free(s);
+	pc_table_free(&t);
+}
+
+/* A label and its value, the value's words wrapped within the rest of the
+ * width (info's lines). */
+static void labelled(void)
+{
+	static const struct pc_table_col cols[] = {
+		{ .head = "label", .width = 8, .style = PC_CELL_FIXED, .flags = PC_COL_LEFT },
+		{ .head = "value", .style = PC_CELL_FIXED, .flags = PC_COL_LEFT | PC_COL_WRAP,
+		  .gap = " " },
+	};
+	struct pc_table t;
+	char *s;
+
+	if (pc_table_init(&t, " ", cols, 2) < 0 || pc_table_row(&t) < 0 || pc_table_row(&t) < 0)
+		return;
+	t.no_head = true;
+	t.fit = 30;
+	pc_table_text(&t, 0, 0, "cpu");
+	pc_table_text(&t, 0, 1, "AMD EPYC, family 26 model 2 stepping 1");
+	pc_table_text(&t, 1, 0, "kernel");
+	pc_table_text(&t, 1, 1, "Linux");
+	same(s = drawn(&t, pc_table_draw_text),
+	     "cpu      AMD EPYC, family 26\n"
+	     "         model 2 stepping 1\n"
+	     "kernel   Linux\n",
+	     "wrap: a value's words within the rest of the width, under its column");
+	free(s);
+	pc_table_free(&t);
+}
+
+/* The format words every command takes, and the one line for a format a
+ * command does not write; counts with their nouns. */
+static void formats(void)
+{
+	enum pc_format f = PC_FORMAT_JSON;
+	char err[128], buf[32];
+
+	ok(pc_format_parse("text", &f) == 0 && f == PC_FORMAT_TABLE &&
+	   pc_format_parse("html", &f) == 0 && f == PC_FORMAT_HTML &&
+	   pc_format_parse("yaml", &f) < 0, "formats: text is table, html is one, yaml none");
+	ok(pc_format_take("csv", PC_FMT(PC_FORMAT_TABLE) | PC_FMT(PC_FORMAT_JSON), &f, err,
+			  sizeof(err)) < 0 &&
+	   strcmp(err, "--format: want table or json, got 'csv'") == 0,
+	   "a format the command does not write: %s", err);
+	ok(pc_format_take("json", PC_FMT(PC_FORMAT_TABLE) | PC_FMT(PC_FORMAT_JSON) |
+			  PC_FMT(PC_FORMAT_CSV), &f, err, sizeof(err)) == 0 && f == PC_FORMAT_JSON,
+	   "... and one it writes");
+	pc_format_take("x", PC_FMT(PC_FORMAT_TABLE) | PC_FMT(PC_FORMAT_JSON) |
+		       PC_FMT(PC_FORMAT_CSV), &f, err, sizeof(err));
+	ok(strcmp(err, "--format: want table, json or csv, got 'x'") == 0, "%s", err);
+	ok(strcmp(pc_count_of(buf, sizeof(buf), 1, "probe", "probes"), "1 probe") == 0 &&
+	   strcmp(pc_count_of(buf, sizeof(buf), 2, "CPU", "CPUs"), "2 CPUs") == 0 &&
+	   strcmp(pc_count_of(buf, sizeof(buf), 0, "sample", "samples"), "0 samples") == 0,
+	   "counts: 1 probe, 2 CPUs, 0 samples");
+}
+
 int main(void)
 {
 	wrapped();
+	listing();
+	labelled();
+	formats();
 	grouped();
 	paged();
 	worded();

@@ -17,17 +17,6 @@
 #include "table.h"
 #include "core/util.h"
 
-int pc_format_parse(const char *s, enum pc_format *f)
-{
-	static const char *const names[] = { "table", "json", "csv", "markdown" };
-	int i = pc_word_index(s, names, 4);
-
-	if (i < 0)
-		return -1;
-	*f = (enum pc_format)i;
-	return 0;
-}
-
 /* o[a][b] as a number; magnitudes that print as "-0.00" show as 0 (the JSON
  * keeps the exact figure). */
 static double num(json_t *o, const char *a, const char *b)
@@ -284,13 +273,15 @@ static void events_header(FILE *f, json_t *entry, const char *prefix, int width)
 				 "running throughout", mux_n);
 		if (short_n)
 			snprintf(more + strlen(more), sizeof(more) - strlen(more),
-				 "; %ld samples missing (retake budget spent)", short_n);
+				 "; %ld sample%s missing (retake budget spent)", short_n,
+				 short_n == 1 ? "" : "s");
 		say(f, prefix, width, "%s%s", line, more);
 	}
 	if (slow_n || cal_n)
-		say(f, prefix, width, "slow loops: %ld samples retaken or dropped (a loop "
+		say(f, prefix, width, "slow loops: %ld sample%s retaken or dropped (a loop "
 		    "of the probe's pair, %ld more of the calibration's, ran far above "
-		    "its fastest: an interrupt or preemption inside it)", slow_n, cal_n);
+		    "its fastest: an interrupt or preemption inside it)", slow_n,
+		    slow_n == 1 ? "" : "s", cal_n);
 	if (c)
 		say(f, prefix, width, "contended samples: %lld dropped (the core was "
 		    "shared: the canary, 4 independent adds, ran over %.0f %% above its "
@@ -474,24 +465,22 @@ static void fold_lines(FILE *f, json_t *entry, bool verbose, int width)
 	}
 }
 
-/* The entry's table drawn by draw (text or markdown), after a blank line;
- * the text view folds the rows it cannot measure into a line under it. */
-static int draw_probes(FILE *f, json_t *entry, bool verbose, bool markdown)
+/* The entry's table in the view's format, after a blank line; the text
+ * view folds the rows it cannot measure into a line under it. */
+static int draw_probes(struct pc_view *v, json_t *entry, bool verbose)
 {
+	bool text = v->fmt == PC_FORMAT_TABLE;
 	struct event_cols ev;
 	struct pc_table t = { 0 };
 	int rc = event_cols(&ev, entry);
 
 	if (rc == 0)
-		rc = probe_table(&t, entry, &ev, verbose, !markdown);
+		rc = probe_table(&t, entry, &ev, verbose, text);
 	if (rc == 0) {
-		fputc('\n', f);
-		if (markdown) {
-			pc_table_draw_markdown(f, &t);
-		} else {
-			pc_table_draw_text(f, &t);
-			fold_lines(f, entry, verbose, t.fit);
-		}
+		fputc('\n', v->f);
+		pc_view_table(v, &t, NULL);
+		if (text)
+			fold_lines(v->f, entry, verbose, t.fit);
 	}
 	pc_table_free(&t);
 	event_cols_free(&ev);
@@ -500,16 +489,16 @@ static int draw_probes(FILE *f, json_t *entry, bool verbose, bool markdown)
 
 /* One CPU's view, text or markdown (its prose quoted): the header, the
  * events, the probes' table, the answers. */
-static int view(FILE *f, const char *key, json_t *entry, bool verbose, bool markdown)
+static int view(struct pc_view *v, const char *key, json_t *entry, bool verbose)
 {
-	const char *quote = markdown ? "> " : "";
-	int width = markdown ? 0 : pc_table_fit();
+	const char *quote = pc_view_quote(v);
+	int width = v->fmt == PC_FORMAT_TABLE ? pc_table_fit() : 0;
 	int rc;
 
-	header(f, key, entry, quote, width);
-	events_header(f, entry, quote, width);
-	rc = draw_probes(f, entry, verbose && !markdown, markdown);
-	pc_answers_print(f, entry, quote, width);
+	header(v->f, key, entry, quote, width);
+	events_header(v->f, entry, quote, width);
+	rc = draw_probes(v, entry, verbose && v->fmt == PC_FORMAT_TABLE);
+	pc_answers_print(v->f, entry, quote, width);
 	return rc;
 }
 
@@ -655,32 +644,23 @@ int pc_report_verbose(FILE *f, json_t *doc, enum pc_format fmt, bool verbose)
 {
 	json_t *cpus = json_object_get(doc, "cpus"), *entry;
 	const char *key;
+	struct pc_view v;
 	bool first = true;
 	int rc = 0;
 
 	if (fmt == PC_FORMAT_JSON)
 		return pc_doc_dump(doc, f);
+	pc_view_init(&v, f, fmt);
 	json_object_foreach(cpus, key, entry) {
 		if (!first && fmt != PC_FORMAT_CSV)
 			fputc('\n', f);
-		switch (fmt) {
-		case PC_FORMAT_TABLE:
-			if (view(f, key, entry, verbose, false) < 0)
-				rc = -1;
-			break;
-		case PC_FORMAT_CSV:
-			if (csv(f, key, entry, first) < 0)
-				rc = -1;
-			break;
-		case PC_FORMAT_MARKDOWN:
-			if (view(f, key, entry, false, true) < 0)
-				rc = -1;
-			break;
-		case PC_FORMAT_JSON:
-			break;
-		}
+		if ((fmt == PC_FORMAT_CSV ? csv(f, key, entry, first) :
+		     view(&v, key, entry, verbose)) < 0)
+			rc = -1;
 		first = false;
 	}
+	if (pc_view_end(&v) < 0)
+		rc = -1;
 	return rc < 0 || ferror(f) ? -1 : 0;
 }
 

@@ -4,8 +4,7 @@
 #define PC_REPORT_H
 
 #include "results.h"
-
-enum pc_format { PC_FORMAT_TABLE, PC_FORMAT_JSON, PC_FORMAT_CSV, PC_FORMAT_MARKDOWN };
+#include "table.h"
 
 /* The words of every text view (table, markdown; CSV leaves a
  * number's field empty) for a figure that is not there, and for
@@ -16,7 +15,6 @@ enum pc_format { PC_FORMAT_TABLE, PC_FORMAT_JSON, PC_FORMAT_CSV, PC_FORMAT_MARKD
  * the status already says it ("nonlinear") leaves this lead out. */
 #define PC_NOT_LINEAR_LEAD "not linear: "
 
-int pc_format_parse(const char *s, enum pc_format *f);
 /* Renders every CPU of doc. */
 int pc_report(FILE *f, json_t *doc, enum pc_format fmt);
 /* The same; verbose adds per-probe detail (discarded samples) to the table. */
