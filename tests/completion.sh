@@ -101,4 +101,26 @@ else
 	skip "bash-completion is not installed" "with bash-completion: -e perf::task<TAB>"
 	skip "bash-completion is not installed" "with bash-completion: -e in any case"
 fi
+
+# Only what the binary takes: --arch offers what list --archs says this
+# build measures, list --runs a file, and every -f the formats its command
+# writes.
+complete_line none 'primcost run --arch ' >"$pc_tmp/c"
+$PRIMCOST list --archs >"$pc_tmp/archs"
+ok $(test -s "$pc_tmp/c" && cmp -s "$pc_tmp/c" "$pc_tmp/archs"; echo $?) \
+	"run --arch <TAB> offers the architectures this build measures ($(tr '\n' ' ' <"$pc_tmp/c"))"
+mkdir -p "$pc_tmp/runs" && : >"$pc_tmp/runs/result.json"
+(cd "$pc_tmp/runs" && complete_line none 'primcost list --runs ') >"$pc_tmp/c"
+ok $(grep -qx 'result.json' "$pc_tmp/c" && ! grep -q '^baseline$' "$pc_tmp/c"; echo $?) \
+	"list --runs <TAB> offers files, not probe names ($(tr '\n' ' ' <"$pc_tmp/c" | cut -c1-80))"
+for cmd in run list info compare report; do
+	complete_line none "primcost $cmd -f " >"$pc_tmp/c"
+	bad=
+	for f in $(cat "$pc_tmp/c"); do
+		$PRIMCOST $cmd -f "$f" --help >/dev/null 2>&1 ||
+			{ $PRIMCOST $cmd -f "$f" 2>&1 | grep -q -- '--format: want' && bad="$bad $f"; }
+	done
+	ok $(test -s "$pc_tmp/c" && test -z "$bad"; echo $?) \
+		"$cmd -f <TAB> offers only formats $cmd writes ($(tr '\n' ' ' <"$pc_tmp/c")${bad:+; refused:$bad})"
+done
 done_testing

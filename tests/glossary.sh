@@ -64,7 +64,8 @@ ok(verdicts and not undefined(words),
 
 lst = open(t + "/list.txt").read().splitlines()
 col = lst[0].index(lst[0].split()[3])
-avail = set(l[col:col + 12].split()[0] for l in lst[1:] if len(l) > col and l[col] != " ")
+avail = set(l[col:col + 12].split()[0] for l in lst[1:]
+            if len(l) > col and l[col] != " " and not l.startswith(" "))
 ok(avail and not undefined(avail),
    "list: its availability words are defined (%s; undefined: %s)" %
    (" ".join(sorted(avail)), undefined(avail)))

@@ -46,7 +46,7 @@ ok $(test "$(grep -c '^kernel\.[a-z_0-9.]*' "$pc_tmp/out")" -eq 21 &&
      echo $?) "list: the 20 entries and the contended row, in ring 0"
 # Where the rows cannot run, list -v and its JSON say why (the reason run gives).
 pc list -v kernel.kmalloc
-if grep -q ' unsupported ' "$pc_tmp/out"; then
+if grep -Eq ' unsupported( |$)' "$pc_tmp/out"; then
 	ok $(grep -Eq '^ +note: +(this kernel has no module support|the primcost_ring0 module is x86-64 only)' \
 	     "$pc_tmp/out"; echo $?) "list -v: an unsupported kernel row says why in its note"
 	pc list --format json kernel.kmalloc

@@ -338,6 +338,29 @@ static json_t *points_doc(const char *key, unsigned nalloc, unsigned nsize)
 			 "alloc.malloc_free", "points", points);
 }
 
+/* The group's view of doc in fmt, through a view of that format. */
+static int show(FILE *f, json_t *doc, enum pc_format fmt)
+{
+	struct pc_view v;
+	int rc;
+
+	pc_view_init(&v, f, fmt);
+	rc = pc_alloc_show(&v, doc);
+	return pc_view_end(&v) < 0 ? -1 : rc;
+}
+
+/* compare --by allocator, as text. */
+static int by_allocator(FILE *f, json_t *const *docs, const char *const *names, unsigned n,
+			const char *base, char *err, size_t errlen)
+{
+	struct pc_view v;
+	int rc;
+
+	pc_view_init(&v, f, PC_FORMAT_TABLE);
+	rc = pc_alloc_compare(&v, docs, names, n, base, err, errlen);
+	return pc_view_end(&v) < 0 ? -1 : rc;
+}
+
 /* A noisy point shows its median with the mark '*', a failed one '-'. */
 static void test_view_noisy(void)
 {
@@ -353,10 +376,10 @@ static void test_view_noisy(void)
 	json_object_set_new(json_array_get(pts, 0), "status", json_string("noisy"));
 	json_object_set_new(json_array_get(pts, 1), "status", json_string("failed"));
 	f = open_memstream(&md, &len);
-	rc = pc_alloc_show(f, doc, PC_FORMAT_MARKDOWN);
+	rc = show(f, doc, PC_FORMAT_MARKDOWN);
 	fclose(f);
 	f = open_memstream(&txt, &len);
-	rc |= pc_alloc_show(f, doc, PC_FORMAT_TABLE);
+	rc |= show(f, doc, PC_FORMAT_TABLE);
 	fclose(f);
 	ok(rc == 0 && strstr(md, "| 24 | - | - | 24.0* |") && strstr(md, "| 16 | - | - | - |") &&
 	   strstr(md, "| 8 | - | - | 8.0 |") && strstr(txt, "24.0*"),
@@ -374,7 +397,7 @@ static void test_view_all_points(void)
 	char *s = NULL, *r8, *r16, *r320;
 	size_t len;
 	FILE *f = open_memstream(&s, &len);
-	int rc = pc_alloc_show(f, doc, PC_FORMAT_MARKDOWN);
+	int rc = show(f, doc, PC_FORMAT_MARKDOWN);
 
 	fclose(f);
 	r8 = strstr(s, "\n| 8 | - | - | 8.0 | - | - | 1008 |");
@@ -397,7 +420,7 @@ static void test_view_compare(void)
 	char err[PC_ERRLEN], *s = NULL;
 	size_t len;
 	FILE *f = open_memstream(&s, &len);
-	int rc = pc_alloc_compare(f, docs, names, 2, "a0#2", err, sizeof(err));
+	int rc = by_allocator(f, docs, names, 2, "a0#2", err, sizeof(err));
 
 	fclose(f);
 	ok(rc == 0 && strstr(s, "\n  a0#2 ") && strstr(s, "\nB = a0 against A = a0#2,") &&
@@ -408,7 +431,7 @@ static void test_view_compare(void)
 	   "a1 against it size by size");
 	free(s);
 	f = open_memstream(&s, &len);
-	rc = pc_alloc_compare(f, docs + 1, names + 1, 1, NULL, err, sizeof(err));
+	rc = by_allocator(f, docs + 1, names + 1, 1, NULL, err, sizeof(err));
 	fclose(f);
 	ok(rc < 0 && strstr(err, "two allocators (found 1) in 2.json"),
 	   "compare --by allocator of one allocator is refused: %s", err);

@@ -468,6 +468,17 @@ static void check_stress(const struct pc_clock *clk)
 	free(s);
 }
 
+/* The group's view of doc in fmt, through a view of that format. */
+static int show(FILE *f, json_t *doc, enum pc_format fmt)
+{
+	struct pc_view v;
+	int rc;
+
+	pc_view_init(&v, f, fmt);
+	rc = pc_contend_show(&v, doc);
+	return pc_view_end(&v) < 0 ? -1 : rc;
+}
+
 /* The table view of a made-up document: rows = threads, columns = lock
  * kinds; the c2c pairs of four CPUs as a heat map. */
 static void check_views(void)
@@ -508,7 +519,7 @@ static void check_views(void)
 		ok(0, "the made-up document parses");
 		return;
 	}
-	pc_contend_show(f, doc, PC_FORMAT_TABLE);
+	show(f, doc, PC_FORMAT_TABLE);
 	fclose(f);
 	ok(strstr(out, "threads placement data      ticket         mcs") &&
 	   strstr(out, "      1 compact      0       20.5           -\n") &&

@@ -145,13 +145,13 @@ bool pc_alloc_has_points(json_t *p);
  * PC_FORMAT_TABLE: rows = sizes, columns = malloc / free / malloc+free
  * per allocator, cycles per call, median), as markdown tables, or as CSV
  * (one line per point). */
-int pc_alloc_show(FILE *f, json_t *doc, enum pc_format fmt);
+int pc_alloc_show(struct pc_view *v, json_t *doc);
 /* The group's three rows as list shows them; *n set. */
 struct pc_point_row;
 const struct pc_point_row *pc_alloc_point_rows(size_t *n);
 /* compare --by allocator: allocators side by side, each against the first
  * (base), for every CPU of the documents, within 80 columns. */
-int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
+int pc_alloc_compare(struct pc_view *v, json_t *const *docs, const char *const *names,
 		     unsigned ndocs, const char *base, char *err, size_t errlen);
 
 #endif

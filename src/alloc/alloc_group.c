@@ -92,6 +92,7 @@ static json_t *alloc_probes(const void *state, const struct pc_profile *prof,
 const struct pc_measurement_group pc_group_alloc = {
 	.name = "allocator group",
 	.unit = "points",
+	.unit_one = "point",
 	.help = "\n"
 		"Allocator fast paths (malloc, free, malloc+free by size, 8 .. 16384):\n"
 		"      --alloc           measure the allocator group (also: -p 'alloc.*')\n"

@@ -3,8 +3,8 @@
  * alloc_view.c - the allocator group's results shown (alloc.h): the
  * published table's shape (rows = sizes, columns = malloc, free and
  * malloc+free per allocator) as text or markdown, its points as CSV;
- * allocators side by side for compare --by allocator; its rows as list
- * shows them.
+ * allocators side by side for compare --by allocator, in every format of
+ * a view (table.h); its rows as list shows them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@ static const struct pc_table_mark noisy[] = { { "*", "*" } };
 static int allocs_init(struct allocs *a)
 {
 	static const struct pc_table_col size = { NULL, "size", 6, PC_CELL_FIXED,
-						   PC_COL_STUB, 0, NULL, NULL };
+						   PC_COL_STUB, 0, NULL, NULL, NULL, NULL };
 
 	a->origin = NULL;
 	a->n = 0;
@@ -86,7 +86,7 @@ static bool labels(const char *label, const char *name)
  * "name#2", "name#3" ... -1 when out of memory. */
 static long alloc_col(struct allocs *a, const char *name, const char *origin)
 {
-	struct pc_table_col col = { NULL, NULL, 0, PC_CELL_CYCLES, PC_COL_MARK, 0, NULL, NULL };
+	struct pc_table_col col = { NULL, NULL, 0, PC_CELL_CYCLES, PC_COL_MARK, 0, NULL, NULL, NULL, NULL };
 	const char **o;
 	char *label = NULL;
 	unsigned same = 0, r;
@@ -177,7 +177,7 @@ static int allocs_add(struct allocs *a, json_t *entry, const char *origin)
 
 /* The allocators a run recorded: "glibc 2.36, jemalloc 5.3.0-0-g54eaed1d8b56",
  * wrapped to the width. */
-static void versions(FILE *f, json_t *entry)
+static void versions(struct pc_view *v, json_t *entry)
 {
 	json_t *runs = json_object_get(entry, "runs"), *run, *a;
 	size_t i, k;
@@ -197,14 +197,14 @@ static void versions(FILE *f, json_t *entry)
 				json_string_value(json_object_get(a, "name")) ? : "?",
 				json_string_value(json_object_get(a, "version")) ? : "?");
 		if (fclose(m) == 0)
-			pc_text_wrap(f, "", line, 2, pc_table_fit());
+			pc_view_wrap(v, "", line, 2);
 		free(line);
 	}
 }
 
 /* Every CPU of doc with allocator points as a table: the text view (the
  * CPU, the title, the allocators' versions) or markdown. */
-static int tables(FILE *f, json_t *doc, bool markdown)
+static int tables(struct pc_view *v, json_t *doc)
 {
 	json_t *entry;
 	const char *key;
@@ -214,14 +214,14 @@ static int tables(FILE *f, json_t *doc, bool markdown)
 		const char *brand = pc_entry_brand(entry, key);
 		int rc = allocs_init(&a) < 0 || allocs_add(&a, entry, key) < 0 ? -1 : 0;
 
-		if (rc == 0 && a.n && markdown) {
-			fprintf(f, "%s: cycles per call (median)\n\n", brand);
-			pc_table_draw_markdown(f, &a.t);
+		if (rc == 0 && a.n && v->fmt == PC_FORMAT_MARKDOWN) {
+			pc_view_printf(v, "%s: cycles per call (median)\n\n", brand);
+			pc_view_table(v, &a.t, brand);
 		} else if (rc == 0 && a.n) {
-			fprintf(f, "%s\nallocator fast paths: cycles per call (median of the "
-				"samples)\n", brand);
-			versions(f, entry);
-			pc_table_draw_text(f, &a.t);
+			pc_view_printf(v, "%s\nallocator fast paths: cycles per call (median "
+				       "of the samples)\n", brand);
+			versions(v, entry);
+			pc_view_table(v, &a.t, brand);
 		}
 		allocs_free(&a);
 		if (rc < 0)
@@ -234,13 +234,14 @@ static int tables(FILE *f, json_t *doc, bool markdown)
 
 /* One allocator (B) against the base (A), size by size: 80 columns. -1
  * when out of memory. */
-static int compare_block(FILE *f, const struct allocs *a, size_t base, size_t o)
+static int compare_block(struct pc_view *v, const struct allocs *a, size_t base, size_t o)
 {
 	struct pc_table_col cols[1 + 3 * PC_ALLOC_PATTERNS] = {
-		{ NULL, "size", 5, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
+		{ NULL, "size", 5, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
 	};
 	size_t s, ca = alloc_first(base), cb = alloc_first(o);
 	struct pc_table t;
+	char *title;
 	unsigned r;
 	long row;
 
@@ -248,11 +249,11 @@ static int compare_block(FILE *f, const struct allocs *a, size_t base, size_t o)
 		const char *head = pattern[r].head;
 
 		cols[1 + 3 * r] = (struct pc_table_col){ head, "A", 8, PC_CELL_CYCLES,
-							 0, 0, NULL, NULL };
+							 0, 0, NULL, NULL, NULL, NULL };
 		cols[2 + 3 * r] = (struct pc_table_col){ head, "B", 8, PC_CELL_CYCLES,
-							 0, 0, NULL, NULL };
+							 0, 0, NULL, NULL, NULL, NULL };
 		cols[3 + 3 * r] = (struct pc_table_col){ head, "B/A", 7, PC_CELL_RATIO,
-							 0, 0, NULL, NULL };
+							 0, 0, NULL, NULL, NULL, NULL };
 	}
 	if (pc_table_init(&t, "  ", cols, 1 + 3 * PC_ALLOC_PATTERNS) < 0)
 		return -1;
@@ -271,9 +272,15 @@ static int compare_block(FILE *f, const struct allocs *a, size_t base, size_t o)
 			pc_table_at(&t, (size_t)row, 3 + 3 * r)->v = va > 0 ? vb / va : NAN;
 		}
 	}
-	fprintf(f, "\nB = %s against A = %s, cycles per call\n", alloc_label(a, o),
-		alloc_label(a, base));
-	pc_table_draw_text(f, &t);
+	pc_view_printf(v, "\n%sB = %s against A = %s, cycles per call\n%s", pc_view_quote(v),
+		       alloc_label(a, o), alloc_label(a, base),
+		       v->fmt == PC_FORMAT_MARKDOWN ? "\n" : "");
+	if (asprintf(&title, "%s against %s", alloc_label(a, o), alloc_label(a, base)) < 0) {
+		pc_table_free(&t);
+		return -1;
+	}
+	pc_view_table(v, &t, title);
+	free(title);
 	pc_table_free(&t);
 	return 0;
 }
@@ -320,7 +327,41 @@ static const char *unreliable(json_t *const *docs, unsigned ndocs, const char *o
 	return NULL;
 }
 
-int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
+/* Each allocator's label and the CPU its points are from; a run marked
+ * unreliable says so under it. -1 when out of memory. */
+static int legend(struct pc_view *v, json_t *const *docs, unsigned ndocs,
+		  const struct allocs *a)
+{
+	static const struct pc_table_col cols[] = {
+		{ .head = "allocator", .width = 20, .flags = PC_COL_LEFT | PC_COL_CODE },
+		{ .head = "cpu", .flags = PC_COL_LEFT, .gap = " " },
+		{ .head = "note", .flags = PC_COL_LEFT | PC_COL_UNDER, .under = "" },
+	};
+	struct pc_table t;
+	size_t k;
+	long r;
+	int rc = pc_table_init(&t, "  ", cols, 3);
+
+	t.no_head = true;
+	t.none = "";
+	t.indent = 2;
+	t.under_indent = 4;
+	for (k = 0; rc == 0 && k < a->n; k++) {
+		const char *why = unreliable(docs, ndocs, a->origin[k]);
+
+		if ((r = pc_table_row(&t)) < 0 ||
+		    pc_table_text(&t, (size_t)r, 0, "%.20s", alloc_label(a, k)) < 0 ||
+		    pc_table_text(&t, (size_t)r, 1, "%.56s", a->origin[k]) < 0 ||
+		    (why && pc_table_text(&t, (size_t)r, 2, "%s", why) < 0))
+			rc = -1;
+	}
+	if (rc == 0)
+		pc_view_table(v, &t, "allocators");
+	pc_table_free(&t);
+	return rc;
+}
+
+int pc_alloc_compare(struct pc_view *v, json_t *const *docs, const char *const *names,
 		     unsigned ndocs, const char *base, char *err, size_t errlen)
 {
 	struct allocs a;
@@ -342,17 +383,12 @@ int pc_alloc_compare(FILE *f, json_t *const *docs, const char *const *names,
 		allocs_free(&a);
 		return -1;
 	}
-	fprintf(f, "allocators (cycles per call, medians):\n");
-	for (k = 0; k < a.n; k++) {
-		const char *why = unreliable(docs, ndocs, a.origin[k]);
-
-		fprintf(f, "  %-20.20s %.56s\n", alloc_label(&a, k), a.origin[k]);
-		if (why)
-			pc_text_wrap(f, "     ", why, 6, pc_table_fit());
-	}
+	pc_view_printf(v, "%sallocators (cycles per call, medians):\n%s", pc_view_quote(v),
+		       v->fmt == PC_FORMAT_MARKDOWN ? "\n" : "");
+	rc = legend(v, docs, ndocs, &a);
 	for (k = 0; k < a.n && rc == 0; k++)
 		if (k != b)
-			rc = compare_block(f, &a, b, k);
+			rc = compare_block(v, &a, b, k);
 out:
 	allocs_free(&a);
 	if (rc < 0)
@@ -362,51 +398,67 @@ out:
 
 /* ---- csv ------------------------------------------------------------------------------------ */
 
-static void csv_number(FILE *f, json_t *pt, const char *metric, const char *stat)
+enum { A_CPU, A_PROBE, A_ALLOC, A_SIZE, A_STATUS, A_CMED, A_CQ1, A_CQ3, A_NMED, A_SAMPLES,
+       A_COLS };
+
+/* A point's statistic, or none. */
+static double stat_of(json_t *pt, const char *metric, const char *stat)
 {
 	json_t *v = json_object_get(json_object_get(pt, metric), stat);
 
-	if (json_is_number(v))
-		fprintf(f, ",%.7g", json_number_value(v));
-	else
-		fputs("," PC_NO_VALUE, f);
+	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* One line per point; every field is a name, a status or a number, so none
- * needs quoting (the reasons are in the JSON). */
-static void csv_points(FILE *f, const char *key, json_t *entry)
+/* The points of every CPU, a row each (the reasons are in the JSON). */
+static int points_table(struct pc_table *t, json_t *doc)
 {
+#define A_WORDS(h) { .head = h, .style = PC_CELL_FIXED, .flags = PC_COL_LEFT }
+#define A_FIGURE(h) { .head = h, .style = PC_CELL_GENERAL, .digits = 7 }
+	static const struct pc_table_col cols[A_COLS] = {
+		[A_CPU] = A_WORDS("cpu"), [A_PROBE] = A_WORDS("probe"),
+		[A_ALLOC] = A_WORDS("allocator"),
+		[A_SIZE] = { .head = "size", .style = PC_CELL_FIXED },
+		[A_STATUS] = A_WORDS("status"), [A_CMED] = A_FIGURE("cycles_median"),
+		[A_CQ1] = A_FIGURE("cycles_q1"), [A_CQ3] = A_FIGURE("cycles_q3"),
+		[A_NMED] = A_FIGURE("ns_median"),
+		[A_SAMPLES] = { .head = "samples", .style = PC_CELL_FIXED },
+	};
+#undef A_WORDS
+#undef A_FIGURE
+	json_t *entry, *pt;
+	const char *key;
 	unsigned row;
 	size_t i;
-	json_t *pt;
+	long r;
 
-	for (row = 0; row < PC_ALLOC_PATTERNS; row++) {
-		json_t *p = json_object_get(json_object_get(entry, "probes"), pc_alloc_rows[row]);
-
-		json_array_foreach(json_object_get(p, "points"), i, pt) {
-			fprintf(f, "%s,%s,%s,%lld,%s", key, pc_alloc_rows[row],
-				json_string_value(json_object_get(pt, "allocator")) ? : "",
-				(long long)json_integer_value(json_object_get(pt, "size")),
-				json_string_value(json_object_get(pt, "status")) ? : "");
-			csv_number(f, pt, "cycles", "median");
-			csv_number(f, pt, "cycles", "q1");
-			csv_number(f, pt, "cycles", "q3");
-			csv_number(f, pt, "ns", "median");
-			fprintf(f, ",%lld\n", (long long)json_integer_value(json_object_get(pt,
-											    "samples")));
-		}
-	}
-}
-
-static void csv(FILE *f, json_t *doc)
-{
-	json_t *entry;
-	const char *key;
-
-	fputs("cpu,probe,allocator,size,status,cycles_median,cycles_q1,cycles_q3,"
-	      "ns_median,samples\n", f);
+	if (pc_table_init(t, ",", cols, A_COLS) < 0)
+		return -1;
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry)
-		csv_points(f, key, entry);
+		for (row = 0; row < PC_ALLOC_PATTERNS; row++) {
+			json_t *p = json_object_get(json_object_get(entry, "probes"),
+						    pc_alloc_rows[row]);
+
+			json_array_foreach(json_object_get(p, "points"), i, pt) {
+				if ((r = pc_table_row(t)) < 0 ||
+				    pc_table_text(t, (size_t)r, A_CPU, "%s", key) < 0 ||
+				    pc_table_text(t, (size_t)r, A_PROBE, "%s",
+						  pc_alloc_rows[row]) < 0 ||
+				    pc_table_text(t, (size_t)r, A_ALLOC, "%s", json_string_value(
+						  json_object_get(pt, "allocator")) ? : "") < 0 ||
+				    pc_table_text(t, (size_t)r, A_STATUS, "%s", json_string_value(
+						  json_object_get(pt, "status")) ? : "") < 0)
+					return -1;
+				pc_table_at(t, (size_t)r, A_SIZE)->v =
+					(double)json_integer_value(json_object_get(pt, "size"));
+				pc_table_at(t, (size_t)r, A_CMED)->v = stat_of(pt, "cycles", "median");
+				pc_table_at(t, (size_t)r, A_CQ1)->v = stat_of(pt, "cycles", "q1");
+				pc_table_at(t, (size_t)r, A_CQ3)->v = stat_of(pt, "cycles", "q3");
+				pc_table_at(t, (size_t)r, A_NMED)->v = stat_of(pt, "ns", "median");
+				pc_table_at(t, (size_t)r, A_SAMPLES)->v = (double)json_integer_value(
+					json_object_get(pt, "samples"));
+			}
+		}
+	return 0;
 }
 
 /* ---- list: the rows -------------------------------------------------------------------- */
@@ -436,11 +488,16 @@ const struct pc_point_row *pc_alloc_point_rows(size_t *n)
 	return rows;
 }
 
-int pc_alloc_show(FILE *f, json_t *doc, enum pc_format fmt)
+int pc_alloc_show(struct pc_view *v, json_t *doc)
 {
-	if (fmt == PC_FORMAT_CSV) {
-		csv(f, doc);
-		return 0;
-	}
-	return tables(f, doc, fmt != PC_FORMAT_TABLE);
+	struct pc_table t;
+	int rc;
+
+	if (v->fmt != PC_FORMAT_CSV)
+		return tables(v, doc);
+	rc = points_table(&t, doc);
+	if (rc == 0)
+		pc_table_draw_csv(v->f, &t, true);
+	pc_table_free(&t);
+	return rc;
 }

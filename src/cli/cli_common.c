@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,14 +39,10 @@ int pc_opt_cpu(const char *arg, int *cpu, char *err, size_t errlen)
 	return 0;
 }
 
-int pc_opt_format(const char *arg, enum pc_format *format, char *err, size_t errlen)
+int pc_opt_format(const char *arg, unsigned allowed, enum pc_format *format, char *err,
+		  size_t errlen)
 {
-	if (pc_format_parse(arg, format) < 0) {
-		snprintf(err, errlen, "--format: want table, json, csv or markdown, got "
-			 "'%s'", arg);
-		return -1;
-	}
-	return 0;
+	return pc_format_take(arg, allowed, format, err, errlen);
 }
 
 int pc_opt_ring0(const char *arg, enum pc_ring0_mode *mode, char *err, size_t errlen)
@@ -108,61 +103,3 @@ int pc_options_exit(const char *cmd, int rc, const char *usage, const char *err)
 	return -1;
 }
 
-int pc_term_width(void)
-{
-	const char *c = getenv("COLUMNS");
-	struct winsize ws;
-	char *end;
-	long n;
-
-	if (c && *c) {
-		n = strtol(c, &end, 10);
-		if (!*end && n >= 20 && n <= 10000)
-			return (int)n;
-	}
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
-		return ws.ws_col;
-	return 80;
-}
-
-/* The longest word of s, in bytes. */
-static int longest_word(const char *s)
-{
-	int most = 0;
-
-	while (*s) {
-		int w = (int)strcspn(s, " ");
-
-		if (w > most)
-			most = w;
-		s += w + (s[w] == ' ');
-	}
-	return most;
-}
-
-void pc_wrap_lines(FILE *f, const char *text, int indent, int width)
-{
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-		char lead[256], *line = strndup(text, n);
-		int at = indent, most;
-
-		if (!line)
-			return;
-		if ((int)n <= width || indent < 1 || indent >= (int)sizeof(lead) ||
-		    (int)n <= indent) {
-			fprintf(f, "%s\n", line);
-		} else {
-			/* A word too long to follow the label goes under a
-			 * shallower column, from the line after the label. */
-			most = longest_word(line + indent);
-			if (at + most > width)
-				at = width - most - 1 > 4 ? width - most - 1 : 4;
-			/* the label without its last space: pc_text_wrap puts one */
-			snprintf(lead, sizeof(lead), "%.*s", indent - 1, line);
-			pc_text_wrap(f, lead, line + indent, at, width);
-		}
-		free(line);
-		text += n + (text[n] == '\n');
-	}
-}

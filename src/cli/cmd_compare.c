@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"      --color WHEN      auto, always or never (default auto: on a terminal)\n"
 	"  -t, --threshold PCT   smallest difference that is a verdict (default 3)\n"
 	"      --alpha P         significance level of the U test (default 0.05)\n"
-	"      --matrix          a probe x CPU matrix of medians, 80 columns wide\n"
+	"      --matrix          a probe x CPU matrix of medians\n"
 	"      --fail-on-regression\n"
 	"                        exit 1 when a probe is slower than the first side,\n"
 	"                        or when no probe was comparable\n"
@@ -107,7 +107,7 @@ static int take_option(int c, const char *arg, void *ctx, char *err, size_t errl
 		}
 		return 0;
 	case 'f':
-		return pc_opt_format(arg, &o->format, err, errlen);
+		return pc_opt_format(arg, PC_FMTS_VIEWS, &o->format, err, errlen);
 	case OPT_COLOR:
 		if ((v = pc_opt_word("--color", arg, color_words, err, errlen)) < 0)
 			return -1;
@@ -190,12 +190,19 @@ static int by_view(const struct pc_compare_options *o, const struct pc_compare_i
 {
 	json_t *docs[PC_COMPARE_MAX_FILES];
 	char err[PC_ERRLEN];
+	struct pc_view v;
 	size_t i;
+	int rc;
 
 	for (i = 0; i < n; i++)
 		docs[i] = in[i].doc;
-	if (o->by->compare(stdout, docs, o->files, (unsigned)n, o->base, err,
-			   sizeof(err)) < 0) {
+	pc_view_init(&v, stdout, o->format);
+	rc = o->by->compare(&v, docs, o->files, (unsigned)n, o->base, err, sizeof(err));
+	if (pc_view_end(&v) < 0 && rc == 0) {
+		snprintf(err, sizeof(err), "cannot write to standard output");
+		rc = -1;
+	}
+	if (rc < 0) {
 		pc_error("compare", "%s", err);
 		return PC_EXIT_USAGE;
 	}
@@ -222,6 +229,17 @@ int pc_compare_load_inputs(const char *cmd, const char *const *files, size_t nfi
 			snprintf(paths[*n], sizeof(paths[*n]), "%s", files[*n]);
 	}
 	return 0;
+}
+
+/* --matrix, in the view's format. */
+static int matrix(const struct pc_compare_options *o, const struct pc_compare *m)
+{
+	struct pc_view v;
+	int rc;
+
+	pc_view_init(&v, stdout, o->format);
+	rc = pc_compare_matrix(&v, m);
+	return pc_view_end(&v) < 0 ? -1 : rc;
 }
 
 /* --fail-on-regression: exit 1 on a slower probe, and when nothing was
@@ -272,7 +290,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	errno = 0;
-	if ((o.matrix ? pc_compare_matrix(stdout, &m, PC_MATRIX_WIDTH) :
+	if ((o.matrix ? matrix(&o, &m) :
 	     pc_compare_render(stdout, &m, o.format, want_color(o.color))) < 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
 		pc_error("compare", "cannot write to standard output: %s",

@@ -28,7 +28,6 @@ struct pc_compare_options {
 	const char *base;		/* --base NAME: what the others are compared to */
 };
 
-#define PC_MATRIX_WIDTH 80
 
 /* Loads files[0..nfiles) into in[], with the names they were read from in
  * paths[]; *n counts those loaded (the documents to free). On an error,

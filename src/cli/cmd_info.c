@@ -28,7 +28,7 @@ static const char usage_text[] =
 	"  -c, --cpu N           pin to CPU N for the calibration\n"
 	"      --ring0 MODE      way into ring 0 to validate: auto, kvm, kmod or\n"
 	"                        none (default auto)\n"
-	"  -f, --format FMT      text or json (default text)\n"
+	"  -f, --format FMT      table (or text) or json (default table)\n"
 	"  -h, --help            this help\n";
 
 enum { OPT_RING0 = 256 };
@@ -132,25 +132,25 @@ static void render_identity(json_t *o)
 {
 	json_t *v;
 
-	fprintf(txt, "model key      %s\n", str(o, "model_key"));
-	fprintf(txt, "cpu            %s (%s), family %lld model %lld stepping %lld\n",
+	fprintf(txt, "model key\t%s\n", str(o, "model_key"));
+	fprintf(txt, "cpu\t%s (%s), family %lld model %lld stepping %lld\n",
 	       str(o, "brand"), *str(o, "vendor") ? str(o, "vendor") : "vendor unknown",
 	       num(o, "family"), num(o, "model"), num(o, "stepping"));
 	if (*str(o, "uarch"))
-		fprintf(txt, "uarch          %s (%s)\n", str(o, "uarch"), str(o, "uarch_source"));
+		fprintf(txt, "uarch\t%s (%s)\n", str(o, "uarch"), str(o, "uarch_source"));
 	else
-		fprintf(txt, "uarch          unknown (not in data/uarch.tsv)\n");
+		fprintf(txt, "uarch\tunknown (not in data/uarch.tsv)\n");
 	if (*str(o, "codename"))
-		fprintf(txt, "codename       %s (libcpuid)\n", str(o, "codename"));
+		fprintf(txt, "codename\t%s (libcpuid)\n", str(o, "codename"));
 	if (*str(o, "codename_note"))
-		fprintf(txt, "codename       %s\n", str(o, "codename_note"));
+		fprintf(txt, "codename\t%s\n", str(o, "codename_note"));
 	if (*str(o, "pmu"))
-		fprintf(txt, "pmu model      %s\n", str(o, "pmu"));
+		fprintf(txt, "pmu model\t%s\n", str(o, "pmu"));
 	else
-		fprintf(txt, "pmu model      none: %s\n", *str(o, "pmu_note") ? str(o, "pmu_note") :
+		fprintf(txt, "pmu model\tnone: %s\n", *str(o, "pmu_note") ? str(o, "pmu_note") :
 		       "libpfm4 detected no core PMU");
 	if ((v = json_object_get(o, "midr")))
-		fprintf(txt, "midr_el1       %s (part 0x%03llx, r%lldp%lld)\n", json_string_value(v),
+		fprintf(txt, "midr_el1\t%s (part 0x%03llx, r%lldp%lld)\n", json_string_value(v),
 		       num(o, "family"), num(o, "model"), num(o, "stepping"));
 }
 
@@ -160,23 +160,23 @@ static void render_topology(json_t *o)
 	size_t i;
 
 	if (t && json_object_get(t, "cores"))
-		fprintf(txt, "topology       %lld package%s, %lld NUMA node%s, %lld cores, %lld "
+		fprintf(txt, "topology\t%lld package%s, %lld NUMA node%s, %lld cores, %lld "
 		       "thread%s per core: %lld CPUs online (%s)\n", num(t, "packages"),
 		       num(t, "packages") == 1 ? "" : "s", num(t, "numa_nodes"),
 		       num(t, "numa_nodes") == 1 ? "" : "s", num(t, "cores"),
 		       num(t, "threads_per_core"), num(t, "threads_per_core") == 1 ? "" : "s",
 		       num(t, "threads"), str(t, "source"));
 	else
-		fprintf(txt, "topology       %lld CPUs online (%s)\n", num(o, "threads"),
+		fprintf(txt, "topology\t%lld CPUs online (%s)\n", num(o, "threads"),
 		       t ? str(t, "source") : "sysconf");
 	if (t && *str(t, "allowed_cpus"))
-		fprintf(txt, "may run on     CPUs %s\n", str(t, "allowed_cpus"));
-	fprintf(txt, "caches         L1d %lld KiB, L1i %lld KiB, L2 %lld KiB, L3 %lld KiB (CPUID)\n",
+		fprintf(txt, "may run on\tCPUs %s\n", str(t, "allowed_cpus"));
+	fprintf(txt, "caches\tL1d %lld KiB, L1i %lld KiB, L2 %lld KiB, L3 %lld KiB (CPUID)\n",
 	       num(caches, "l1d"), num(caches, "l1i"), num(caches, "l2"), num(caches, "l3"));
 	if (*str(o, "caches_note"))
-		fprintf(txt, "               %s\n", str(o, "caches_note"));
+		fprintf(txt, "\t%s\n", str(o, "caches_note"));
 	json_array_foreach(t ? json_object_get(t, "caches") : NULL, i, c)
-		fprintf(txt, "%-15sL%lld%s %lld KiB, %lld of them, %lld CPU%s each: %s\n",
+		fprintf(txt, "%s\tL%lld%s %lld KiB, %lld of them, %lld CPU%s each: %s\n",
 		       i ? "" : "cache sharing", num(c, "level"),
 		       strcmp(str(c, "type"), "data") == 0 ? "d" :
 		       strcmp(str(c, "type"), "instruction") == 0 ? "i" : "",
@@ -189,10 +189,10 @@ static void render_virtualization(json_t *o)
 	json_t *v = json_object_get(o, "virtualization");
 
 	if (!json_is_true(json_object_get(o, "virtualized"))) {
-		fprintf(txt, "virtualized    no\n");
+		fprintf(txt, "virtualized\tno\n");
 		return;
 	}
-	fprintf(txt, "virtualized    yes");
+	fprintf(txt, "virtualized\tyes");
 	if (v && *str(v, "cpuid"))
 		fprintf(txt, ": %s by CPUID (signature \"%s\")", str(v, "cpuid"),
 		       str(v, "cpuid_signature"));
@@ -210,33 +210,33 @@ static void render_clock(json_t *o)
 	json_t *timer = json_object_get(o, "timer"), *d;
 	double hz = real(timer, "hz"), step = (double)num(timer, "resolution_ticks");
 
-	fprintf(txt, "timer          %s at %.3f MHz (%s)\n", str(timer, "name"), hz / 1e6,
+	fprintf(txt, "timer\t%s at %.3f MHz (%s)\n", str(timer, "name"), hz / 1e6,
 	       json_is_true(json_object_get(timer, "measured")) ?
 	       "measured against CLOCK_MONOTONIC_RAW" : "stated by the hardware");
-	fprintf(txt, "timer step     %.0f tick%s (%.1f ns); a sample lasts at least %.1f us\n",
+	fprintf(txt, "timer step\t%.0f tick%s (%.1f ns); a sample lasts at least %.1f us\n",
 	       step, step == 1 ? "" : "s", step * 1e9 / hz, real(o, "sample_min_us"));
-	fprintf(txt, "core clock     about %.0f MHz (%.4f cycles per tick, CPU %lld)\n",
+	fprintf(txt, "core clock\tabout %.0f MHz (%.4f cycles per tick, CPU %lld)\n",
 	       hz * real(o, "cycles_per_tick") / 1e6, real(o, "cycles_per_tick"),
 	       num(o, "pinned_cpu"));
 	if (strcmp(str(o, "cycles_source"), "pmu") == 0) {
-		fprintf(txt, "cycles source  pmu\n");
-		fprintf(txt, "cycles read    %s%s\n", str(o, "pmu_read"),
+		fprintf(txt, "cycles source\tpmu\n");
+		fprintf(txt, "cycles read\t%s%s\n", str(o, "pmu_read"),
 		       json_is_true(json_object_get(o, "pmu_user_only")) ? "; user mode "
 		       "only (kernel-mode counting not permitted)" : "");
 	} else {
-		fprintf(txt, "cycles source  %s: %s\n", str(o, "cycles_source"), str(o, "pmu_reason"));
+		fprintf(txt, "cycles source\t%s: %s\n", str(o, "cycles_source"), str(o, "pmu_reason"));
 	}
 	d = json_object_get(o, "hardware_events");
-	fprintf(txt, "hw events      %s%s\n", json_is_true(json_object_get(d, "available")) ?
+	fprintf(txt, "hw events\t%s%s\n", json_is_true(json_object_get(d, "available")) ?
 	       "can be counted (run -e)" : "not here: ", str(d, "reason"));
 	d = json_object_get(o, "disturbance");
 	if (json_is_true(json_object_get(d, "checked")))
-		fprintf(txt, "disturbance    detected with %s and %s: samples that saw either "
+		fprintf(txt, "disturbance\tdetected with %s and %s: samples that saw either "
 		       "are discarded\n",
 		       json_string_value(json_array_get(json_object_get(d, "counters"), 0)),
 		       json_string_value(json_array_get(json_object_get(d, "counters"), 1)));
 	else
-		fprintf(txt, "disturbance    not detected: %s\n", str(d, "reason"));
+		fprintf(txt, "disturbance\tnot detected: %s\n", str(d, "reason"));
 }
 
 /* A value as the text shows it: a word longer than PC_INFO_WORD_MAX (a
@@ -272,7 +272,7 @@ static void render_env_value(const char *label, json_t *f)
 {
 	char v[PC_ENV_VALUE + 16];
 
-	fprintf(txt, "%-15s%s (%s%s%s)\n", label, shortened(str(f, "value"), v, sizeof(v)),
+	fprintf(txt, "%s\t%s (%s%s%s)\n", label, shortened(str(f, "value"), v, sizeof(v)),
 		str(f, "source"), *str(f, "note") ? "; " : "", str(f, "note"));
 }
 
@@ -286,7 +286,7 @@ static void render_env_lines(const char *label, json_t *f, bool kconfig)
 	size_t same;
 
 	if (kconfig) {
-		fprintf(txt, "%-15s%s:", label, str(f, "source"));
+		fprintf(txt, "%s\t%s:", label, str(f, "source"));
 		json_object_foreach(lines, name, l)
 			fprintf(txt, " %s=%s", name, json_string_value(l));
 		fputc('\n', txt);
@@ -300,12 +300,12 @@ static void render_env_lines(const char *label, json_t *f, bool kconfig)
 			shared = json_string_value(l);
 			continue;
 		}
-		fprintf(txt, "%-15s%s: %s\n", label, name, json_string_value(l));
+		fprintf(txt, "%s\t%s: %s\n", label, name, json_string_value(l));
 		label = "";
 	}
 	if (!shared)
 		return;
-	fprintf(txt, "%-15s%s:", label, shared);
+	fprintf(txt, "%s\t%s:", label, shared);
 	json_object_foreach(lines, name, l)
 		if (strcmp(json_string_value(l), shared) == 0)
 			fprintf(txt, " %s", name);
@@ -327,9 +327,9 @@ static void render_environment(json_t *o)
 
 		if (!json_object_get(f, "value") && before &&
 		    strcmp(str(f, "unknown"), str(before, "unknown")) == 0)
-			fprintf(txt, "%-15sunknown: as %s\n", fl->label, said);
+			fprintf(txt, "%s\tunknown: as %s\n", fl->label, said);
 		else if (!json_object_get(f, "value"))
-			fprintf(txt, "%-15sunknown: %s\n", fl->label, str(f, "unknown"));
+			fprintf(txt, "%s\tunknown: %s\n", fl->label, str(f, "unknown"));
 		else if (fl->lines)
 			render_env_lines(fl->label, f, i == PC_ENV_KERNEL_CONFIG);
 		else
@@ -343,22 +343,59 @@ static void render_environment(json_t *o)
 
 static void render_lines(json_t *o);
 
-/* The report as text, each line wrapped to the terminal under its value. */
-static void render_text(json_t *o)
+/* The label column's width: the longest label and a space. */
+#define INFO_LABEL 15
+
+/* The lines ("label<TAB>value"; a line under another has no label) as a
+ * table of the model: a row each, the value's words wrapped under it. */
+static int info_table(struct pc_table *t, char *lines)
 {
+	static const struct pc_table_col cols[] = {
+		{ .head = "field", .width = INFO_LABEL - 1, .flags = PC_COL_LEFT },
+		{ .head = "value", .flags = PC_COL_LEFT | PC_COL_WRAP, .gap = " " },
+	};
+	char *line, *next, *tab;
+	long r;
+
+	if (pc_table_init(t, " ", cols, 2) < 0)
+		return -1;
+	t->no_head = true;
+	t->none = "";
+	for (line = lines; *line; line = next) {
+		size_t n = strcspn(line, "\n");
+
+		next = line + n + (line[n] == '\n');
+		line[n] = 0;
+		tab = strchr(line, '\t');
+		if ((r = pc_table_row(t)) < 0 ||
+		    (tab && tab > line && pc_table_text(t, (size_t)r, 0, "%.*s",
+							(int)(tab - line), line) < 0) ||
+		    pc_table_text(t, (size_t)r, 1, "%s", tab ? tab + 1 : line) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The report as text: a table of labels and values, each value wrapped to
+ * the width under it. */
+static int render_text(json_t *o)
+{
+	struct pc_table t;
 	char *buf = NULL;
 	size_t len = 0;
+	int rc = -1;
 
 	txt = open_memstream(&buf, &len);
-	if (!txt) {
-		txt = stdout;
-		render_lines(o);
-		return;
-	}
+	if (!txt)
+		return -1;
 	render_lines(o);
-	fclose(txt);
-	pc_wrap_lines(stdout, buf, 15, pc_term_width());
+	if (fclose(txt) == 0 && info_table(&t, buf) == 0) {
+		pc_table_draw(stdout, &t, PC_FORMAT_TABLE);
+		rc = 0;
+	}
+	pc_table_free(&t);
 	free(buf);
+	return rc;
 }
 
 static void render_lines(json_t *o)
@@ -369,15 +406,15 @@ static void render_lines(json_t *o)
 	render_topology(o);
 	render_virtualization(o);
 	if (*str(o, "emulated"))
-		fprintf(txt, "emulated       yes: %s (timings mean nothing)\n", str(o, "emulated"));
-	fprintf(txt, "kernel         %s\n", str(o, "kernel"));
+		fprintf(txt, "emulated\tyes: %s (timings mean nothing)\n", str(o, "emulated"));
+	fprintf(txt, "kernel\t%s\n", str(o, "kernel"));
 	render_environment(o);
 	render_clock(o);
-	fprintf(txt, "kvm            %s (%s)\n", str(kvm, "kind"), str(kvm, "detail"));
+	fprintf(txt, "kvm\t%s (%s)\n", str(kvm, "kind"), str(kvm, "detail"));
 	if (!json_is_string(json_object_get(r0, "backend")))
-		fprintf(txt, "ring 0         unavailable: %s\n", str(r0, "why_unavailable"));
+		fprintf(txt, "ring 0\tunavailable: %s\n", str(r0, "why_unavailable"));
 	else
-		fprintf(txt, "ring 0         %s via %s: %s\n",
+		fprintf(txt, "ring 0\t%s via %s: %s\n",
 		       json_is_true(json_object_get(r0, "trusted")) ? "trustworthy" :
 		       "NOT trustworthy", str(r0, "backend"), str(r0, "verdict"));
 }
@@ -441,12 +478,11 @@ static int info_gather(struct info_sources *x, const struct pc_ring0_options *r0
 struct info_options {
 	int cpu;			/* -1: the CPU info starts on */
 	struct pc_ring0_options ring0;
-	int as_json;
+	enum pc_format fmt;		/* table (its words), or json */
 };
 
 static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
 {
-	static const char *const formats[] = { "text", "json", NULL };
 	struct info_options *o = ctx;
 
 	switch (c) {
@@ -455,8 +491,8 @@ static int take_option(int c, const char *arg, void *ctx, char *err, size_t errl
 	case OPT_RING0:
 		return pc_opt_ring0(arg, &o->ring0.mode, err, errlen);
 	case 'f':
-		o->as_json = pc_opt_word("--format", arg, formats, err, errlen);
-		return o->as_json < 0 ? -1 : 0;
+		return pc_opt_format(arg, PC_FMT(PC_FORMAT_TABLE) | PC_FMT(PC_FORMAT_JSON),
+				     &o->fmt, err, errlen);
 	}
 	return PC_OPT_NOT_MINE;
 }
@@ -470,7 +506,7 @@ static int parse_options(int argc, char **argv, struct info_options *o, char *er
 	o->cpu = -1;
 	o->ring0 = (struct pc_ring0_options){ PC_RING0_AUTO, PC_RING0_TIMEOUT_DEFAULT_S,
 					       NULL };
-	o->as_json = 0;
+	o->fmt = PC_FORMAT_TABLE;
 	rc = pc_options_parse(argc, argv, ":c:f:h", long_options, take_option, o, err,
 			      errlen);
 	if (rc != 0)
@@ -499,11 +535,12 @@ int cmd_info(int argc, char **argv)
 	if (!out) {
 		pc_error("info", "out of memory");
 		rc = PC_EXIT_FAILURE;
-	} else if (o.as_json) {
+	} else if (o.fmt == PC_FORMAT_JSON) {
 		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
 		putchar('\n');
-	} else {
-		render_text(out);
+	} else if (render_text(out) < 0) {
+		pc_error("info", "out of memory");
+		rc = PC_EXIT_FAILURE;
 	}
 	pc_ring0_close(x.r0);
 	pc_env_free(x.env);

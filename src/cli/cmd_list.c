@@ -13,6 +13,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "list.h"
+#include "remote/runner_host.h"
 #include "run/run.h"
 #include "results/compare.h"
 #include "results/table.h"
@@ -25,6 +26,7 @@ static const char usage_text[] =
 	"       primcost list --events [OPTIONS] [PATTERN]\n"
 	"       primcost list --reference [OPTIONS] [PATTERN]\n"
 	"       primcost list --names [PATTERN]\n"
+	"       primcost list --archs\n"
 	"       primcost list --runs [OPTIONS] FILE\n"
 	"\n"
 	"List the probes (all, or those matching the shell glob PATTERN) with\n"
@@ -44,10 +46,12 @@ static const char usage_text[] =
 	"      --runs FILE       list the runs a result file keeps for each CPU\n"
 	"                        (date, host, kernel, version, probes; FILE may be\n"
 	"                        -, and FILE@N picks runs as in compare)\n"
-	"  -f, --format FMT      table, csv or json (default table)\n"
+	"      --archs           the architectures this build measures, one a line\n"
+	"                        (this machine's first; for completion)\n"
+	"  -f, --format FMT      table, csv, json or markdown (default table)\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_EVENTS = 256, OPT_NAMES, OPT_RUNS };
+enum { OPT_EVENTS = 256, OPT_NAMES, OPT_RUNS, OPT_ARCHS };
 
 static const struct option long_options[] = {
 	{ "events", no_argument, NULL, OPT_EVENTS },
@@ -55,6 +59,7 @@ static const struct option long_options[] = {
 	{ "reference", no_argument, NULL, 'r' },
 	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "runs", no_argument, NULL, OPT_RUNS },
+	{ "archs", no_argument, NULL, OPT_ARCHS },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -77,40 +82,6 @@ static const char *sequence(int id)
 	const struct pc_arch_probe *p = pc_probe_impl((enum pc_probe_id)id);
 
 	return p && p->sequence ? p->sequence : "";
-}
-
-void pc_list_csv_line(json_t *row, const char *const *keys)
-{
-	size_t i;
-
-	for (i = 0; keys[i]; i++) {
-		json_t *v = json_object_get(row, keys[i]);
-
-		if (i)
-			putchar(',');
-		if (json_is_integer(v))
-			printf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		else if (json_is_boolean(v))
-			fputs(json_is_true(v) ? "yes" : "no", stdout);
-		else
-			pc_csv_field(stdout, json_string_value(v));
-	}
-	putchar('\n');
-}
-
-void pc_list_fit(int indent, const char *fmt, ...)
-{
-	va_list ap;
-	char *line;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	pc_wrap_lines(stdout, line, indent, pc_term_width());
-	free(line);
 }
 
 /* ---- the rows: the probe table's, then the groups measured at points ---- */
@@ -253,11 +224,34 @@ static int list_names(const char *pattern)
 	return PC_EXIT_OK;
 }
 
+/* This machine's architecture, then every one a probe runner measures
+ * (run --arch), one a line. */
+static int list_archs(void)
+{
+	const char *l = pc_runner_arch_list();
+
+	puts(pc_arch_name);
+	while (*l) {
+		size_t n = strcspn(l, ", ");
+
+		if (n && (strlen(pc_arch_name) != n || strncmp(l, pc_arch_name, n) != 0))
+			printf("%.*s\n", (int)n, l);
+		l += n;
+		l += strspn(l, ", ");
+	}
+	return PC_EXIT_OK;
+}
+
 struct list_options {
 	const char *pattern;
-	int verbose, fmt;	/* fmt: 0 table, 1 csv, 2 json */
-	int events, reference, names, runs;
+	int verbose;
+	enum pc_format fmt;
+	int events, reference, names, runs, archs;
 };
+
+/* The formats of every listing. */
+#define LIST_FORMATS (PC_FMT(PC_FORMAT_TABLE) | PC_FMT(PC_FORMAT_CSV) |		\
+		      PC_FMT(PC_FORMAT_JSON) | PC_FMT(PC_FORMAT_MARKDOWN))
 
 /* The options that set a flag of struct list_options. */
 static const struct {
@@ -269,17 +263,16 @@ static const struct {
 	{ 'r', offsetof(struct list_options, reference) },
 	{ OPT_NAMES, offsetof(struct list_options, names) },
 	{ OPT_RUNS, offsetof(struct list_options, runs) },
+	{ OPT_ARCHS, offsetof(struct list_options, archs) },
 };
 
 static int take_option(int c, const char *arg, void *ctx, char *err, size_t errlen)
 {
-	static const char *const formats[] = { "table", "csv", "json", NULL };
 	struct list_options *o = ctx;
 	size_t i;
 
 	if (c == 'f')
-		return (o->fmt = pc_opt_word("--format", arg, formats, err, errlen)) < 0 ?
-		       -1 : 0;
+		return pc_opt_format(arg, LIST_FORMATS, &o->fmt, err, errlen);
 	for (i = 0; i < PC_ARRAY_LEN(list_flags); i++) {
 		if (list_flags[i].opt == c) {
 			*(int *)((char *)o + list_flags[i].field) = 1;
@@ -298,49 +291,21 @@ static int take_operands(int argc, char **argv, struct list_options *o, char *er
 	return pc_no_operand(argc, argv, err, errlen);
 }
 
-/* One row of the probe table, as list --format json shows it. */
-static json_t *probe_row(int id)
-{
-	const struct pc_probe_row *r = &pc_probe_rows[id];
-	const char *note = pc_probe_note((enum pc_probe_id)id);
-	json_t *row = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s}", "name", r->name,
-				"group", pc_group_name(r->group), "ring", r->ring,
-				"kernel_api", r->kernel_api, "availability",
-				availability(id), "sequence", sequence(id),
-				"description", r->description);
+/* ---- the rows, as a table ---------------------------------------------------------- */
 
-	if (row && note)
-		json_object_set_new(row, "note", json_string(note));
-	return row;
-}
-
-/* One row of a group measured at points, as list --format json shows it. */
-static json_t *point_row_json(const struct pc_point_row *r)
-{
-	json_t *row = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s}", "name",
-				r->name, "group", r->group, "ring", r->ring0 ? 0 : 3,
-				"kernel_api", "-", "availability", r->availability,
-				"sequence", "", "description", r->what, "method", r->method,
-				"selected_by", r->selected_by);
-
-	if (row && r->note)
-		json_object_set_new(row, "note", json_string(r->note));
-	return row;
-}
-
-static const char *const list_keys[] = { "name", "group", "ring", "kernel_api",
-					  "availability", "sequence", "description",
-					  "method", "selected_by", NULL };
+/* In the order of the CSV's columns. */
+enum { L_NAME, L_GROUP, L_RING, L_API, L_AVAIL, L_SEQ, L_DESC, L_METHOD, L_SELECTED, L_NOTE,
+       L_COLS };
 
 /* The name column: as wide as the widest name among the rows listed, but
  * no wider than the probe table's names, so that the kernel group's long
- * names do not narrow the description of every row; a longer name has a
- * line of its own (name_line). */
+ * names do not narrow the other columns; a longer name has a line of its
+ * own (PC_COL_ALONE). */
 #define NAME_WIDTH_MAX 28
 
 static int name_width(const char *pattern)
 {
-	int w = 0;
+	int w = 5;	/* "probe" */
 	size_t i;
 
 	for (i = 0; row_name(i); i++)
@@ -350,104 +315,107 @@ static int name_width(const char *pattern)
 	return w < NAME_WIDTH_MAX ? w : NAME_WIDTH_MAX;
 }
 
-/* The name to print in a column w wide: a name wider than it goes on a
- * line of its own, and the row's fields follow under a blank name. */
-static const char *name_line(const char *name, int w)
+/* The listing's columns: name, group, ring and status in a row's line, the
+ * description in it where the line fits the width, else under it; what -v
+ * adds under the row (the text view), every column in CSV and JSON. */
+static int list_table(struct pc_table *t, const char *pattern)
 {
-	if ((int)strlen(name) <= w)
-		return name;
-	puts(name);
-	return "";
+	const struct pc_table_col cols[L_COLS] = {
+		[L_NAME] = { .head = "probe", .key = "name", .width = name_width(pattern),
+			     .flags = PC_COL_LEFT | PC_COL_ALONE },
+		[L_GROUP] = { .head = "group", .width = 12, .flags = PC_COL_LEFT, .gap = " " },
+		[L_RING] = { .head = "ring", .width = 4, .style = PC_CELL_FIXED, .gap = " " },
+		[L_AVAIL] = { .head = "status", .key = "availability", .wide_head = "availability",
+			      .width = 12, .flags = PC_COL_LEFT, .gap = " " },
+		[L_DESC] = { .head = "description", .flags = PC_COL_LEFT | PC_COL_FLOW,
+			     .gap = " " },
+		[L_API] = { .head = "kernel_api", .under = "kernel API:",
+			    .flags = PC_COL_LEFT | PC_COL_UNDER },
+		[L_SEQ] = { .head = "sequence", .under = "sequence:",
+			    .flags = PC_COL_LEFT | PC_COL_UNDER },
+		[L_METHOD] = { .head = "method", .under = "method:",
+			       .flags = PC_COL_LEFT | PC_COL_UNDER },
+		[L_SELECTED] = { .head = "selected_by", .under = "measured:",
+				 .flags = PC_COL_LEFT | PC_COL_UNDER },
+		[L_NOTE] = { .head = "note", .under = "note:", .flags = PC_COL_LEFT | PC_COL_UNDER },
+	};
+
+	if (pc_table_init(t, " ", cols, L_COLS) < 0)
+		return -1;
+	t->none = "";
+	t->under_indent = 2;
+	return 0;
 }
 
-/* The rows of the groups measured at points (those matching pattern): a
- * line each, or a row of the CSV or of arr. */
-static void list_point_rows(const char *pattern, int verbose, int fmt, json_t *arr)
+/* Sets the cell's words when there are any (an empty cell stays empty). */
+static int words(struct pc_table *t, size_t r, int c, const char *s)
 {
-	size_t n, i;
-	const struct pc_point_row *rows = point_rows(&n);
-	int w = name_width(pattern);
+	return s && *s ? pc_table_text(t, r, (size_t)c, "%s", s) : 0;
+}
 
-	for (i = 0; i < n; i++) {
-		const struct pc_point_row *r = &rows[i];
-		json_t *row;
+/* A row of the probe table. */
+static int probe_row(struct pc_table *t, int id)
+{
+	const struct pc_probe_row *p = &pc_probe_rows[id];
+	long r = pc_table_row(t);
 
-		if (pattern && !matches(pattern, r->name))
-			continue;
-		if (fmt == 0) {
-			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w, name_line(r->name, w), r->group,
-			    r->ring0 ? 0 : 3, r->availability, r->what);
-			if (verbose) {
-				char lead[96];
+	if (r < 0 || words(t, (size_t)r, L_NAME, p->name) < 0 ||
+	    words(t, (size_t)r, L_GROUP, pc_group_name(p->group)) < 0 ||
+	    words(t, (size_t)r, L_AVAIL, availability(id)) < 0 ||
+	    words(t, (size_t)r, L_DESC, p->description) < 0 ||
+	    words(t, (size_t)r, L_API, p->kernel_api) < 0 ||
+	    pc_table_text(t, (size_t)r, L_SEQ, "%s", sequence(id)) < 0 ||
+	    words(t, (size_t)r, L_NOTE, pc_probe_note((enum pc_probe_id)id)) < 0)
+		return -1;
+	pc_table_at(t, (size_t)r, L_RING)->v = p->ring;
+	return 0;
+}
 
-				snprintf(lead, sizeof(lead), "%*s method:    ", w, "");
-				pc_text_wrap(stdout, lead, r->method, w + 13, pc_term_width());
-				snprintf(lead, sizeof(lead), "%*s measured:  ", w, "");
-				pc_text_wrap(stdout, lead, r->selected_by, w + 13, pc_term_width());
-				if (r->note) {
-					snprintf(lead, sizeof(lead), "%*s note:      ", w, "");
-					pc_text_wrap(stdout, lead, r->note, w + 13, pc_term_width());
-				}
-			}
-			continue;
-		}
-		row = point_row_json(r);
-		if (fmt == 1) {
-			pc_list_csv_line(row, list_keys);
-			json_decref(row);
-		} else {
-			json_array_append_new(arr, row);
-		}
-	}
+/* A row of a group measured at points. */
+static int point_row(struct pc_table *t, const struct pc_point_row *p)
+{
+	long r = pc_table_row(t);
+
+	if (r < 0 || words(t, (size_t)r, L_NAME, p->name) < 0 ||
+	    words(t, (size_t)r, L_GROUP, p->group) < 0 ||
+	    words(t, (size_t)r, L_AVAIL, p->availability) < 0 ||
+	    words(t, (size_t)r, L_DESC, p->what) < 0 ||
+	    pc_table_text(t, (size_t)r, L_API, "-") < 0 ||
+	    pc_table_text(t, (size_t)r, L_SEQ, "%s", "") < 0 ||
+	    words(t, (size_t)r, L_METHOD, p->method) < 0 ||
+	    words(t, (size_t)r, L_SELECTED, p->selected_by) < 0 ||
+	    words(t, (size_t)r, L_NOTE, p->note) < 0)
+		return -1;
+	pc_table_at(t, (size_t)r, L_RING)->v = p->ring0 ? 0 : 3;
+	return 0;
 }
 
 /* The probe table, then the rows measured at points (those matching
- * pattern). */
-static int list_probes(const char *pattern, int verbose, int fmt)
+ * pattern); the text view shows what is under a row with -v only. */
+static int list_probes(const char *pattern, int verbose, enum pc_format fmt)
 {
-	json_t *arr = NULL;
-	int id, w = name_width(pattern);
+	const struct pc_point_row *rows;
+	struct pc_table t;
+	size_t n, i;
+	int id, rc = 0;
 
-	if (fmt == 0)
-		printf("%-*s %-12s %4s %-12s %s\n", w, "probe", "group", "ring",
-		       pc_arch_name, "description");
-	else if (fmt == 1)
-		printf("probe,group,ring,kernel_api,%s,sequence,description,method,"
-		       "selected_by\n", pc_arch_name);
-	else
-		arr = json_array();
-	for (id = 0; id < PC_PROBE_COUNT; id++) {
-		const struct pc_probe_row *r = &pc_probe_rows[id];
-
-		if (pattern && !matches(pattern, r->name))
-			continue;
-		if (fmt == 0) {
-			pc_list_fit(w + 32, "%-*s %-12s %4d %-12s %s", w,
-			    name_line(r->name, w), pc_group_name(r->group), r->ring, availability(id), r->description);
-			if (verbose)
-				pc_list_fit(w + 13, "%*s kernel API: %s\n%*s sequence:   %s", w, "",
-				    r->kernel_api, w, "", sequence(id));
-			if (verbose && pc_probe_note((enum pc_probe_id)id))
-				pc_list_fit(w + 13, "%*s note:       %s", w, "",
-				    pc_probe_note((enum pc_probe_id)id));
-		} else {
-			json_t *row = probe_row(id);
-
-			if (fmt == 1) {
-				pc_list_csv_line(row, list_keys);
-				json_decref(row);
-			} else {
-				json_array_append_new(arr, row);
-			}
-		}
-	}
-	list_point_rows(pattern, verbose, fmt, arr);
-	if (arr) {
-		json_dumpf(arr, stdout, JSON_INDENT(1));
-		putchar('\n');
-		json_decref(arr);
-	}
-	return PC_EXIT_OK;
+	if (list_table(&t, pattern) < 0)
+		return PC_EXIT_USAGE;
+	if (fmt == PC_FORMAT_TABLE && !verbose)
+		for (i = 0; i < L_COLS; i++)
+			if (t.cols[i].flags & PC_COL_UNDER)
+				t.cols[i].flags |= PC_COL_DATA;
+	for (id = 0; rc == 0 && id < PC_PROBE_COUNT; id++)
+		if (!pattern || matches(pattern, pc_probe_rows[id].name))
+			rc = probe_row(&t, id);
+	rows = point_rows(&n);
+	for (i = 0; rc == 0 && i < n; i++)
+		if (!pattern || matches(pattern, rows[i].name))
+			rc = point_row(&t, &rows[i]);
+	if (rc == 0)
+		pc_table_draw(stdout, &t, fmt);
+	pc_table_free(&t);
+	return rc == 0 ? PC_EXIT_OK : PC_EXIT_USAGE;
 }
 
 int cmd_list(int argc, char **argv)
@@ -462,10 +430,17 @@ int cmd_list(int argc, char **argv)
 	rc = pc_options_end(rc, err, sizeof(err));
 	if (rc != 0)
 		return pc_options_exit("list", rc, usage_text, err);
-	if (o.events + o.reference + o.names + o.runs > 1) {
-		pc_error("list", "--events, --reference, --names and --runs exclude each other");
+	if (o.events + o.reference + o.names + o.runs + o.archs > 1) {
+		pc_error("list", "--events, --reference, --names, --runs and --archs exclude "
+			 "each other");
 		return PC_EXIT_USAGE;
 	}
+	if (o.archs && o.pattern) {
+		pc_error("list", "--archs takes no pattern");
+		return PC_EXIT_USAGE;
+	}
+	if (o.archs)
+		return list_archs();
 	if (o.runs && !o.pattern) {
 		pc_error("list", "--runs needs a result FILE (- for standard input)");
 		return PC_EXIT_USAGE;

@@ -180,11 +180,12 @@ again:
 	}
 	rc = PC_EXIT_OK;
 	if (!o.quiet && dest.lock_fd >= 0)
-		printf("merged %zu file%s into %s: %zu CPUs, %zu new, %zu runs added, "
+		printf("merged %zu file%s into %s: %zu CPU%s, %zu new, %zu run%s added, "
 			"%zu already there\n", o.nfiles, o.nfiles == 1 ? "" : "s",
-			pc_shown(o.output),
-			json_object_size(json_object_get(out, "cpus")), st.cpus_added,
-			st.runs_added, st.runs_duplicate);
+			pc_shown(o.output), json_object_size(json_object_get(out, "cpus")),
+			json_object_size(json_object_get(out, "cpus")) == 1 ? "" : "s",
+			st.cpus_added, st.runs_added, st.runs_added == 1 ? "" : "s",
+			st.runs_duplicate);
 out:
 	pc_output_close(&dest);
 	json_decref(out);

@@ -28,7 +28,8 @@ static const char usage_text[] =
 	"\n"
 	"  -o, --output OUT      the page (- for standard output)\n"
 	"  -b, --baseline FILE   compare every other CPU against this file's\n"
-	"  -f, --format FMT      html, or text: the probe x CPU matrix (default html)\n"
+	"  -f, --format FMT      html, or table (or text): the probe x CPU matrix\n"
+	"                        (default html)\n"
 	"  -c, --cpu GLOB        only CPUs whose model key matches (repeatable)\n"
 	"  -m, --metric UNIT     cycles, ns or ticks (default cycles)\n"
 	"  -t, --threshold PCT   smallest difference that is a verdict (default 3)\n"
@@ -52,7 +53,7 @@ static const struct option long_options[] = {
 struct report_options {
 	const char *out;
 	const char *baseline;
-	bool text;
+	enum pc_format fmt;	/* html, or table (text): the matrix */
 	struct pc_compare_config cfg;
 	const char *globs[PC_COMPARE_MAX_GLOBS + 1];
 	size_t nglobs;
@@ -66,10 +67,8 @@ static int option(int c, struct report_options *o, char *err, size_t errlen)
 	case 'o': o->out = optarg; return 0;
 	case 'b': o->baseline = optarg; return 0;
 	case 'f':
-		if (strcmp(optarg, "html") != 0 && strcmp(optarg, "text") != 0)
-			break;
-		o->text = strcmp(optarg, "text") == 0;
-		return 0;
+		return pc_format_take(optarg, PC_FMT(PC_FORMAT_HTML) | PC_FMT(PC_FORMAT_TABLE),
+				      &o->fmt, err, errlen);
 	case 'c':
 		if (o->nglobs == PC_COMPARE_MAX_GLOBS || !*optarg)
 			break;
@@ -105,6 +104,7 @@ static int parse(int argc, char **argv, struct report_options *o, char *err,
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->fmt = PC_FORMAT_HTML;
 	o->cfg.metric = PC_METRIC_CYCLES;
 	o->cfg.threshold_pct = 3;
 	o->cfg.alpha = 0.05;
@@ -150,8 +150,16 @@ static int write_out(const struct report_options *o, const struct pc_compare *m,
 	int rc;
 
 	errno = 0;
-	rc = o->text ? pc_compare_matrix(out->f, m, PC_MATRIX_WIDTH) :
-		       pc_report_html(out->f, m, &ho);
+	if (o->fmt == PC_FORMAT_TABLE) {
+		struct pc_view v;
+
+		pc_view_init(&v, out->f, PC_FORMAT_TABLE);
+		rc = pc_compare_matrix(&v, m);
+		if (pc_view_end(&v) < 0)
+			rc = -1;
+	} else {
+		rc = pc_report_html(out->f, m, &ho);
+	}
 	if (rc < 0) {
 		pc_error("report", "cannot write %s: %s", o->out, errno ?
 			 strerror(errno) : "the page could not be made");

@@ -191,7 +191,7 @@ static int opt_value(struct run_parse *p, int c, const char *arg)
 		return pc_opt_nonempty("--output", arg, &o->output, p->err, p->errlen);
 	case 'f':
 		p->format_given = arg;
-		return pc_opt_format(arg, &o->format, p->err, p->errlen);
+		return pc_opt_format(arg, PC_FMTS_VIEWS, &o->format, p->err, p->errlen);
 	case OPT_STATUS_FD:
 		if (pc_opt_long("--status-fd", arg, 0, INT_MAX, "a file descriptor "
 				"number", &v, p->err, p->errlen) < 0)
@@ -310,17 +310,22 @@ static int not_saved(const struct pc_run_options *o, int sig)
 static void show(const struct pc_run *r, json_t *run_doc)
 {
 	const struct pc_run_options *o = r->o;
-	char line[2 * PC_ERRLEN];
+	char line[2 * PC_ERRLEN], count[64];
 
-	if (o->group->show && o->format != PC_FORMAT_JSON)
-		o->group->show(stdout, run_doc, o->format);
-	else
+	if (o->group->show && o->format != PC_FORMAT_JSON) {
+		struct pc_view v;
+
+		pc_view_init(&v, stdout, o->format);
+		o->group->show(&v, run_doc);
+		pc_view_end(&v);
+	} else
 		pc_report_verbose(stdout, run_doc, o->format, o->verbose);
 	pc_report_host(stdout, run_doc, o->format);
 	if (o->format != PC_FORMAT_TABLE)
 		return;
-	snprintf(line, sizeof(line), "%zu %s in %.2f s; saved under \"%s\" in %s",
-		 r->prof.nprobes, o->group->unit, r->prof.wall_s, pc_shown(r->ci.key),
+	snprintf(line, sizeof(line), "%s in %.2f s; saved under \"%s\" in %s",
+		 pc_count_of(count, sizeof(count), r->prof.nprobes, o->group->unit_one,
+			     o->group->unit), r->prof.wall_s, pc_shown(r->ci.key),
 		 pc_shown(o->output));
 	putchar('\n');
 	pc_text_wrap(stdout, "", line, 2, pc_table_fit());

@@ -3,10 +3,11 @@
  * compare_matrix.c - the probe x CPU matrix of medians (compare --matrix):
  * one narrow column per CPU, a legend naming them, and every reason once,
  * as a numbered footnote, instead of in every row. Up to four CPUs fit 80
- * columns; more are wrapped into blocks that repeat the probe column. A
- * probe name longer than its column gets a line of its own. The matrix is
- * a table of the table model (results/table.h), drawn a block at a time
- * by its text view; the legend and the wrapped footnotes are drawn here.
+ * columns; more are wrapped into blocks that repeat the probe column (the
+ * text view's pages, as wide as the width fits). A probe name longer than
+ * its column gets a line of its own. The matrix is a table of the table
+ * model (results/table.h), drawn in the view's format; the legend is its
+ * words.
  */
 #include <math.h>
 #include <stdio.h>
@@ -87,11 +88,12 @@ int pc_cell_footnote(const struct pc_cmp_cell *c, struct pc_footnotes *fn)
 	return 0;
 }
 
-/* The matrix as a table: the probe, then a column per side of medians,
- * each reason a footnote; -1 when out of memory. Columns are filled side
- * by side, so footnotes are numbered down the first column first. */
+/* The matrix as a table: the probe, then a column per side of medians
+ * (their figures as numbers in the data views), each reason a footnote; -1
+ * when out of memory. Columns are filled side by side, so footnotes are
+ * numbered down the first column first. */
 static int matrix_init(struct pc_table *tt, char (*labels)[PC_LABEL_LEN],
-		       const struct pc_cmp_table *t)
+		       const struct pc_cmp_table *t, bool text)
 {
 	struct pc_table_col *cols = calloc(t->nsides + 1, sizeof(*cols));
 	struct pc_footnotes fn = { 0, NULL };
@@ -105,8 +107,21 @@ static int matrix_init(struct pc_table *tt, char (*labels)[PC_LABEL_LEN],
 		.flags = PC_COL_STUB | PC_COL_LEFT | PC_COL_ALONE };
 	for (i = 0; i < t->nsides; i++)
 		cols[i + 1] = (struct pc_table_col){ .head = pc_side_label(i, labels[i]),
-			.width = MATRIX_MIN_CELL, .gap = " " };
+			.width = MATRIX_MIN_CELL, .gap = " ", .style = PC_CELL_GENERAL,
+			.digits = 7 };
 	rc = pc_table_init(tt, NULL, cols, t->nsides + 1);
+	/* where width is no concern, each side's heading says who it is */
+	for (i = 0; rc == 0 && i < t->nsides; i++) {
+		char *wide;
+
+		if (asprintf(&wide, "%s %s", labels[i], t->side[i].key) < 0) {
+			rc = -1;
+			break;
+		}
+		tt->cols[i + 1].wide_head = wide;
+		rc = pc_table_keep(tt, &tt->cols[i + 1].wide_head);
+		free(wide);
+	}
 	tt->drop_empty = true;	/* a block's rows without a figure or a reason */
 	free(cols);
 	for (r = 0; rc == 0 && r < t->nrows; r++)
@@ -115,9 +130,11 @@ static int matrix_init(struct pc_table *tt, char (*labels)[PC_LABEL_LEN],
 		for (r = 0; rc == 0 && r < t->nrows; r++) {
 			const struct pc_cmp_cell *c = &t->row[r].cell[i];
 
-			if (c->state == PC_CELL_OK)
+			if (c->state == PC_CELL_OK && text)
 				rc = pc_table_text(tt, r, i + 1, "%s",
 						   pc_fmt_figure(c->median, v, sizeof(v)));
+			else if (c->state == PC_CELL_OK)
+				pc_table_at(tt, r, i + 1)->v = c->median;
 			/* the reason in the words the other views use */
 			if ((k = pc_cell_footnote(c, &fn)) > 0)
 				pc_table_at(tt, r, i + 1)->note = pc_table_note(tt, fn.text[k - 1]);
@@ -140,9 +157,8 @@ static int probe_width(const struct pc_table *tt, int cap)
 	return w < cap ? w : cap;
 }
 
-/* Who each side is, wrapped to width. */
-static void legend(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
-		   int width)
+/* Who each side is, wrapped to the width. */
+static void legend(struct pc_view *v, const struct pc_compare *m, const struct pc_cmp_table *t)
 {
 	char l[PC_LABEL_LEN], lead[48], *d;
 	size_t i;
@@ -152,74 +168,95 @@ static void legend(FILE *f, const struct pc_compare *m, const struct pc_cmp_tabl
 
 		const char *base = strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file;
 
-		snprintf(lead, sizeof(lead), "%s =", pc_side_label(i, l));
+		snprintf(lead, sizeof(lead), "%s%s =", pc_view_quote(v), pc_side_label(i, l));
 		if (asprintf(&d, "%s: %s %s%s%s%s%s", base, s->key, s->brand ? "(" : "",
 			     s->brand ? s->brand : "",
 			     s->virtualized == 1 ? ", virtual machine" : "",
 			     s->brand ? ")" : "", s->entry ? "" : " (absent)") < 0)
 			d = NULL;
-		pc_text_wrap(f, lead, d ? d : s->key, 4, width);
+		pc_view_wrap(v, lead, d ? d : s->key, 4);
 		free(d);
 	}
-	fprintf(f, "%s per operation, median; %s: no value; [N]: footnote N\n\n",
-		pc_metric_name(m->cfg.metric), PC_NO_VALUE);
+	pc_view_printf(v, "%s%s per operation, median; %s: no value; [N]: footnote N\n\n",
+		       pc_view_quote(v), pc_metric_name(m->cfg.metric), PC_NO_VALUE);
 }
 
-static int matrix_table(FILE *f, const struct pc_compare *m,
-			const struct pc_cmp_table *t, int width)
+/* The probe column's width, that of the widest block beside it: as many
+ * CPUs per block as fit beside a probe column of at least MATRIX_MIN_PROBE,
+ * at most MATRIX_MAX_COLS; the probe column is given what that block
+ * leaves of the width. */
+static int stub_width(const struct pc_table *tt, int width)
 {
-	char (*labels)[PC_LABEL_LEN] = calloc(t->nsides + 1, PC_LABEL_LEN);
-	struct pc_table tt = { .page = 0 };	/* drop_empty set by matrix_init */
-	char lead[32];
-	size_t i, from, per;
-	int used;
+	size_t from, per;
+	int used, most = 0;
 
-	if (!labels || matrix_init(&tt, labels, t) < 0) {
-		pc_table_free(&tt);
-		free(labels);
-		return -1;
-	}
-	if (*t->title)
-		fprintf(f, "== %s\n", t->title);
-	legend(f, m, t, width);
-	/* As many CPUs per block as fit beside a probe column of at least
-	 * MATRIX_MIN_PROBE, and at most MATRIX_MAX_COLS; the probe column
-	 * is given what the block leaves of the width. */
-	for (from = 1; from <= t->nsides; from += per) {
+	for (from = 1; from < tt->ncols; from += per) {
 		used = 0;
-		for (per = 0; from + per <= t->nsides && per < MATRIX_MAX_COLS; per++) {
-			int cw = tt.cols[from + per].width;
+		for (per = 0; from + per < tt->ncols && per < MATRIX_MAX_COLS; per++) {
+			int cw = tt->cols[from + per].width;
 
 			if (per && MATRIX_MIN_PROBE + used + 1 + cw > width)
 				break;
 			used += 1 + cw;
 		}
-		tt.cols[0].width = probe_width(&tt, width - used);
-		if (from > 1)
-			fputc('\n', f);
-		pc_table_draw_text_page(f, &tt, from, per);
+		most = used > most ? used : most;
 	}
-	if (tt.nnotes)
-		fputc('\n', f);
-	for (i = 0; i < tt.nnotes; i++) {
-		snprintf(lead, sizeof(lead), "[%zu]", i + 1);
-		pc_text_wrap(f, lead, tt.notes[i], 5, width);
+	return probe_width(tt, width - most);
+}
+
+static int matrix_table(struct pc_view *v, const struct pc_compare *m,
+			const struct pc_cmp_table *t, int width)
+{
+	char (*labels)[PC_LABEL_LEN] = calloc(t->nsides + 1, PC_LABEL_LEN);
+	struct pc_table tt = { .page = 0 };	/* drop_empty set by matrix_init */
+	bool text = v->fmt == PC_FORMAT_TABLE || v->fmt == PC_FORMAT_MARKDOWN;
+	char lead[32];
+	size_t i;
+
+	if (!labels || matrix_init(&tt, labels, t, text) < 0) {
+		pc_table_free(&tt);
+		free(labels);
+		return -1;
+	}
+	if (*t->title)
+		pc_view_printf(v, "%s%s\n", v->fmt == PC_FORMAT_MARKDOWN ? "### " : "== ",
+			       t->title);
+	legend(v, m, t);
+	tt.cols[0].width = stub_width(&tt, width);
+	tt.page = MATRIX_MAX_COLS;
+	tt.fit = width;
+	if (v->fmt != PC_FORMAT_TABLE) {
+		pc_view_table(v, &tt, *t->title ? t->title : "matrix");
+	} else {
+		/* the blocks, then the footnotes as the matrix has always
+		 * written them (indented under their words) */
+		struct pc_table blocks = tt;
+
+		blocks.nnotes = 0;
+		pc_table_draw_text(v->f, &blocks);
+		if (tt.nnotes)
+			pc_view_printf(v, "\n");
+		for (i = 0; i < tt.nnotes; i++) {
+			snprintf(lead, sizeof(lead), "[%zu]", i + 1);
+			pc_view_wrap(v, lead, tt.notes[i], 5);
+		}
 	}
 	pc_table_free(&tt);
 	free(labels);
 	return 0;
 }
 
-int pc_compare_matrix(FILE *f, const struct pc_compare *m, int width)
+int pc_compare_matrix(struct pc_view *v, const struct pc_compare *m)
 {
+	int width = pc_table_fit() > 0 ? pc_table_fit() : 80;
 	size_t c;
 
 	for (c = 0; c < m->ntables; c++) {
 		if (c)
-			fputc('\n', f);
-		if (matrix_table(f, m, &m->table[c], width) < 0)
+			pc_view_printf(v, "\n");
+		if (matrix_table(v, m, &m->table[c], width) < 0)
 			return -1;
-		pc_compare_render_analogs(f, m, &m->table[c], false, width);
+		pc_compare_render_analogs(v, m, &m->table[c]);
 	}
-	return ferror(f) ? -1 : 0;
+	return 0;
 }

@@ -325,7 +325,8 @@ static int geomean_row(struct pc_table *tt, const struct pc_cmp_table *t)
 		bad |= delta_cell(tt, (size_t)r, col_of(i, COL_DELTA),
 				  isnan(g) ? NAN : (g - 1) * 100) < 0;
 		bad |= pc_table_text(tt, (size_t)r, col_of(i, COL_P), "%zu", n) < 0 ||
-		       pc_table_wide(tt, (size_t)r, col_of(i, COL_P), "%zu probes", n) < 0;
+		       pc_table_wide(tt, (size_t)r, col_of(i, COL_P), "%zu probe%s", n,
+				     n == 1 ? "" : "s") < 0;
 		bad |= pc_table_text(tt, (size_t)r, col_of(i, COL_VERDICT), "probes") < 0 ||
 		       pc_table_wide(tt, (size_t)r, col_of(i, COL_VERDICT), "%s", "") < 0;
 	}
@@ -401,10 +402,12 @@ static void unmeasured(FILE *f, const struct pc_cmp_table *t)
  * title, its sides and notes, the table (the text view without the rows
  * no side measured, named under it) and its footnotes, the marks' legend;
  * -1 when out of memory. */
-static int table_view(FILE *f, const struct pc_compare *m, const struct pc_cmp_table *t,
-		      bool markdown, bool color)
+static int table_view(struct pc_view *v, const struct pc_compare *m,
+		      const struct pc_cmp_table *t)
 {
 	struct side_heads *h = calloc(t->nsides + 1, sizeof(*h));
+	bool markdown = v->fmt == PC_FORMAT_MARKDOWN;
+	FILE *f = v->f;
 	struct pc_table tt;
 	size_t r, shown = 0;
 	int rc;
@@ -422,20 +425,18 @@ static int table_view(FILE *f, const struct pc_compare *m, const struct pc_cmp_t
 	if (rc == 0) {
 		if (*t->title)
 			fprintf(f, markdown ? "### `%s`\n\n" : "== %s\n", pc_shown(t->title));
-		describe_table(f, t, markdown ? "> " : "");
+		describe_table(f, t, pc_view_quote(v));
 		fputc('\n', f);
-		tt.color = color;
-		if (markdown) {
-			pc_table_draw_markdown(f, &tt);
-		} else {
+		tt.color = v->color;
+		if (!markdown)
 			table_widths(&tt);
-			if (shown)
-				pc_table_draw_text(f, &tt);
-			if (shown < t->nrows)
-				fputc('\n', f);
+		if (shown || markdown)
+			pc_view_table(v, &tt, t->title);
+		if (!markdown && shown < t->nrows)
+			fputc('\n', f);
+		if (!markdown)
 			unmeasured(f, t);
-		}
-		marks_legend(f, t, markdown ? "> " : "");
+		marks_legend(f, t, pc_view_quote(v));
 	}
 	pc_table_free(&tt);
 	free(h);
@@ -459,9 +460,9 @@ enum {
 };
 
 /* Figures with six significant digits, counts whole. */
-#define CSV_WORDS(name) { NULL, name, 0, PC_CELL_FIXED, PC_COL_LEFT, 0, NULL, NULL }
-#define CSV_FIGURE(name) { NULL, name, 0, PC_CELL_GENERAL, 0, 6, NULL, NULL }
-#define CSV_COUNT(name) { NULL, name, 0, PC_CELL_FIXED, 0, 0, NULL, NULL }
+#define CSV_WORDS(name) { NULL, name, 0, PC_CELL_FIXED, PC_COL_LEFT, 0, NULL, NULL, NULL, NULL }
+#define CSV_FIGURE(name) { NULL, name, 0, PC_CELL_GENERAL, 0, 6, NULL, NULL, NULL, NULL }
+#define CSV_COUNT(name) { NULL, name, 0, PC_CELL_FIXED, 0, 0, NULL, NULL, NULL, NULL }
 static const struct pc_table_col csv_cols[CSV_COLS] = {
 	CSV_WORDS("table"), CSV_WORDS("probe"), CSV_WORDS("group"), CSV_WORDS("side"),
 	CSV_WORDS("file"), CSV_WORDS("cpu"), CSV_WORDS("state"), CSV_WORDS("status"),
@@ -702,7 +703,7 @@ json_t *pc_compare_json(const struct pc_compare *m)
 int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		      bool color)
 {
-	bool markdown = fmt == PC_FORMAT_MARKDOWN;
+	struct pc_view v;
 	size_t c;
 
 	if (fmt == PC_FORMAT_JSON) {
@@ -715,15 +716,18 @@ int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 	}
 	if (fmt == PC_FORMAT_CSV)
 		return render_csv(f, m) < 0 || ferror(f) ? -1 : 0;
-	rule_line(f, m, markdown ? "> " : "");
+	pc_view_init(&v, f, fmt);
+	v.color = color;
+	rule_line(f, m, pc_view_quote(&v));
 	for (c = 0; c < m->ntables; c++) {
 		fputc('\n', f);
-		if (table_view(f, m, &m->table[c], markdown, color) < 0)
+		if (table_view(&v, m, &m->table[c]) < 0)
 			return -1;
-		pc_compare_render_analogs(f, m, &m->table[c], markdown,
-					  markdown ? 0 : pc_table_fit());
+		pc_compare_render_analogs(&v, m, &m->table[c]);
 	}
-	fprintf(f, "\n%s%zu slower, %zu faster, %zu same", markdown ? "> " : "", m->slower,
+	if (pc_view_end(&v) < 0)
+		return -1;
+	fprintf(f, "\n%s%zu slower, %zu faster, %zu same", pc_view_quote(&v), m->slower,
 		m->faster, m->same);
 	if (m->not_comparable)
 		fprintf(f, ", %zu not comparable", m->not_comparable);

@@ -19,68 +19,106 @@ static int json_name(const struct dirent *d)
 	return d->d_name[0] != '.' && n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
 }
 
-/* One CPU of one reference table: a line of the table or the CSV, or a
- * row appended to arr (JSON). */
-static void reference_row(const char *name, const char *path, const char *key,
-			  json_t *e, int fmt, int verbose, json_t *arr)
+enum { R_NAME, R_FILE, R_KEY, R_DATE, R_PROBES, R_BRAND, R_SOURCE, R_COLS };
+
+/* The columns: the table's name, its date, its probes and the CPU's brand
+ * in a row's line (the brand's words wrapped within the rest of the width,
+ * or under the row where that is too narrow), each run's source under it
+ * (-v); the file and the model key in CSV and JSON only. */
+static int reference_table(struct pc_table *t, int verbose)
 {
-	static const char *const keys[] = { "reference", "file", "cpu", "brand", "date",
-					    "probes", "source", NULL };
-	json_t *runs = json_object_get(e, "runs"), *run = json_array_get(runs, 0), *r;
+	static const struct pc_table_col cols[R_COLS] = {
+		[R_NAME] = { .head = "reference", .width = 32, .flags = PC_COL_LEFT },
+		[R_FILE] = { .head = "file", .flags = PC_COL_LEFT | PC_COL_DATA },
+		[R_KEY] = { .head = "cpu", .flags = PC_COL_LEFT | PC_COL_DATA },
+		[R_DATE] = { .head = "date", .width = 12, .flags = PC_COL_LEFT, .gap = " " },
+		[R_PROBES] = { .head = "probes", .width = 6, .style = PC_CELL_FIXED, .gap = " " },
+		[R_BRAND] = { .head = "cpu", .key = "brand", .wide_head = "brand",
+			      .flags = PC_COL_LEFT | PC_COL_WRAP | PC_COL_FLOW, .gap = "  " },
+		[R_SOURCE] = { .head = "source", .under = "source:",
+			       .flags = PC_COL_LEFT | PC_COL_UNDER },
+	};
+
+	if (pc_table_init(t, " ", cols, R_COLS) < 0)
+		return -1;
+	t->none = "";
+	t->under_indent = 4;
+	if (!verbose)
+		t->cols[R_SOURCE].flags |= PC_COL_DATA;
+	return 0;
+}
+
+/* One CPU of one reference table, a row: its runs' sources one a line. */
+static int reference_row(struct pc_table *t, const char *name, const char *path,
+			 const char *key, json_t *e, enum pc_format fmt)
+{
+	json_t *runs = json_object_get(e, "runs"), *run = json_array_get(runs, 0);
 	const char *brand = json_string_value(json_object_get(json_object_get(e, "cpu"),
 							      "brand"));
 	const char *date = json_string_value(json_object_get(run, "date"));
-	const char *summary = json_string_value(json_object_get(
-		json_object_get(run, "provenance"), "summary"));
-	size_t np = json_object_size(json_object_get(e, "probes")), k;
+	const char *summary;
+	char *sources = NULL, *more;
+	long r = pc_table_row(t);
+	size_t k;
+	int rc = 0;
 
-	date = date ? date : "";
-	if (fmt == 0) {
-		pc_list_fit(55, "%-32s %-12s %6zu  %s", pc_shown(name), pc_shown(date), np,
-		    pc_shown(brand ? brand : key));
-		for (k = 0; verbose && k < json_array_size(runs); k++)
-			pc_list_fit(33, "%32s %s", "", json_string_value(json_object_get(
-				json_object_get(json_array_get(runs, k), "provenance"),
-				"summary")));
-		return;
+	if (r < 0)
+		return -1;
+	pc_table_at(t, (size_t)r, R_PROBES)->v =
+		(double)json_object_size(json_object_get(e, "probes"));
+	/* the text view shows names as they are safe to show; the data views
+	 * give them whole */
+	if (pc_table_text(t, (size_t)r, R_NAME, "%s", fmt == PC_FORMAT_TABLE ? pc_shown(name) :
+			  name) < 0 ||
+	    pc_table_text(t, (size_t)r, R_FILE, "%s", path) < 0 ||
+	    pc_table_text(t, (size_t)r, R_KEY, "%s", key) < 0 ||
+	    pc_table_text(t, (size_t)r, R_DATE, "%s", date ? date : "") < 0)
+		return -1;
+	if (fmt == PC_FORMAT_TABLE)
+		rc = pc_table_text(t, (size_t)r, R_BRAND, "%s", pc_shown(brand ? brand : key));
+	else if (brand)
+		rc = pc_table_text(t, (size_t)r, R_BRAND, "%s", brand);
+	for (k = 0; rc == 0 && k < json_array_size(runs); k++) {
+		summary = json_string_value(json_object_get(json_object_get(
+			json_array_get(runs, k), "provenance"), "summary"));
+		if (!summary || (fmt != PC_FORMAT_TABLE && k))
+			continue;	/* the data views: the first run's */
+		if (asprintf(&more, "%s%s%s", sources ? sources : "", sources ? "\n" : "",
+			     summary) < 0) {
+			rc = -1;
+			break;
+		}
+		free(sources);
+		sources = more;
 	}
-	r = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:I, s:s?}", "reference", name,
-		      "file", path, "cpu", key, "brand", brand, "date", date,
-		      "probes", (json_int_t)np, "source", summary);
-	if (fmt == 1) {
-		pc_list_csv_line(r, keys);
-		json_decref(r);
-	} else {
-		json_array_append_new(arr, r);
-	}
+	if (rc == 0 && sources)
+		rc = pc_table_text(t, (size_t)r, R_SOURCE, "%s", sources);
+	free(sources);
+	return rc;
 }
 
 /* The published tables installed with primcost (pc_reference_dir()),
  * each validated as it is read. */
-int pc_list_reference(const char *pattern, int fmt, int verbose)
+int pc_list_reference(const char *pattern, enum pc_format fmt, int verbose)
 {
 	char where[PC_ERRLEN];
 	const char *dir = pc_reference_dir(where, sizeof(where));
 	struct dirent **names;
-	json_t *arr;
+	struct pc_table t;
 	int n, i, rc = PC_EXIT_OK;
 
 	if (!dir) {
 		pc_error("list", "%s", where);
 		return PC_EXIT_USAGE;
 	}
-	arr = fmt == 2 ? json_array() : NULL;
 	n = scandir(dir, &names, json_name, alphasort);
 	if (n < 0) {
 		pc_error("list", "reference tables: %s: %s", dir, strerror(errno));
-		json_decref(arr);
 		return PC_EXIT_USAGE;
 	}
-	if (fmt == 0)
-		printf("%-32s %-12s %6s  %s\n", "reference", "date", "probes", "cpu");
-	else if (fmt == 1)
-		printf("reference,file,cpu,brand,date,probes,source\n");
-	for (i = 0; i < n; i++) {
+	if (reference_table(&t, verbose) < 0)
+		rc = PC_EXIT_USAGE;
+	for (i = 0; rc == PC_EXIT_OK && i < n; i++) {
 		char path[4096], err[PC_ERRLEN], name[256];
 		const char *key;
 		json_t *doc, *e;
@@ -97,19 +135,15 @@ int pc_list_reference(const char *pattern, int fmt, int verbose)
 			break;
 		}
 		json_object_foreach(json_object_get(doc, "cpus"), key, e)
-			reference_row(name, path, key, e, fmt, verbose, arr);
+			if (reference_row(&t, name, path, key, e, fmt) < 0)
+				rc = PC_EXIT_USAGE;
 		json_decref(doc);
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-	if (arr) {
-		if (rc == PC_EXIT_OK) {
-			json_dumpf(arr, stdout, JSON_INDENT(1));
-			putchar('\n');
-		}
-		json_decref(arr);
-	}
+	if (rc == PC_EXIT_OK)
+		pc_table_draw(stdout, &t, fmt);
+	pc_table_free(&t);
 	return rc;
 }
-

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli_common.h"
@@ -128,9 +130,28 @@ static int dispatch(int argc, char **argv)
 	return c->fn(argc - 1, argv + 1);
 }
 
+/* The width every text view fits, read once: $COLUMNS, else the
+ * terminal's, else 80 (pc_table_set_fit; views read pc_table_fit). */
+static int term_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long n;
+
+	if (c && *c) {
+		n = strtol(c, &end, 10);
+		if (!*end && n >= 20 && n <= 10000)
+			return (int)n;
+	}
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
 int main(int argc, char **argv)
 {
 	hold_closed_std_fds();
-	pc_table_set_fit(pc_term_width());	/* every text view fits it */
+	pc_table_set_fit(term_width());	/* every text view fits it */
 	return close_stdout(dispatch(argc, argv));
 }

@@ -28,11 +28,11 @@ static const char *const palette[PC_PAGE_STYLES] = {
 	"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",
 	"#f0e442", "#000000",
 };
-/* The marker shapes as characters: circle, square, triangle, diamond,
- * triangle down, plus, cross, ring. */
+/* The marker shapes as characters (UTF-8; the page writes them as numeric
+ * references): circle, square, triangle, diamond, triangle down, plus,
+ * cross, ring. */
 static const char *const glyphs[PC_PAGE_STYLES] = {
-	"&#9679;", "&#9632;", "&#9650;", "&#9670;", "&#9660;", "&#10010;", "&#10006;",
-	"&#9675;",
+	"\u25cf", "\u25a0", "\u25b2", "\u25c6", "\u25bc", "\u271a", "\u2716", "\u25cb",
 };
 
 const char *pc_page_colour(size_t side)
@@ -313,40 +313,66 @@ static void head(FILE *f, const struct pc_report_html_opts *o)
 
 /* ---- the CPUs in detail ------------------------------------------------------ */
 
-static void side_row(FILE *f, const struct pc_cmp_side *s, size_t i)
-{
-	char l[PC_LABEL_LEN];
+enum { SIDE_KEY, SIDE_CPU, SIDE_MODEL, SIDE_FILE, SIDE_CYCLES, SIDE_VIRT, SIDE_RELIABILITY,
+       SIDE_COLS };
 
-	fprintf(f, "<tr data-cpu=\"");
-	pc_html_escape(f, s->key);
-	fprintf(f, "\"><td><span class=\"g\" style=\"color:%s\">%s</span> %s</td><td>",
-		pc_page_colour(i), pc_page_glyph(i), pc_side_label(i, l));
-	pc_html_escape(f, s->key);
-	fputs("</td><td>", f);
-	pc_html_escape(f, s->file);
-	fputs("</td><td>", f);
-	pc_html_escape(f, s->cycles_source ? s->cycles_source : PC_NO_VALUE);
-	fprintf(f, "</td><td>%s</td><td>", s->virtualized == 1 ? "virtual machine" :
-		s->virtualized == 0 ? "bare metal" : "unknown");
+/* Side i's row of the CPUs' table. -1 when out of memory. */
+static int side_row(struct pc_table *tab, const struct pc_cmp_side *s, size_t i)
+{
+	char l[PC_LABEL_LEN], *rel = NULL;
+	size_t len = 0;
+	long r = pc_table_row(tab);
+	FILE *m;
+
+	if (r < 0 || !(m = open_memstream(&rel, &len)))
+		return -1;
 	if (!s->entry)
-		fputs("absent from this file", f);
+		fputs("absent from this file", m);
 	else if (s->unreliable)
-		fputs("<strong>unreliable</strong>", f);
+		fputs(PC_STRONG_ON "unreliable" PC_STRONG_OFF, m);
 	else
-		fputs("reliable", f);
+		fputs("reliable", m);
 	if (s->partial_figures)
-		fprintf(f, "; %zu figures from a partial run", s->partial_figures);
+		fprintf(m, "; %zu figures from a partial run", s->partial_figures);
 	if (s->runs_used > 1)
-		fprintf(f, "; figures from %zu runs", s->runs_used);
-	fputs("</td></tr>\n", f);
+		fprintf(m, "; figures from %zu runs", s->runs_used);
+	if (fclose(m) != 0 ||
+	    pc_table_text(tab, (size_t)r, SIDE_KEY, "%s", s->key) < 0 ||
+	    pc_table_text(tab, (size_t)r, SIDE_CPU, "%s", pc_side_label(i, l)) < 0 ||
+	    pc_table_text(tab, (size_t)r, SIDE_MODEL, "%s", s->key) < 0 ||
+	    pc_table_text(tab, (size_t)r, SIDE_FILE, "%s", s->file) < 0 ||
+	    pc_table_text(tab, (size_t)r, SIDE_CYCLES, "%s", s->cycles_source ?
+			  s->cycles_source : PC_NO_VALUE) < 0 ||
+	    pc_table_text(tab, (size_t)r, SIDE_VIRT, "%s", s->virtualized == 1 ?
+			  "virtual machine" : s->virtualized == 0 ? "bare metal" : "unknown") < 0 ||
+	    pc_table_text(tab, (size_t)r, SIDE_RELIABILITY, "%s", rel) < 0) {
+		free(rel);
+		return -1;
+	}
+	free(rel);
+	pc_table_at(tab, (size_t)r, SIDE_CPU)->glyph = pc_page_glyph(i);
+	pc_table_at(tab, (size_t)r, SIDE_CPU)->glyph_colour = pc_page_colour(i);
+	return 0;
 }
 
-static void cpus(FILE *f, const struct pc_compare *m)
+/* Each table's CPUs in detail: a table of the model each. */
+static int cpus(FILE *f, const struct pc_compare *m)
 {
+	static const struct pc_table_col cols[SIDE_COLS] = {
+		[SIDE_KEY] = { .head = "model key", .flags = PC_COL_LEFT | PC_COL_DATA },
+		[SIDE_CPU] = { .head = "CPU", .flags = PC_COL_LEFT },
+		[SIDE_MODEL] = { .head = "model key", .flags = PC_COL_LEFT },
+		[SIDE_FILE] = { .head = "file", .flags = PC_COL_LEFT },
+		[SIDE_CYCLES] = { .head = "cycles", .flags = PC_COL_LEFT },
+		[SIDE_VIRT] = { .head = "virtualization", .flags = PC_COL_LEFT },
+		[SIDE_RELIABILITY] = { .head = "reliability", .flags = PC_COL_LEFT },
+	};
+	struct pc_table tab;
 	size_t c, i;
+	int rc = 0;
 
 	fputs("<section id=\"cpus\">\n<h2>The CPUs in detail</h2>\n", f);
-	for (c = 0; c < m->ntables; c++) {
+	for (c = 0; rc == 0 && c < m->ntables; c++) {
 		const struct pc_cmp_table *t = &m->table[c];
 
 		if (*t->title) {
@@ -354,14 +380,17 @@ static void cpus(FILE *f, const struct pc_compare *m)
 			pc_html_escape(f, t->title);
 			fputs("</h3>\n", f);
 		}
-		fputs("<table>\n<tr><th>CPU</th><th>model key</th><th>file</th>"
-		      "<th>cycles</th><th>virtualization</th><th>reliability</th></tr>\n",
-		      f);
-		for (i = 0; i < t->nsides; i++)
-			side_row(f, &t->side[i], i);
-		fputs("</table>\n", f);
+		if (pc_table_init(&tab, NULL, cols, SIDE_COLS) < 0)
+			return -1;
+		tab.row_data = "cpu";
+		for (i = 0; rc == 0 && i < t->nsides; i++)
+			rc = side_row(&tab, &t->side[i], i);
+		if (rc == 0)
+			pc_table_draw_html(f, &tab, NULL);
+		pc_table_free(&tab);
 	}
 	fputs("</section>\n", f);
+	return rc;
 }
 
 /* ---- the comparison view ----------------------------------------------------- */
@@ -578,7 +607,7 @@ int pc_report_html(FILE *f, const struct pc_compare *m,
 	if (rc == 0 && o->comparison)
 		rc = comparison(f, m);
 	if (rc == 0)
-		cpus(f, m);
+		rc = cpus(f, m);
 	notes(f, &pg);
 	fputs("</body>\n</html>\n", f);
 	notes_free(&pg);

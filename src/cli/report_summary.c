@@ -71,8 +71,9 @@ static bool question(FILE *f, const struct pc_cmp_table *t, size_t d,
 			pc_answer_line(a, line, sizeof(line));
 			fputs("<dd data-cpu=\"", f);
 			pc_html_escape(f, t->side[i].key);
-			fprintf(f, "\"><span class=\"g\" style=\"color:%s\">%s</span> %s, ",
-				pc_page_colour(i), pc_page_glyph(i), pc_side_label(i, l));
+			fprintf(f, "\"><span class=\"g\" style=\"color:%s\">", pc_page_colour(i));
+			pc_html_ascii(f, pc_page_glyph(i));
+			fprintf(f, "</span> %s, ", pc_side_label(i, l));
 			pc_html_escape(f, pc_page_cpu_name(&t->side[i]));
 			fputs(": ", f);
 			pc_html_escape(f, line);
@@ -168,18 +169,19 @@ static void run_date(FILE *f, const char *iso)
 		fprintf(f, "%.10s %.5s UTC", iso, iso + 11);
 		return;
 	}
-	pc_html_escape(f, iso);
+	fputs(iso, f);
 }
 
-/* Where side s's figures come from, in words, a published table's source
- * in full as a note. */
-static int figures_from(FILE *f, struct pc_page *pg, const struct pc_cmp_side *s)
+/* Where side s's figures come from, in words into m (a cell's: its
+ * emphasis marked), a published table's source in full as a note of the
+ * page: its number, or 0; -1 when out of memory. */
+static int figures_from(FILE *m, struct pc_page *pg, const struct pc_cmp_side *s)
 {
 	char *src;
 	int k;
 
 	if (!s->entry) {
-		fputs("absent from this file", f);
+		fputs("absent from this file", m);
 		return 0;
 	}
 	if (s->reference) {
@@ -187,59 +189,75 @@ static int figures_from(FILE *f, struct pc_page *pg, const struct pc_cmp_side *s
 			return -1;
 		k = pc_page_note(pg, src, false);
 		free(src);
-		if (!(src = strndup(s->reference, (size_t)source_len(s->reference))))
-			return -1;
-		fputs("published table: ", f);
-		pc_html_escape(f, src);
-		free(src);
+		fprintf(m, "published table: %.*s", source_len(s->reference), s->reference);
 		return k;
 	}
-	fputs("a run", f);
+	fputs("a run", m);
 	if (s->newest_date) {
-		fputs(" of ", f);
-		run_date(f, s->newest_date);
+		fputs(" of ", m);
+		run_date(m, s->newest_date);
 	}
-	if (s->kernel) {
-		fputs(", kernel ", f);
-		pc_html_escape(f, s->kernel);
-	}
+	if (s->kernel)
+		fprintf(m, ", kernel %s", s->kernel);
 	if (s->virtualized == 1)
-		fputs(", in a virtual machine", f);
+		fputs(", in a virtual machine", m);
 	if (s->unreliable)
-		fputs("; <strong>marked unreliable</strong>", f);
+		fputs("; " PC_STRONG_ON "marked unreliable" PC_STRONG_OFF, m);
 	if (s->partial_figures)
-		fprintf(f, "; %zu figures from a partial run", s->partial_figures);
+		fprintf(m, "; %zu figures from a partial run", s->partial_figures);
 	return 0;
 }
 
+enum { KEY_CPU, KEY_LABEL, KEY_NAME, KEY_FROM, KEY_FILE, KEY_COLS };
+
+/* The table naming each CPU of t: its glyph and letter, its name, where its
+ * figures come from (a published table's source a note of the page), its
+ * file; each row names the CPU's model key (data-cpu). */
 static int cpu_key(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t)
 {
-	char l[PC_LABEL_LEN];
+	static const struct pc_table_col cols[KEY_COLS] = {
+		[KEY_CPU] = { .head = "model key", .flags = PC_COL_LEFT | PC_COL_DATA },
+		[KEY_LABEL] = { .head = "CPU", .flags = PC_COL_LEFT },
+		[KEY_NAME] = { .head = "name", .flags = PC_COL_LEFT },
+		[KEY_FROM] = { .head = "figures from", .flags = PC_COL_LEFT },
+		[KEY_FILE] = { .head = "file", .flags = PC_COL_LEFT },
+	};
+	struct pc_table tab;
+	char l[PC_LABEL_LEN], *from = NULL;
 	const char *base;
-	size_t i;
-	int k;
+	size_t i, len = 0;
+	FILE *m;
+	long r;
+	int k, rc = pc_table_init(&tab, NULL, cols, KEY_COLS);
 
-	fputs("<table class=\"key\">\n<tr><th>CPU</th><th>name</th><th>figures from</th>"
-	      "<th>file</th></tr>\n", f);
-	for (i = 0; i < t->nsides; i++) {
+	tab.row_data = "cpu";
+	tab.note_href = "#note-";
+	for (i = 0; rc == 0 && i < t->nsides; i++) {
 		const struct pc_cmp_side *s = &t->side[i];
 
-		fputs("<tr data-cpu=\"", f);
-		pc_html_escape(f, s->key);
-		fprintf(f, "\"><td><span class=\"g\" style=\"color:%s\">%s</span> %s</td><td>",
-			pc_page_colour(i), pc_page_glyph(i), pc_side_label(i, l));
-		pc_html_escape(f, pc_page_cpu_name(s));
-		fputs("</td><td>", f);
-		if ((k = figures_from(f, pg, s)) < 0)
-			return -1;
-		pc_page_note_ref(f, k);
+		if ((r = pc_table_row(&tab)) < 0 || !(m = open_memstream(&from, &len))) {
+			rc = -1;
+			break;
+		}
+		k = figures_from(m, pg, s);
 		base = strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file;
-		fputs("</td><td>", f);
-		pc_html_escape(f, base);
-		fputs("</td></tr>\n", f);
+		if (fclose(m) != 0 || k < 0 ||
+		    pc_table_text(&tab, (size_t)r, KEY_CPU, "%s", s->key) < 0 ||
+		    pc_table_text(&tab, (size_t)r, KEY_LABEL, "%s", pc_side_label(i, l)) < 0 ||
+		    pc_table_text(&tab, (size_t)r, KEY_NAME, "%s", pc_page_cpu_name(s)) < 0 ||
+		    pc_table_text(&tab, (size_t)r, KEY_FROM, "%s", from) < 0 ||
+		    pc_table_text(&tab, (size_t)r, KEY_FILE, "%s", base) < 0)
+			rc = -1;
+		pc_table_at(&tab, (size_t)r, KEY_LABEL)->glyph = pc_page_glyph(i);
+		pc_table_at(&tab, (size_t)r, KEY_LABEL)->glyph_colour = pc_page_colour(i);
+		pc_table_at(&tab, (size_t)r, KEY_FROM)->note = k > 0 ? (unsigned)k : 0;
+		free(from);
+		from = NULL;
 	}
-	fputs("</table>\n", f);
-	return 0;
+	if (rc == 0)
+		pc_table_draw_html(f, &tab, "key");
+	pc_table_free(&tab);
+	return rc;
 }
 
 /* ---- the overview matrix ----------------------------------------------------- */
@@ -403,7 +421,7 @@ static void points_line(FILE *f, const struct pc_cmp_table *t, size_t c)
 		pc_html_escape(f, g);
 		fputs("\">", f);
 		pc_html_escape(f, g);
-		fprintf(f, "</a> (%zu points, of", n);
+		fprintf(f, "</a> (%zu point%s, of", n, n == 1 ? "" : "s");
 		for (i = 0, n = 0; i < t->nsides; i++) {
 			for (q = r; q < t->nrows; q++)
 				if (is_point(&t->row[q]) && t->row[q].cell[i].state == PC_CELL_OK &&

@@ -200,11 +200,11 @@ json_t *pc_contend_json_run(const struct pc_contend_run *cr);
  * rows = threads, columns = lock kinds, cycles per lock+unlock per thread,
  * then the atomics, then c2c, a heat map when there are pairs enough), as
  * those tables in markdown, or as CSV (one line per point). */
-int pc_contend_show(FILE *f, json_t *doc, enum pc_format fmt);
+int pc_contend_show(struct pc_view *v, json_t *doc);
 /* compare --by lock: the lock rows of the files (and the published
  * spin_lock_unlock tables) side by side, paired by threads, nodes and
  * placement (the published ones, which have none, by threads and nodes). */
-int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
+int pc_contend_compare(struct pc_view *v, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, const char *base, char *err, size_t errlen);
 /* The group's rows as list shows them (hidden ones left out); *n set. */
 struct pc_point_row;

@@ -122,6 +122,7 @@ static json_t *contend_probes(const void *state, const struct pc_profile *prof,
 const struct pc_measurement_group pc_group_contend = {
 	.name = "contended group",
 	.unit = "points",
+	.unit_one = "point",
 	.help = "\n"
 		"Contended primitives (lock.*, contended.*, c2c.latency), in windows:\n"
 		"      --locks           measure the contended group (also: -p 'lock.*' ...);\n"

@@ -52,8 +52,8 @@ static const struct pc_table_mark noisy[] = { { "*", "*" } };
 static int kinds_table(struct pc_table *t, const char *keyname, bool data)
 {
 	const struct pc_table_col stubs[KEY_COLS + 1] = {
-		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
-		{ NULL, keyname, 9, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0, NULL, NULL },
+		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
+		{ NULL, keyname, 9, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0, NULL, NULL, NULL, NULL },
 		[DATA_COL] = { NULL, "data", 4, PC_CELL_FIXED, PC_COL_STUB, 0, NULL,
 			       "data lines" },
 	};
@@ -94,7 +94,7 @@ static long kind_col(struct pc_table *t, const char *name)
 {
 	int w = (int)strlen(name) + 2;
 	const struct pc_table_col col = { NULL, name, w > 11 ? w : 11, PC_CELL_CYCLES,
-					  PC_COL_MARK, 0, NULL, name };
+					  PC_COL_MARK, 0, NULL, name, NULL, NULL };
 	size_t c;
 
 	for (c = stubs(t); c < t->ncols; c++)
@@ -188,13 +188,16 @@ static int add_points(struct pc_table *t, json_t *entry, const char *prefix)
 
 #define HEAT_CPUS 64
 
-/* Every pair's one-way cycles on a CPU x CPU grid, darker when dearer. */
-static void heat_map(FILE *f, json_t *points)
+/* Every pair's one-way cycles on a CPU x CPU grid, darker when dearer: a
+ * table of glyph cells, a column a CPU one character wide, a '|' over every
+ * tenth. -1 when out of memory. */
+static int heat_map(struct pc_view *v, json_t *points)
 {
 	static const char shade[] = " .:-=+*#%@";
-	int cpu[HEAT_CPUS], a, b;
+	int cpu[HEAT_CPUS], a, b, rc = 0;
 	double m[HEAT_CPUS][HEAT_CPUS], lo = INFINITY, hi = 0;
 	unsigned n = 0, i, j;
+	struct pc_table t;
 	json_t *pt;
 	size_t k;
 
@@ -202,12 +205,12 @@ static void heat_map(FILE *f, json_t *points)
 		for (j = 0; j < HEAT_CPUS; j++)
 			m[i][j] = NAN;
 	json_array_foreach(points, k, pt) {
-		double v = json_number_value(json_object_get(json_object_get(pt, "cycles"),
+		double x = json_number_value(json_object_get(json_object_get(pt, "cycles"),
 							     "median"));
 		int ia, ib;
 
 		if (sscanf(json_string_value(json_object_get(pt, "cpus")) ? : "", "%d,%d",
-			   &a, &b) != 2 || !(v > 0))
+			   &a, &b) != 2 || !(x > 0))
 			continue;
 		for (ia = 0; ia < (int)n && cpu[ia] != a; ia++)
 			;
@@ -219,23 +222,39 @@ static void heat_map(FILE *f, json_t *points)
 			cpu[n++] = b;
 		if (ia >= (int)n || ib >= (int)n)
 			continue;
-		m[ia][ib] = m[ib][ia] = v;
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
+		m[ia][ib] = m[ib][ia] = x;
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
 	}
 	if (n < 3)
-		return;
-	fprintf(f, "\nheat map, one-way cycles: ' ' %.0f .. '@' %.0f\n    ", lo, hi);
-	for (j = 0; j < n; j++)
-		fputc(j % 10 == 0 ? '|' : ' ', f);
-	fputc('\n', f);
-	for (i = 0; i < n; i++) {
-		fprintf(f, "%3d ", cpu[i]);
-		for (j = 0; j < n; j++)
-			fputc(isnan(m[i][j]) ? (i == j ? '\\' : '?') :
-			      shade[hi > lo ? (int)((m[i][j] - lo) / (hi - lo) * 9 + 0.5) : 0], f);
-		fputc('\n', f);
+		return 0;
+	if (pc_table_init(&t, NULL, &(struct pc_table_col){ .head = "", .width = 3,
+			  .style = PC_CELL_FIXED, .flags = PC_COL_STUB }, 1) < 0)
+		return -1;
+	t.fit = 0;	/* a column a CPU: the grid is never paged */
+	for (j = 0; rc == 0 && j < n; j++)
+		rc = pc_table_col_add(&t, &(struct pc_table_col){ .head = j % 10 == 0 ? "|" : " ",
+			.width = 1, .flags = PC_COL_LEFT, .gap = j ? "" : " " }) < 0 ? -1 : 0;
+	for (i = 0; rc == 0 && i < n; i++) {
+		long r = pc_table_row(&t);
+
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		pc_table_at(&t, (size_t)r, 0)->v = cpu[i];
+		for (j = 0; rc == 0 && j < n; j++)
+			rc = pc_table_text(&t, (size_t)r, j + 1, "%c", isnan(m[i][j]) ?
+					   (i == j ? '\\' : '?') :
+					   shade[hi > lo ? (int)((m[i][j] - lo) / (hi - lo) * 9 + 0.5) :
+						 0]);
 	}
+	if (rc == 0) {
+		pc_view_printf(v, "\nheat map, one-way cycles: ' ' %.0f .. '@' %.0f\n", lo, hi);
+		pc_view_table(v, &t, "c2c.latency heat map");
+	}
+	pc_table_free(&t);
+	return rc;
 }
 
 /* The pairs of c2c.latency as a table. -1: out of memory. */
@@ -270,9 +289,9 @@ static int c2c_table(struct pc_table *t, json_t *points)
 	return 0;
 }
 
-/* c2c.latency's pairs under their title, as markdown or as text with the
- * heat map. -1: out of memory. */
-static int c2c_view(FILE *f, json_t *probe, bool markdown)
+/* c2c.latency's pairs under their title, and in the text view the heat
+ * map. -1: out of memory. */
+static int c2c_view(struct pc_view *v, json_t *probe)
 {
 	json_t *points = json_object_get(probe, "points");
 	struct pc_table t;
@@ -281,15 +300,11 @@ static int c2c_view(FILE *f, json_t *probe, bool markdown)
 	if (!json_array_size(points))
 		return 0;
 	if ((rc = c2c_table(&t, points)) == 0) {
-		fputs("\nc2c.latency: one-way transfer of a line (CAS ping-pong, round trip / 2)"
-		      "\n", f);
-		if (markdown) {
-			fputc('\n', f);
-			pc_table_draw_markdown(f, &t);
-		} else {
-			pc_table_draw_text(f, &t);
-			heat_map(f, points);
-		}
+		pc_view_printf(v, "\nc2c.latency: one-way transfer of a line (CAS ping-pong, "
+			       "round trip / 2)\n%s", v->fmt == PC_FORMAT_MARKDOWN ? "\n" : "");
+		pc_view_table(v, &t, "c2c.latency");
+		if (v->fmt == PC_FORMAT_TABLE)
+			rc = heat_map(v, points);
 	}
 	pc_table_free(&t);
 	return rc;
@@ -297,7 +312,7 @@ static int c2c_view(FILE *f, json_t *probe, bool markdown)
 
 /* Under the tables: the line transfer timed after every window, over the
  * entry's points, and why each point that is not ok is what it is. */
-static void transfer_and_reasons(FILE *f, json_t *entry)
+static void transfer_and_reasons(struct pc_view *v, json_t *entry)
 {
 	double lo = INFINITY, hi = 0, *x = NULL, *nx;
 	json_t *p, *pt;
@@ -309,16 +324,16 @@ static void transfer_and_reasons(FILE *f, json_t *entry)
 			   "contended") != 0)
 			continue;
 		json_array_foreach(json_object_get(p, "points"), i, pt) {
-			double v = json_number_value(json_object_get(json_object_get(pt,
-						     "transfer"), "cycles"));
+			double cy = json_number_value(json_object_get(json_object_get(pt,
+						      "transfer"), "cycles"));
 			const char *st = json_string_value(json_object_get(pt, "status"));
 			const char *why = json_string_value(json_object_get(pt, "reason"));
 
-			if (v > 0 && (nx = realloc(x, (n + 1) * sizeof(*x)))) {
+			if (cy > 0 && (nx = realloc(x, (n + 1) * sizeof(*x)))) {
 				x = nx;
-				x[n++] = v;
-				lo = v < lo ? v : lo;
-				hi = v > hi ? v : hi;
+				x[n++] = cy;
+				lo = cy < lo ? cy : lo;
+				hi = cy > hi ? cy : hi;
 			}
 			if (st && strcmp(st, "ok") != 0) {
 				char lead[160], data[32] = "";
@@ -332,14 +347,14 @@ static void transfer_and_reasons(FILE *f, json_t *entry)
 								"threads")),
 					 json_string_value(json_object_get(pt, "placement")) ? : "",
 					 data);
-				pc_text_wrap(f, lead, why ? why : st, 4, pc_table_fit());
+				pc_view_wrap(v, lead, why ? why : st, 4);
 			}
 		}
 	}
 	if (n)
-		fprintf(f, "line transfer between each point's first two CPUs, timed "
-			"after every window:\n%.0f cycles, the median of %zu points (%.0f "
-			"to %.0f)\n", pc_median(x, n), n, lo, hi);
+		pc_view_printf(v, "line transfer between each point's first two CPUs, timed "
+			       "after every window:\n%.0f cycles, the median of %zu point%s "
+			       "(%.0f to %.0f)\n", pc_median(x, n), n, n == 1 ? "" : "s", lo, hi);
 	free(x);
 }
 
@@ -352,9 +367,9 @@ static const struct {
 	{ "contended.", "contended atomics: cycles per operation per thread" },
 };
 
-/* The table of entry's rows kinds[k].prefix* under its title, as markdown or
- * text (nothing when there are none). -1: out of memory. */
-static int kinds_view(FILE *f, json_t *entry, size_t k, bool markdown)
+/* The table of entry's rows kinds[k].prefix* under its title (nothing when
+ * there are none). -1: out of memory. */
+static int kinds_view(struct pc_view *v, json_t *entry, size_t k)
 {
 	struct pc_table t;
 	int rc = kinds_table(&t, "placement", strcmp(kinds[k].prefix, "lock.") == 0);
@@ -362,45 +377,42 @@ static int kinds_view(FILE *f, json_t *entry, size_t k, bool markdown)
 	if (rc == 0)
 		rc = add_points(&t, entry, kinds[k].prefix);
 	if (rc == 0 && t.ncols > stubs(&t)) {
-		if (markdown) {
-			fprintf(f, "\n%s\n\n", kinds[k].title);
-			pc_table_draw_markdown(f, &t);
-		} else {
-			fprintf(f, "%s%s\n", k ? "\n" : "", kinds[k].title);
-			pc_table_draw_text(f, &t);
-		}
+		if (v->fmt == PC_FORMAT_MARKDOWN)
+			pc_view_printf(v, "\n%s\n\n", kinds[k].title);
+		else
+			pc_view_printf(v, "%s%s\n", k ? "\n" : "", kinds[k].title);
+		pc_view_table(v, &t, kinds[k].prefix);
 	}
 	pc_table_free(&t);
 	return rc;
 }
 
 /* An entry's tables: the locks', the atomics', c2c's. -1: out of memory. */
-static int entry_tables(FILE *f, json_t *entry, bool markdown)
+static int entry_tables(struct pc_view *v, json_t *entry)
 {
 	size_t k;
 
 	for (k = 0; k < PC_ARRAY_LEN(kinds); k++)
-		if (kinds_view(f, entry, k, markdown) < 0)
+		if (kinds_view(v, entry, k) < 0)
 			return -1;
-	return c2c_view(f, json_object_get(json_object_get(entry, "probes"), "c2c.latency"),
-			markdown);
+	return c2c_view(v, json_object_get(json_object_get(entry, "probes"), "c2c.latency"));
 }
 
 /* The published tables' shape, per CPU: the locks, the atomics, c2c; the
  * text view then the line transfer and the reasons. */
-static int tables_view(FILE *f, json_t *doc, bool markdown)
+static int tables_view(struct pc_view *v, json_t *doc)
 {
 	json_t *entry;
 	const char *key;
 
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
-		fprintf(f, "%s\n", pc_entry_brand(entry, key));
-		if (entry_tables(f, entry, markdown) < 0)
+		pc_view_printf(v, "%s\n", pc_entry_brand(entry, key));
+		if (entry_tables(v, entry) < 0)
 			return -1;
-		if (markdown)
+		if (v->fmt == PC_FORMAT_MARKDOWN)
 			continue;
-		fputc('\n', f);
-		transfer_and_reasons(f, entry);
+		pc_view_printf(v, "\n");
+		transfer_and_reasons(v, entry);
 	}
 	return 0;
 }
@@ -480,16 +492,16 @@ static int compare_add(struct pc_table *t, json_t *entry, char tag, int what)
 }
 
 /* text at indent, wrapped to the width (later lines 4 further in). */
-static void wrapped(FILE *f, int indent, const char *text)
+static void wrapped(struct pc_view *v, int indent, const char *text)
 {
 	char lead[16];
 
 	snprintf(lead, sizeof(lead), "%*s", indent - 1, "");
-	pc_text_wrap(f, lead, text, indent + 4, pc_table_fit());
+	pc_view_wrap(v, lead, text, indent + 4);
 }
 
 /* How the published figures were taken, next to how primcost takes them. */
-static void method_notes(FILE *f, json_t *entry, char tag)
+static void method_notes(struct pc_view *v, json_t *entry, char tag)
 {
 	json_t *run = json_array_get(json_object_get(entry, "runs"), 0);
 	json_t *prov = json_object_get(run, "provenance");
@@ -500,10 +512,10 @@ static void method_notes(FILE *f, json_t *entry, char tag)
 	if (!prov)
 		return;
 	snprintf(buf, sizeof(buf), "%c (published): %s", tag, what ? what : "?");
-	wrapped(f, 2, buf);
+	wrapped(v, 2, buf);
 	if (clock) {
 		snprintf(buf, sizeof(buf), "%c's clock: %s", tag, clock);
-		wrapped(f, 2, buf);
+		wrapped(v, 2, buf);
 	}
 }
 
@@ -531,16 +543,16 @@ enum { PASS_NAME = 0, PASS_METHODS = 4 };	/* besides ADD_OURS, ADD_PUBLISHED */
 
 /* How a published table was measured, against primcost's method (the latter
  * once, before the first). */
-static void pass_methods(FILE *f, json_t *entry, char tag, bool *seen)
+static void pass_methods(struct pc_view *v, json_t *entry, char tag, bool *seen)
 {
 	if (!json_object_get(json_array_get(json_object_get(entry, "runs"), 0), "provenance"))
 		return;
 	if (!*seen) {
-		fputs("\nmethod differences:\n", f);
-		wrapped(f, 2, method_primcost);
+		pc_view_printf(v, "\nmethod differences:\n");
+		wrapped(v, 2, method_primcost);
 	}
 	*seen = true;
-	method_notes(f, entry, tag);
+	method_notes(v, entry, tag);
 }
 
 /* The entries of the documents that hold lock rows, lettered from A: each
@@ -548,7 +560,7 @@ static void pass_methods(FILE *f, json_t *entry, char tag, bool *seen)
  * the published rows put into t (ADD_OURS, ADD_PUBLISHED), or its method
  * told when it is a published one (PASS_METHODS). Returns how many, or -1
  * when out of memory. */
-static long compare_pass(FILE *f, struct pc_table *t, json_t *const *docs,
+static long compare_pass(struct pc_view *v, struct pc_table *t, json_t *const *docs,
 			 const char *const *names, unsigned ndocs, int what)
 {
 	struct pc_table one;
@@ -569,7 +581,7 @@ static long compare_pass(FILE *f, struct pc_table *t, json_t *const *docs,
 			if (rc == 0 && one.ncols > stubs(&one)) {
 				n++;
 				if (what == PASS_METHODS) {
-					pass_methods(f, entry, tag, &seen);
+					pass_methods(v, entry, tag, &seen);
 				} else if (what) {
 					rc = compare_add(t, entry, tag, what);
 				} else {
@@ -577,7 +589,7 @@ static long compare_pass(FILE *f, struct pc_table *t, json_t *const *docs,
 						rc = kind_col(t, one.cols[c].wide_head) < 0 ? -1 : 0;
 					snprintf(buf, sizeof(buf), "%c = %s (%s)", tag,
 						 pc_entry_brand(entry, key), names[d]);
-					wrapped(f, 2, buf);
+					wrapped(v, 2, buf);
 				}
 				tag = next_tag(tag);
 			}
@@ -594,7 +606,7 @@ static long grouped_col(struct pc_table *t, const char *name)
 {
 	int w = (int)strlen(name) + 2;
 	const struct pc_table_col col = { strchr(name, ' ') + 1, name, w > 11 ? w : 11,
-					  PC_CELL_CYCLES, PC_COL_MARK, 0, " ", name };
+					  PC_CELL_CYCLES, PC_COL_MARK, 0, " ", name, NULL, NULL };
 
 	return pc_table_col_add(t, &col);
 }
@@ -631,7 +643,7 @@ static int by_kind(struct pc_table *t)
 	return 0;
 }
 
-int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
+int pc_contend_compare(struct pc_view *v, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, const char *base, char *err, size_t errlen)
 {
 	struct pc_table t;
@@ -643,23 +655,33 @@ int pc_contend_compare(FILE *f, json_t *const *docs, const char *const *names,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	fprintf(f, "locks and atomics under contention: cycles per lock+unlock pair "
-		"(or operation)\nper thread, medians; rows: threads, the NUMA nodes they "
-		"span, the placement\n(Zijlstra's 2014 tables have none: beside "
-		"every placement, else -) and a lock's\ndata lines (the 2014 tables': 0; "
-		"a result of before them: 0, its counter on a\nline of its own)\n");
+	if (v->fmt == PC_FORMAT_TABLE)
+		pc_view_printf(v, "locks and atomics under contention: cycles per lock+unlock "
+			       "pair (or operation)\nper thread, medians; rows: threads, the NUMA "
+			       "nodes they span, the placement\n(Zijlstra's 2014 tables have "
+			       "none: beside every placement, else -) and a lock's\ndata lines "
+			       "(the 2014 tables': 0; a result of before them: 0, its counter on "
+			       "a\nline of its own)\n");
+	else
+		pc_view_wrap(v, v->fmt == PC_FORMAT_MARKDOWN ? ">" : "", "locks and atomics under "
+			     "contention: cycles "
+			     "per lock+unlock pair (or operation) per thread, medians; rows: "
+			     "threads, the NUMA nodes they span, the placement (Zijlstra's 2014 "
+			     "tables have none: beside every placement, else -) and a lock's "
+			     "data lines (the 2014 tables': 0; a result of before them: 0, its "
+			     "counter on a line of its own)", 0);
 	/* Our points make the rows; the published figures go beside them. */
-	n = compare_pass(f, &t, docs, names, ndocs, PASS_NAME);
+	n = compare_pass(v, &t, docs, names, ndocs, PASS_NAME);
 	if (n > 0 && by_kind(&t) < 0)
 		n = -1;
-	if (n > 0 && (compare_pass(f, &t, docs, names, ndocs, ADD_OURS) < 0 ||
-		      compare_pass(f, &t, docs, names, ndocs, ADD_PUBLISHED) < 0))
+	if (n > 0 && (compare_pass(v, &t, docs, names, ndocs, ADD_OURS) < 0 ||
+		      compare_pass(v, &t, docs, names, ndocs, ADD_PUBLISHED) < 0))
 		n = -1;
 	if (n > 0) {
-		fputc('\n', f);
+		pc_view_printf(v, "\n");
 		t.drop_empty = true;	/* the rows of other CPUs' threads */
-		pc_table_draw_text(f, &t);
-		n = compare_pass(f, NULL, docs, names, ndocs, PASS_METHODS);
+		pc_view_table(v, &t, "locks and atomics under contention");
+		n = compare_pass(v, NULL, docs, names, ndocs, PASS_METHODS);
 	}
 	pc_table_free(&t);
 	if (n == 0)
@@ -792,7 +814,7 @@ static int csv_point(struct pc_table *t, const char *key, const char *name, json
 }
 
 /* A line per point of the contended rows, every CPU entry's. */
-static int csv_view(FILE *f, json_t *doc)
+static int csv_view(struct pc_view *v, json_t *doc)
 {
 	struct pc_table t;
 	json_t *entry, *p, *pt;
@@ -810,13 +832,12 @@ static int csv_view(FILE *f, json_t *doc)
 					rc = csv_point(&t, key, name, pt);
 		}
 	if (rc == 0)
-		pc_table_draw_csv(f, &t, true);
+		pc_table_draw_csv(v->f, &t, true);
 	pc_table_free(&t);
 	return rc;
 }
 
-int pc_contend_show(FILE *f, json_t *doc, enum pc_format fmt)
+int pc_contend_show(struct pc_view *v, json_t *doc)
 {
-	return fmt == PC_FORMAT_CSV ? csv_view(f, doc) :
-	       tables_view(f, doc, fmt != PC_FORMAT_TABLE);
+	return v->fmt == PC_FORMAT_CSV ? csv_view(v, doc) : tables_view(v, doc);
 }

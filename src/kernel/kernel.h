@@ -103,7 +103,7 @@ json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_pr
 
 /* ---- kernel_view.c: shown --------------------------------------------------- */
 
-int pc_kernel_show(FILE *f, json_t *doc, enum pc_format fmt);
+int pc_kernel_show(struct pc_view *v, json_t *doc);
 struct pc_point_row;
 const struct pc_point_row *pc_kernel_point_rows(size_t *n);
 

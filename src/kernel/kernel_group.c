@@ -72,6 +72,7 @@ static json_t *kernel_probes(const void *state, const struct pc_profile *prof,
 const struct pc_measurement_group pc_group_kernel = {
 	.name = "kernel group",
 	.unit = "rows",
+	.unit_one = "row",
 	.help = "\n"
 		"The running kernel's own primitives (kernel.*), timed inside it by the\n"
 		"primcost_ring0 module:\n"

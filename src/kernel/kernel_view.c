@@ -62,22 +62,14 @@ static int fill(struct pc_table *t, size_t row, size_t c, json_t *p, unsigned ns
 	return 0;
 }
 
-static void draw(FILE *f, struct pc_table *t, bool markdown)
-{
-	if (markdown)
-		pc_table_draw_markdown(f, t);
-	else
-		pc_table_draw_text(f, t);
-}
-
-static int entries_table(FILE *f, json_t *probes, bool markdown)
+static int entries_table(struct pc_view *v, json_t *probes)
 {
 	static const struct pc_table_col cols[] = {
 		{ NULL, "kernel row", 34, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT | PC_COL_ALONE,
-		  0, NULL, NULL },
-		{ "cycles per operation", "median", 9, PC_CELL_CYCLES, 0, 0, NULL, NULL },
-		{ "cycles per operation", "q1", 8, PC_CELL_CYCLES, 0, 0, "", NULL },
-		{ "cycles per operation", "q3", 8, PC_CELL_CYCLES, 0, 0, "", NULL },
+		  0, NULL, NULL, NULL, NULL },
+		{ "cycles per operation", "median", 9, PC_CELL_CYCLES, 0, 0, NULL, NULL, NULL, NULL },
+		{ "cycles per operation", "q1", 8, PC_CELL_CYCLES, 0, 0, "", NULL, NULL, NULL },
+		{ "cycles per operation", "q3", 8, PC_CELL_CYCLES, 0, 0, "", NULL, NULL, NULL },
 	};
 	struct pc_table t;
 	const char *name;
@@ -98,19 +90,19 @@ static int entries_table(FILE *f, json_t *probes, bool markdown)
 		}
 	}
 	if (rc == 0 && t.nrows)
-		draw(f, &t, markdown);
+		pc_view_table(v, &t, "kernel rows");
 	pc_table_free(&t);
 	return rc;
 }
 
-static int sizes_table(FILE *f, json_t *probes, bool markdown)
+static int sizes_table(struct pc_view *v, json_t *probes)
 {
 	static const struct pc_table_col cols[] = {
-		{ NULL, "size", 6, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
-		{ "kmalloc: cycles per call", "kmalloc", 9, PC_CELL_CYCLES, 0, 0, NULL, NULL },
-		{ "kmalloc: cycles per call", "kfree", 9, PC_CELL_CYCLES, 0, 0, "", NULL },
+		{ NULL, "size", 6, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
+		{ "kmalloc: cycles per call", "kmalloc", 9, PC_CELL_CYCLES, 0, 0, NULL, NULL, NULL, NULL },
+		{ "kmalloc: cycles per call", "kfree", 9, PC_CELL_CYCLES, 0, 0, "", NULL, NULL, NULL },
 		{ "kmalloc: cycles per call", "kmalloc+kfree", 14, PC_CELL_CYCLES, 0, 0, "",
-		  NULL },
+		  NULL, NULL, NULL },
 	};
 	struct pc_table t;
 	unsigned k;
@@ -136,8 +128,8 @@ static int sizes_table(FILE *f, json_t *probes, bool markdown)
 				goto oom;
 		}
 	if (t.nrows) {
-		fputs("\n", f);
-		draw(f, &t, markdown);
+		pc_view_printf(v, "\n");
+		pc_view_table(v, &t, "kmalloc by size");
 	}
 	pc_table_free(&t);
 	return 0;
@@ -146,16 +138,16 @@ oom:
 	return -1;
 }
 
-static int contended_table(FILE *f, json_t *probes, bool markdown)
+static int contended_table(struct pc_view *v, json_t *probes)
 {
 	static const struct pc_table_col cols[] = {
-		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL },
+		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
 		{ "cycles per pair", "median", 9,
-		  PC_CELL_CYCLES, 0, 0, NULL, NULL },
+		  PC_CELL_CYCLES, 0, 0, NULL, NULL, NULL, NULL },
 		{ "cycles per pair", "q1", 8,
-		  PC_CELL_CYCLES, 0, 0, "", NULL },
+		  PC_CELL_CYCLES, 0, 0, "", NULL, NULL, NULL },
 		{ "cycles per pair", "q3", 8,
-		  PC_CELL_CYCLES, 0, 0, "", NULL },
+		  PC_CELL_CYCLES, 0, 0, "", NULL, NULL, NULL },
 	};
 	json_t *points = json_object_get(json_object_get(probes, PC_KERNEL_CONTENDED), "points");
 	struct pc_table t;
@@ -178,26 +170,25 @@ static int contended_table(FILE *f, json_t *probes, bool markdown)
 			(double)json_integer_value(json_object_get(pt, "threads"));
 	}
 	if (rc == 0) {
-		fputs("\n", f);
-		pc_text_wrap(f, "", PC_KERNEL_CONTENDED ": spin_lock and spin_unlock, cycles "
+		pc_view_printf(v, "\n");
+		pc_view_wrap(v, "", PC_KERNEL_CONTENDED ": spin_lock and spin_unlock, cycles "
 			     "per pair per thread; kernel threads bound to CPUs 0, 1, ..., in "
-			     "windows of " PC_STRINGIFY_KERNEL(PC_KERNEL_WINDOW_US) " us", 2,
-			     pc_table_fit());
-		draw(f, &t, markdown);
+			     "windows of " PC_STRINGIFY_KERNEL(PC_KERNEL_WINDOW_US) " us", 2);
+		pc_view_table(v, &t, PC_KERNEL_CONTENDED);
 	}
 	pc_table_free(&t);
 	return rc;
 }
 
 /* The kernel as the module saw it, and a run's unreliable marking. */
-static void heading(FILE *f, json_t *entry, const char *key)
+static void heading(struct pc_view *v, json_t *entry, const char *key)
 {
-	json_t *runs = json_object_get(entry, "runs"), *run, *k, *a, *v;
+	json_t *runs = json_object_get(entry, "runs"), *run, *k, *a, *opt;
 	size_t i, j;
 	char line[600];
 	int at;
 
-	fprintf(f, "%s\n", pc_entry_brand(entry, key));
+	pc_view_printf(v, "%s\n", pc_entry_brand(entry, key));
 	json_array_foreach(runs, i, run) {
 		if (!(k = json_object_get(run, "kernel_config")))
 			continue;
@@ -210,75 +201,105 @@ static void heading(FILE *f, json_t *entry, const char *key)
 			 json_is_true(json_object_get(json_object_get(k, "config"),
 						      "paravirt")) ? "paravirt" : "no paravirt",
 			 json_string_value(json_object_get(k, "spinlock")) ? : "?");
-		pc_text_wrap(f, "", line, 2, pc_table_fit());
+		pc_view_wrap(v, "", line, 2);
 		a = json_object_get(k, "inflating");
 		at = snprintf(line, sizeof(line), "options that inflate figures:%s",
 			      json_array_size(a) ? "" : " none");
-		json_array_foreach(a, j, v)
+		json_array_foreach(a, j, opt)
 			if (at > 0 && (size_t)at < sizeof(line))
 				at += snprintf(line + at, sizeof(line) - (size_t)at, "%s %s",
-					       j ? "," : "", json_string_value(v) ? : "?");
-		pc_text_wrap(f, "", line, 2, pc_table_fit());
+					       j ? "," : "", json_string_value(opt) ? : "?");
+		pc_view_wrap(v, "", line, 2);
 		if (pc_run_unreliable(run)) {
 			snprintf(line, sizeof(line), "marked unreliable: %s",
 				 pc_run_unreliable(run));
-			pc_text_wrap(f, "", line, 2, pc_table_fit());
+			pc_view_wrap(v, "", line, 2);
 		}
 	}
-	fputs("\n", f);
+	pc_view_printf(v, "\n");
 }
 
-static void csv_line(FILE *f, const char *key, const char *name, json_t *p)
+enum { K_CPU, K_PROBE, K_SIZE, K_THREADS, K_STATUS, K_MED, K_Q1, K_Q3, K_COLS };
+
+/* A row or point of the CSV. */
+static int csv_row(struct pc_table *t, const char *key, const char *name, json_t *p)
 {
+	static const char *const stats[] = { "median", "q1", "q3" };
 	json_t *v;
+	long r = pc_table_row(t);
+	unsigned k;
 
-	fprintf(f, "%s,%s,", key, name);
+	if (r < 0 || pc_table_text(t, (size_t)r, K_CPU, "%s", key) < 0 ||
+	    pc_table_text(t, (size_t)r, K_PROBE, "%s", name) < 0 ||
+	    pc_table_text(t, (size_t)r, K_STATUS, "%s", json_string_value(
+			  json_object_get(p, "status")) ? : "") < 0)
+		return -1;
 	if ((v = json_object_get(p, "size")))
-		fprintf(f, "%lld", (long long)json_integer_value(v));
-	fputs(",", f);
+		pc_table_at(t, (size_t)r, K_SIZE)->v = (double)json_integer_value(v);
 	if ((v = json_object_get(p, "threads")))
-		fprintf(f, "%lld", (long long)json_integer_value(v));
-	fprintf(f, ",%s", json_string_value(json_object_get(p, "status")) ? : "");
-	if (figured(p))
-		fprintf(f, ",%.7g,%.7g,%.7g\n", stat_of(p, "median"), stat_of(p, "q1"),
-			stat_of(p, "q3"));
-	else
-		fputs("," PC_NO_VALUE "," PC_NO_VALUE "," PC_NO_VALUE "\n", f);
+		pc_table_at(t, (size_t)r, K_THREADS)->v = (double)json_integer_value(v);
+	for (k = 0; figured(p) && k < 3; k++)
+		pc_table_at(t, (size_t)r, K_MED + k)->v = stat_of(p, stats[k]);
+	/* a point without a figure: the word for none in every field of one */
+	for (k = 0; !figured(p) && k < 3; k++)
+		if (pc_table_text(t, (size_t)r, K_MED + k, PC_NO_VALUE) < 0)
+			return -1;
+	return 0;
 }
 
-static void csv(FILE *f, json_t *doc)
+/* A line a row or point of the kernel group, every CPU. */
+static int csv_table(struct pc_table *t, json_t *doc)
 {
+#define K_WORDS(h) { .head = h, .style = PC_CELL_FIXED, .flags = PC_COL_LEFT }
+#define K_FIGURE(h) { .head = h, .style = PC_CELL_GENERAL, .digits = 7 }
+	static const struct pc_table_col cols[K_COLS] = {
+		[K_CPU] = K_WORDS("cpu"), [K_PROBE] = K_WORDS("probe"),
+		[K_SIZE] = { .head = "size", .style = PC_CELL_FIXED },
+		[K_THREADS] = { .head = "threads", .style = PC_CELL_FIXED },
+		[K_STATUS] = K_WORDS("status"), [K_MED] = K_FIGURE("cycles_median"),
+		[K_Q1] = K_FIGURE("cycles_q1"), [K_Q3] = K_FIGURE("cycles_q3"),
+	};
+#undef K_WORDS
+#undef K_FIGURE
 	json_t *entry, *p, *pt;
 	const char *key, *name;
 	size_t i;
 
-	fputs("cpu,probe,size,threads,status,cycles_median,cycles_q1,cycles_q3\n", f);
+	if (pc_table_init(t, ",", cols, K_COLS) < 0)
+		return -1;
+	t->none = "";	/* a row has no size, a point no threads */
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry)
 		json_object_foreach(json_object_get(entry, "probes"), name, p) {
 			if (strncmp(name, "kernel.", 7) != 0)
 				continue;
-			if (!json_object_get(p, "points"))
-				csv_line(f, key, name, p);
+			if (!json_object_get(p, "points") && csv_row(t, key, name, p) < 0)
+				return -1;
 			json_array_foreach(json_object_get(p, "points"), i, pt)
-				csv_line(f, key, name, pt);
+				if (csv_row(t, key, name, pt) < 0)
+					return -1;
 		}
+	return 0;
 }
 
-int pc_kernel_show(FILE *f, json_t *doc, enum pc_format fmt)
+int pc_kernel_show(struct pc_view *v, json_t *doc)
 {
 	json_t *entry, *probes;
 	const char *key;
-	bool markdown = fmt != PC_FORMAT_TABLE;
+	struct pc_table t;
+	int rc;
 
-	if (fmt == PC_FORMAT_CSV) {
-		csv(f, doc);
-		return 0;
+	if (v->fmt == PC_FORMAT_CSV) {
+		rc = csv_table(&t, doc);
+		if (rc == 0)
+			pc_table_draw_csv(v->f, &t, true);
+		pc_table_free(&t);
+		return rc;
 	}
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
 		probes = json_object_get(entry, "probes");
-		heading(f, entry, key);
-		if (entries_table(f, probes, markdown) < 0 || sizes_table(f, probes, markdown) < 0 ||
-		    contended_table(f, probes, markdown) < 0)
+		heading(v, entry, key);
+		if (entries_table(v, probes) < 0 || sizes_table(v, probes) < 0 ||
+		    contended_table(v, probes) < 0)
 			return -1;
 	}
 	return 0;

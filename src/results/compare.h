@@ -259,13 +259,13 @@ void pc_compare_analogs_free(struct pc_cmp_table *t);
 json_t *pc_compare_json(const struct pc_compare *m);
 int pc_compare_render(FILE *f, const struct pc_compare *m, enum pc_format fmt,
 		      bool color);
-/* The analog rows of a table as text or markdown (compare_analog.c). */
-void pc_compare_render_analogs(FILE *f, const struct pc_compare *m,
-			       const struct pc_cmp_table *t, bool markdown, int width);
+/* The analog rows of a table, the view's words (compare_analog.c). */
+void pc_compare_render_analogs(struct pc_view *v, const struct pc_compare *m,
+			       const struct pc_cmp_table *t);
 /* The probe x CPU matrix of medians (compare_matrix.c): columns of every
- * table side by side, at most width columns wide, reasons as numbered
- * footnotes. */
-int pc_compare_matrix(FILE *f, const struct pc_compare *m, int width);
+ * table side by side, as wide as the text views fit (pc_table_fit), reasons
+ * as numbered footnotes; in any format of a view. */
+int pc_compare_matrix(struct pc_view *v, const struct pc_compare *m);
 /* Reasons said once: distinct "status: reason" texts, numbered from 1. */
 struct pc_footnotes {
 	size_t n;

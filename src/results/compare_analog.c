@@ -140,20 +140,21 @@ static void side_text(FILE *f, const struct pc_cmp_analog *a, size_t i,
 		fprintf(f, ", %.2fx A", c->ratio);
 }
 
-void pc_compare_render_analogs(FILE *f, const struct pc_compare *m,
-			       const struct pc_cmp_table *t, bool markdown, int width)
+void pc_compare_render_analogs(struct pc_view *v, const struct pc_compare *m,
+			       const struct pc_cmp_table *t)
 {
-	const char *pre = markdown ? "> " : "";
+	bool markdown = v->fmt == PC_FORMAT_MARKDOWN;
+	const char *pre = pc_view_quote(v);
 	char *line = NULL, lead[16];
 	size_t k, i, len = 0;
 	FILE *g;
 
 	if (!t->nanalogs)
 		return;
-	fprintf(f, "\n%s", pre);
-	pc_text_wrap(f, "", "analogs where a side lacks the row: ring 3 for ring 0, "
-		     "primcost's copy for the kernel's own (an analog "
-		     "is not the same probe: no verdict):", 0, width);
+	pc_view_printf(v, "\n");
+	pc_view_wrap(v, markdown ? ">" : "", "analogs where a side lacks the row: ring 3 for "
+		     "ring 0, primcost's copy for the kernel's own (an analog is not the same "
+		     "probe: no verdict):", 0);
 	for (k = 0; k < t->nanalogs; k++) {
 		const struct pc_cmp_analog *a = &t->analog[k];
 
@@ -165,7 +166,7 @@ void pc_compare_render_analogs(FILE *f, const struct pc_compare *m,
 			side_text(g, a, i, m->cfg.metric);
 		if (fclose(g) == 0) {
 			snprintf(lead, sizeof(lead), "%s%s", pre, markdown ? "-" : " ");
-			pc_text_wrap(f, lead, line, 4, width);
+			pc_view_wrap(v, lead, line, 4);
 		}
 		free(line);
 		line = NULL;

@@ -43,6 +43,7 @@ struct pc_group_args {
 struct pc_measurement_group {
 	const char *name;		/* in errors: "allocator group" */
 	const char *unit;		/* what run's last line counts: "points" */
+	const char *unit_one;		/* one of them: "point" */
 	/* Its section of run's help (NULL: none) and its long options
 	 * (NULL-named end), which option() takes by index into opts (the
 	 * group's options, as run's registry places them). */
@@ -73,20 +74,20 @@ struct pc_measurement_group {
 	/* A partial run's probes without the rows it never reached (NULL:
 	 * the group files every point it planned). */
 	void (*drop_unmeasured)(json_t *probes, const struct pc_profile *prof);
-	/* Shows a run's document in a format other than JSON (NULL: the
+	/* Shows a run's document in the view's format, not JSON (NULL: the
 	 * probe table's view, pc_report_verbose). */
-	int (*show)(FILE *f, json_t *doc, enum pc_format fmt);
+	int (*show)(struct pc_view *v, json_t *doc);
 	void (*close)(void *state);
 	/* ---- what list and compare ask of it, with no run ---- */
 	/* Its rows measured at points, as list shows them, *n set (NULL: the
 	 * probe table's, which list takes from probes.def). */
 	const struct pc_point_row *(*rows)(size_t *n);
-	/* compare --by BY: its own view of the files side by side (NULL:
-	 * none); base is --base, which goes only with a group whose by_base
-	 * is set (NULL when not given). */
+	/* compare --by BY: its own view of the files side by side, in any
+	 * format of a view (NULL: none); base is --base, which goes only with
+	 * a group whose by_base is set (NULL when not given). */
 	const char *by;
 	bool by_base;
-	int (*compare)(FILE *f, json_t *const *docs, const char *const *names,
+	int (*compare)(struct pc_view *v, json_t *const *docs, const char *const *names,
 		       unsigned ndocs, const char *base, char *err, size_t errlen);
 };
 

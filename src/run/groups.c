@@ -43,6 +43,7 @@ static void probes_drop_unmeasured(json_t *probes, const struct pc_profile *prof
 const struct pc_measurement_group pc_group_probes = {
 	.name = "probe table",
 	.unit = "probes",
+	.unit_one = "probe",
 	.select = probes_select,
 	.measure = probes_measure,
 	.probes = probes_json,
