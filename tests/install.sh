@@ -29,6 +29,14 @@ has "the schema and the reference tables" '/share/primcost/schema\.json$' \
 has "the bash completion where bash-completion looks" '/bash-completion/completions/primcost$'
 has "README, NEWS and the design" '/doc/primcost/README\.md$' '/doc/primcost/NEWS$' \
 	'/doc/primcost/design\.md$'
+# every page of docs/, the design's pages beside the index that links them
+pages=
+for p in "$PC_SRCDIR"/docs/*.md "$PC_SRCDIR"/docs/design/*.md; do
+	p=${p#"$PC_SRCDIR"/docs/}
+	pages="$pages /doc/primcost/$(printf '%s' "$p" | sed 's/\./\\./g')\$"
+done
+# shellcheck disable=SC2086
+has "every page of docs/, design/ under the design's index" $pages
 
 if [ "$PC_ARCH" != x86_64 ]; then
 	skip "the kernel module is x86-64 only" "the module's source and dkms.conf"
