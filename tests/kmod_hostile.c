@@ -472,9 +472,5 @@ int main(void)
 	return done_testing();
 }
 #else
-int main(void)
-{
-	skip("the kernel module is x86-64 only", "the kernel module against a hostile caller");
-	return done_testing();
-}
+TAP_SKIP_MAIN("the kernel module is x86-64 only", "the kernel module against a hostile caller")
 #endif

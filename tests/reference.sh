@@ -63,16 +63,12 @@ import glob, json, re, sys
 ref, schema_path, defs = sys.argv[1:4]
 import os, sys
 sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
-from pccheck import ok, validator
+from pccheck import ok, schema_ok, validator
 v = validator(schema_path)
 rows = set(re.findall(r'^PC_PROBE\(\w+, "([^"]+)"', open(defs).read(), re.M))
 docs = {p.split("/")[-1]: json.load(open(p)) for p in sorted(glob.glob(ref + "/*.json"))}
 for name, d in docs.items():
-    if v:
-        errs = list(v.iter_errors(d))
-        ok(not errs, "%s validates against data/schema.json%s" % (name, ": " + errs[0].message if errs else ""))
-    else:
-        print("skip\t%s validates against data/schema.json" % name)
+    schema_ok(v, d, name)
     for key, e in d["cpus"].items():
         for run in e["runs"]:
             prov = run.get("provenance", {})

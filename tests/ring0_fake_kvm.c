@@ -192,9 +192,5 @@ int main(void)
 	return done_testing();
 }
 #else
-int main(void)
-{
-	skip("the KVM micro-guest is x86-64 only", "the KVM micro-guest behind a failing /dev/kvm");
-	return done_testing();
-}
+TAP_SKIP_MAIN("the KVM micro-guest is x86-64 only", "the KVM micro-guest behind a failing /dev/kvm")
 #endif

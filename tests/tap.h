@@ -73,4 +73,13 @@ static inline int done_testing(void)
 	return tap_failed ? 1 : 0;
 }
 
+/* The main of a test whose subject this architecture does not have: its
+ * one point skipped, saying why. */
+#define TAP_SKIP_MAIN(why, what)		\
+	int main(void)				\
+	{					\
+		skip(why, "%s", what);		\
+		return done_testing();		\
+	}
+
 #endif

@@ -101,33 +101,34 @@ static void bare_metal(const char *root)
 		"CONFIG_PARAVIRT=y\n# CONFIG_KASAN is not set\nCONFIG_HZ=250\n"
 		"CONFIG_PREEMPT_DYNAMIC=y\nCONFIG_PREEMPT_VOLUNTARY=y\n"
 		"CONFIG_SLUB_DEBUG=y\n";
-	static const char cpufreq[] = "/sys/devices/system/cpu/cpu2/cpufreq/";
+	static const char *const files[][2] = {
+		{ "/sys/devices/system/cpu/cpu2/microcode/version", "0xa0011d5\n" },
+		{ "/sys/class/dmi/id/bios_vendor", "American Megatrends Inc.\n" },
+		{ "/sys/class/dmi/id/bios_version", "1.2\xe9\n" },
+		{ "/sys/class/dmi/id/bios_date", "05/01/2024\n" },
+		{ "/proc/cmdline", "BOOT_IMAGE=/vmlinuz root=UUID=x ro preempt=full\n" },
+		{ "/sys/devices/system/cpu/vulnerabilities/spectre_v2",
+		  "Mitigation: Enhanced / Automatic IBRS; IBPB: conditional\n" },
+		{ "/sys/devices/system/cpu/vulnerabilities/meltdown", "Not affected\n" },
+		{ "/sys/devices/system/cpu/vulnerabilities/l1tf", "Not affected\n" },
+		{ "/boot/config-6.1.0-test", config },
+		{ "/sys/devices/system/cpu/cpu2/cpufreq/scaling_driver", "intel_pstate\n" },
+		{ "/sys/devices/system/cpu/cpu2/cpufreq/scaling_governor", "powersave\n" },
+		{ "/sys/devices/system/cpu/cpu2/cpufreq/energy_performance_preference",
+		  "balance_performance\n" },
+		{ "/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n" },
+		{ "/sys/devices/system/cpu/smt/control", "on\n" },
+		{ "/sys/devices/system/cpu/smt/active", "1\n" },
+		{ "/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n" },
+		{ "/sys/kernel/mm/transparent_hugepage/defrag",
+		  "[always] defer defer+madvise madvise never\n" },
+	};
 	struct pc_env_source src;
 	struct pc_env *e;
-	char path[256];
+	size_t i;
 
-	put(root, "/sys/devices/system/cpu/cpu2/microcode/version", "0xa0011d5\n");
-	put(root, "/sys/class/dmi/id/bios_vendor", "American Megatrends Inc.\n");
-	put(root, "/sys/class/dmi/id/bios_version", "1.2\xe9\n");
-	put(root, "/sys/class/dmi/id/bios_date", "05/01/2024\n");
-	put(root, "/proc/cmdline", "BOOT_IMAGE=/vmlinuz root=UUID=x ro preempt=full\n");
-	put(root, "/sys/devices/system/cpu/vulnerabilities/spectre_v2",
-	    "Mitigation: Enhanced / Automatic IBRS; IBPB: conditional\n");
-	put(root, "/sys/devices/system/cpu/vulnerabilities/meltdown", "Not affected\n");
-	put(root, "/sys/devices/system/cpu/vulnerabilities/l1tf", "Not affected\n");
-	put(root, "/boot/config-6.1.0-test", config);
-	snprintf(path, sizeof(path), "%sscaling_driver", cpufreq);
-	put(root, path, "intel_pstate\n");
-	snprintf(path, sizeof(path), "%sscaling_governor", cpufreq);
-	put(root, path, "powersave\n");
-	snprintf(path, sizeof(path), "%senergy_performance_preference", cpufreq);
-	put(root, path, "balance_performance\n");
-	put(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
-	put(root, "/sys/devices/system/cpu/smt/control", "on\n");
-	put(root, "/sys/devices/system/cpu/smt/active", "1\n");
-	put(root, "/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
-	put(root, "/sys/kernel/mm/transparent_hugepage/defrag",
-	    "[always] defer defer+madvise madvise never\n");
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		put(root, files[i][0], files[i][1]);
 	source(&src, root, 2, false, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.0");
 	e = pc_env_read(&src);
 	if (!ok(e != NULL, "bare metal: read"))

@@ -314,29 +314,17 @@ static void fini_mutex(struct pc_contend_shared *s)
 	pthread_mutex_destroy(&s->lock.mutex);
 }
 
-static inline void pspin_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
-{
-	(void)t;
-	pthread_spin_lock(&s->lock.spin);
-}
-
-static inline void pspin_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
-{
-	(void)t;
-	pthread_spin_unlock(&s->lock.spin);
-}
-
-static inline void pmutex_lock(struct pc_contend_shared *s, struct pc_contend_thread *t)
-{
-	(void)t;
-	pthread_mutex_lock(&s->lock.mutex);
-}
-
-static inline void pmutex_unlock(struct pc_contend_shared *s, struct pc_contend_thread *t)
-{
-	(void)t;
-	pthread_mutex_unlock(&s->lock.mutex);
-}
+/* A POSIX lock's acquire or release, as a row's lock or unlock. */
+#define PTHREAD_OP(name, call, member)							\
+	static inline void name(struct pc_contend_shared *s, struct pc_contend_thread *t)	\
+	{										\
+		(void)t;								\
+		call(&s->lock.member);							\
+	}
+PTHREAD_OP(pspin_lock, pthread_spin_lock, spin)
+PTHREAD_OP(pspin_unlock, pthread_spin_unlock, spin)
+PTHREAD_OP(pmutex_lock, pthread_mutex_lock, mutex)
+PTHREAD_OP(pmutex_unlock, pthread_mutex_unlock, mutex)
 
 LOCK_LOOP(tas)
 LOCK_LOOP(ttas)

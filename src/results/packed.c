@@ -735,35 +735,27 @@ static long placeholder(json_t *v, const struct pc_packed_store *st)
 	return (long)idx;
 }
 
+/* Each placeholder in j given its string back, in place (a placeholder is
+ * a string of its own). */
 static int restore(json_t *j, const struct pc_packed_store *st, int depth)
 {
+	long idx = placeholder(j, st);
 	const char *k;
 	json_t *v;
 	size_t i;
-	long idx;
 
+	if (idx >= 0)
+		return json_string_setn_nocheck(j, st->item[idx].s, st->item[idx].len);
 	if (depth > 64)
 		return 0;	/* the validator refuses such nesting anyway */
 	if (json_is_object(j)) {
-		json_object_foreach(j, k, v) {
-			if ((idx = placeholder(v, st)) >= 0) {
-				if (json_object_set_new(j, k, json_stringn_nocheck(
-					st->item[idx].s, st->item[idx].len)) < 0)
-					return -1;
-			} else if (restore(v, st, depth + 1) < 0) {
+		json_object_foreach(j, k, v)
+			if (restore(v, st, depth + 1) < 0)
 				return -1;
-			}
-		}
 	} else if (json_is_array(j)) {
-		json_array_foreach(j, i, v) {
-			if ((idx = placeholder(v, st)) >= 0) {
-				if (json_array_set_new(j, i, json_stringn_nocheck(
-					st->item[idx].s, st->item[idx].len)) < 0)
-					return -1;
-			} else if (restore(v, st, depth + 1) < 0) {
+		json_array_foreach(j, i, v)
+			if (restore(v, st, depth + 1) < 0)
 				return -1;
-			}
-		}
 	}
 	return 0;
 }
