@@ -13,7 +13,8 @@ those of lower layers, never a higher one's):
   4 src/core/     the hosted measuring core
   5 src/results/  result files, compare's model, the measurement-group
                   interface
-  6 src/ring0/ src/remote/ src/contend/ src/alloc/ src/kernel/   ways in, groups
+  6 src/ring0/ src/remote/      the ways in
+    src/NAME/ of each PC_GROUP(NAME) of src/results/groups.def: the groups
   7 src/run/      a run's life
   8 src/cli/      the subcommands
 
@@ -28,7 +29,7 @@ import sys
 RANK = {
     "probes": 0, "arch": 1, "engine": 2, "runner": 3,
     "src/core": 4, "src/results": 5,
-    "src/ring0": 6, "src/remote": 6, "src/contend": 6, "src/alloc": 6, "src/kernel": 6,
+    "src/ring0": 6, "src/remote": 6,
     "src/run": 7, "src/cli": 8,
 }
 # The includes from a lower layer to a higher one that the design keeps,
@@ -40,6 +41,10 @@ GENERATED = {"config.h", "pc_paths.h"}
 
 top = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
 n = 0
+with open(os.path.join(top, "src/results/groups.def")) as fh:
+    GROUPS = re.findall(r"^PC_GROUP\(([a-z][a-z0-9_]*)\)$", fh.read(), re.M)
+for g in GROUPS:
+    RANK["src/" + g] = 6
 
 
 def ok(cond, what, lines=()):
@@ -133,4 +138,18 @@ ok(not kept_used, "each include kept is still there", ["%s -> %s" % e for e in k
 low = [x for (a, b), v in edges.items() if b == "src/cli" for x in v]
 ok(not low, "nothing below src/cli/ includes it", low)
 ok(not arch_out, "arch/ includes only arch/ and the probe table", arch_out)
+
+# A group is its folder and its line in groups.def: the registry names one
+# at least, each a folder with a source file, and no folder but the groups'
+# own includes a group's header (run, the subcommands and the results know
+# them through the registry, results/group.h, only).
+missing = [g for g in GROUPS
+           if not any(f.startswith("src/%s/" % g) and f.endswith(".c") for f in files)]
+ok(GROUPS and not missing, "groups.def names %d groups, each a folder of src/ with its "
+   "sources" % len(GROUPS), missing)
+gfolders = {"src/" + g for g in GROUPS}
+outside = [x for (a, b), v in sorted(edges.items())
+           if b in gfolders and a not in gfolders for x in v]
+ok(not outside, "no folder but the groups' includes a group's header", outside)
+
 print("1..%d" % n)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/alloc/alloc.h"
+#include "src/results/group.h"
 #include "src/core/samples.h"
 #include "src/results/results.h"
 #include "tap.h"
@@ -30,14 +31,15 @@ static void test_names(void)
 	   "an unknown allocator is refused, naming the known ones: %s", err);
 	ok(pc_allocator_list_check("jemalloc,jemalloc", err, sizeof(err)) < 0,
 	   "an allocator given twice is refused: %s", err);
-	ok(pc_alloc_select("alloc.*", rows, err, sizeof(err)) == 0 && rows[0] &&
+	ok(pc_alloc_select("alloc.*", rows, err, sizeof(err)) == 3 && rows[0] &&
 	   rows[1] && rows[2], "alloc.* selects the three rows");
-	ok(pc_alloc_select("alloc.free", rows, err, sizeof(err)) == 0 && !rows[0] &&
+	ok(pc_alloc_select("alloc.free", rows, err, sizeof(err)) == 1 && !rows[0] &&
 	   rows[1] && !rows[2], "alloc.free selects one row");
 	ok(pc_alloc_select("alloc.nope", rows, err, sizeof(err)) < 0,
 	   "a glob matching no row is refused: %s", err);
-	ok(pc_alloc_list_only("alloc.malloc,alloc.free") && !pc_alloc_list_only("*") &&
-	   !pc_alloc_list_only("alloc.malloc,cmpxchg"),
+	ok(pc_group_list_only(&pc_group_alloc, "alloc.malloc,alloc.free") &&
+	   !pc_group_list_only(&pc_group_alloc, "*") &&
+	   !pc_group_list_only(&pc_group_alloc, "alloc.malloc,cmpxchg"),
 	   "only lists of alloc.* names select the group through -p");
 }
 
@@ -338,17 +340,6 @@ static json_t *points_doc(const char *key, unsigned nalloc, unsigned nsize)
 			 "alloc.malloc_free", "points", points);
 }
 
-/* The group's view of doc in fmt, through a view of that format. */
-static int show(FILE *f, json_t *doc, enum pc_format fmt)
-{
-	struct pc_view v;
-	int rc;
-
-	pc_view_init(&v, f, fmt);
-	rc = pc_alloc_show(&v, doc);
-	return pc_view_end(&v) < 0 ? -1 : rc;
-}
-
 /* compare --by allocator, as text. */
 static int by_allocator(FILE *f, json_t *const *docs, const char *const *names, unsigned n,
 			const char *base, char *err, size_t errlen)
@@ -376,10 +367,10 @@ static void test_view_noisy(void)
 	json_object_set_new(json_array_get(pts, 0), "status", json_string("noisy"));
 	json_object_set_new(json_array_get(pts, 1), "status", json_string("failed"));
 	f = open_memstream(&md, &len);
-	rc = show(f, doc, PC_FORMAT_MARKDOWN);
+	rc = pc_view_show(f, PC_FORMAT_MARKDOWN, pc_alloc_show, doc);
 	fclose(f);
 	f = open_memstream(&txt, &len);
-	rc |= show(f, doc, PC_FORMAT_TABLE);
+	rc |= pc_view_show(f, PC_FORMAT_TABLE, pc_alloc_show, doc);
 	fclose(f);
 	ok(rc == 0 && strstr(md, "| 24 | - | - | 24.0* |") && strstr(md, "| 16 | - | - | - |") &&
 	   strstr(md, "| 8 | - | - | 8.0 |") && strstr(txt, "24.0*"),
@@ -397,7 +388,7 @@ static void test_view_all_points(void)
 	char *s = NULL, *r8, *r16, *r320;
 	size_t len;
 	FILE *f = open_memstream(&s, &len);
-	int rc = show(f, doc, PC_FORMAT_MARKDOWN);
+	int rc = pc_view_show(f, PC_FORMAT_MARKDOWN, pc_alloc_show, doc);
 
 	fclose(f);
 	r8 = strstr(s, "\n| 8 | - | - | 8.0 | - | - | 1008 |");

@@ -456,16 +456,16 @@ static void points(struct pc_compare_config *cfg)
 	json_object_set_new(probes, "c2c.latency", c2c);
 	json_object_set_new(json_object_get(json_object_get(json_object_get(db, "cpus"),
 			    "x86_64.test"), "probes"), "lock.ticket", lock_b);
-	pc_point_row_name(name, sizeof(name), "x.y", odd, 4);
+	pc_point_row_name(name, sizeof(name), "x.y", NULL, odd, 4);
 	json_decref(odd);
 	ok(strcmp(name, "x.y.point5") == 0, "a point of unknown parameters: %s", name);
-	odd = json_pack("{s:s, s:s, s:i, s:i}", "placement", "compact", "cpus", "0,1",
-			"threads", 2, "data_lines", 1);
-	pc_point_row_name(name, sizeof(name), "lock.tas", odd, 0);
+	odd = json_pack("{s:s, s:s, s:s, s:i, s:i}", "placement", "compact", "cpus", "0,1",
+			"class", "l3", "threads", 2, "data_lines", 1);
+	pc_point_row_name(name, sizeof(name), "lock.tas", "contended", odd, 0);
 	ok(strcmp(name, "lock.tas.compact.data1.threads2") == 0, "a lock's point at 1 "
 	   "data line: %s", name);
 	json_object_set_new(odd, "data_lines", json_integer(0));
-	pc_point_row_name(name, sizeof(name), "lock.tas", odd, 0);
+	pc_point_row_name(name, sizeof(name), "lock.tas", "contended", odd, 0);
 	ok(strcmp(name, "lock.tas.compact.threads2") == 0, "at 0 data lines, the name "
 	   "of the points written before there were data lines: %s", name);
 	json_decref(odd);

@@ -206,7 +206,7 @@ static int measure(const struct pc_contend_options *o, unsigned windows,
 		ok(0, "plans the points: %s", err);
 		return -1;
 	}
-	if (pc_contend_measure(cr, &cfg, clk, prof, err, sizeof(err)) < 0) {
+	if (pc_contend_measure(NULL, cr, &cfg, clk, prof, err, sizeof(err)) < 0) {
 		ok(0, "measures the points: %s", err);
 		pc_contend_close(cr);
 		return -1;
@@ -274,7 +274,7 @@ static void check_rows(const struct pc_clock *clk)
 	doc = pc_doc_new();
 	pc_doc_add_run(doc, "x86_64.test.1-2-3.cpu-a", pc_json_cpu(&ci, clk, 1.0),
 		       pc_json_run(&ci, clk, &prof, json_object()),
-		       pc_contend_json_probes(&cr, &prof), err, sizeof(err));
+		       pc_contend_json_probes(&cr, &prof, NULL), err, sizeof(err));
 	ok(pc_doc_validate(doc, err, sizeof(err)) == 0, "the points validate (%s)", err);
 	snprintf(path, sizeof(path), "%s/pc-unit-contend-XXXXXX",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : P_tmpdir);
@@ -468,17 +468,6 @@ static void check_stress(const struct pc_clock *clk)
 	free(s);
 }
 
-/* The group's view of doc in fmt, through a view of that format. */
-static int show(FILE *f, json_t *doc, enum pc_format fmt)
-{
-	struct pc_view v;
-	int rc;
-
-	pc_view_init(&v, f, fmt);
-	rc = pc_contend_show(&v, doc);
-	return pc_view_end(&v) < 0 ? -1 : rc;
-}
-
 /* The table view of a made-up document: rows = threads, columns = lock
  * kinds; the c2c pairs of four CPUs as a heat map. */
 static void check_views(void)
@@ -519,7 +508,7 @@ static void check_views(void)
 		ok(0, "the made-up document parses");
 		return;
 	}
-	show(f, doc, PC_FORMAT_TABLE);
+	pc_view_show(f, PC_FORMAT_TABLE, pc_contend_show, doc);
 	fclose(f);
 	ok(strstr(out, "threads placement data      ticket         mcs") &&
 	   strstr(out, "      1 compact      0       20.5           -\n") &&

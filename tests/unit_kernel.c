@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/kernel/kernel.h"
+#include "src/results/group.h"
 #include "src/results/answers.h"
 #include "src/results/results.h"
 #include "tap.h"
@@ -121,18 +122,19 @@ static void test_select(void)
 	ok(strcmp(pc_kernel_row_names[PC_KE_kmalloc], "kernel.kmalloc") == 0 &&
 	   strcmp(pc_kernel_row_names[PC_KE_COUNT], PC_KERNEL_CONTENDED) == 0,
 	   "row names: kernel. and the entry's name, the contended row last");
-	ok(pc_kernel_select("kernel.*", &o, err, sizeof(err)) == 0 && o.contended &&
+	ok(pc_kernel_select("kernel.*", &o, err, sizeof(err)) == PC_KE_COUNT + 1 && o.contended &&
 	   o.entries[PC_KE_kmalloc] && o.entries[PC_KE_local_irq_save_restore],
 	   "kernel.* selects every row and the contended one");
-	ok(pc_kernel_select("kernel.kmalloc,kernel.cmpxchg_local", &o, err, sizeof(err)) == 0 &&
+	ok(pc_kernel_select("kernel.kmalloc,kernel.cmpxchg_local", &o, err, sizeof(err)) == 2 &&
 	   o.entries[PC_KE_kmalloc] && o.entries[PC_KE_cmpxchg_local] &&
 	   !o.entries[PC_KE_kfree] && !o.contended, "two rows by name");
 	ok(pc_kernel_select("kernel.nope", &o, err, sizeof(err)) < 0 && strstr(err, "kernel.nope"),
 	   "a name of no row is refused: %s", err);
 	ok(pc_kernel_select(",", &o, err, sizeof(err)) < 0 && strstr(err, "no probe names"),
 	   "a list of commas only is refused, not run empty: %s", err);
-	ok(pc_kernel_list_only("kernel.spin_*") && !pc_kernel_list_only("*") &&
-	   !pc_kernel_list_only("kernel.cmpxchg_local,cmpxchg_local"),
+	ok(pc_group_list_only(&pc_group_kernel, "kernel.spin_*") &&
+	   !pc_group_list_only(&pc_group_kernel, "*") &&
+	   !pc_group_list_only(&pc_group_kernel, "kernel.cmpxchg_local,cmpxchg_local"),
 	   "-p of kernel rows only chooses the group");
 }
 
@@ -164,7 +166,7 @@ static void test_json(void)
 		res[i].linearity = 2;
 		res[i].round_spread = 0.01;
 	}
-	probes = pc_kernel_json_probes(&kr, &prof);
+	probes = pc_kernel_json_probes(&kr, &prof, NULL);
 	k = json_object_get(probes, "kernel.kmalloc");
 	ok(json_object_get(probes, "kernel.cmpxchg_local") &&
 	   !json_object_get(json_object_get(probes, "kernel.cmpxchg_local"), "inflated_by"),

@@ -50,7 +50,6 @@ struct pc_allocator {
 };
 
 struct pc_alloc_options {
-	bool on;			/* measure the allocator group */
 	bool rows[PC_ALLOC_PATTERNS];	/* -p among the three rows */
 	const char *allocators;		/* --allocator LIST, or NULL: glibc */
 	bool touch;			/* --touch: write the first byte */
@@ -59,10 +58,9 @@ struct pc_alloc_options {
 
 /* The allocator names, comma-separated ("glibc, jemalloc, ..."). */
 const char *pc_allocator_names(void);
-/* Marks rows[] from -p globs; -1 (err) when a token matches no row. */
+/* Marks rows[] from -p globs: how many; -1 (err) when a token matches
+ * no row. */
 int pc_alloc_select(const char *list, bool *rows, char *err, size_t errlen);
-/* Do all tokens of a -p list name allocator rows ("alloc." ...)? */
-bool pc_alloc_list_only(const char *list);
 /* Checks a --allocator list: known names, no repeats, at most
  * PC_ALLOCATORS_MAX. -1 with err otherwise. */
 int pc_allocator_list_check(const char *list, char *err, size_t errlen);
@@ -132,11 +130,19 @@ int pc_alloc_measure(const void *opts, void *state, const struct pc_measure_conf
 
 /* ---- alloc_json.c: results ------------------------------------------------------ */
 
-/* The probes object of the run: a probe per row, its points[] by size and
- * allocator. */
-json_t *pc_alloc_json_probes(const struct pc_alloc_run *ar, const struct pc_profile *prof);
-/* The run's "allocators": name, version, library of each. */
-json_t *pc_alloc_json_allocators(const struct pc_alloc_run *ar, bool touch);
+/* The group (alloc_group.c). */
+extern const struct pc_measurement_group pc_group_alloc;
+/* Its points: a size and an allocator (group.h; the kernel group's sized
+ * rows' too). */
+extern const struct pc_point_shape pc_alloc_point_shape;
+
+/* The group's probes and describe (group.h): state is its struct
+ * pc_alloc_run. The probes object of the run: a probe per row, its
+ * points[] by size and allocator. The run's "alloc": name, version,
+ * library and package of each allocator, and whether blocks were touched. */
+json_t *pc_alloc_json_probes(const void *state, const struct pc_profile *prof,
+			     const struct pc_clock *clk);
+void pc_alloc_describe(const void *opts, const void *state, json_t *run);
 /* Is p a probe with points[] (the allocator group, or a table like it)? */
 bool pc_alloc_has_points(json_t *p);
 

@@ -10,17 +10,16 @@
 enum { OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH };
 
 static const struct pc_group_option alloc_options[] = {
-	[OPT_ALLOC] = { "alloc", false },
-	[OPT_ALLOCATOR] = { "allocator", true },
-	[OPT_TOUCH] = { "touch", false },
-	{ NULL, false },
+	[OPT_ALLOC] = { "alloc", false, true },
+	[OPT_ALLOCATOR] = { "allocator", true, true },
+	[OPT_TOUCH] = { "touch", false, false },
+	{ NULL, false, false },
 };
 
 static int alloc_option(void *opts, int index, const char *arg, char *err, size_t errlen)
 {
 	struct pc_alloc_options *a = opts;
 
-	a->on |= index != OPT_TOUCH;
 	a->touch |= index == OPT_TOUCH;
 	if (index != OPT_ALLOCATOR)
 		return 0;
@@ -32,67 +31,29 @@ static int alloc_option(void *opts, int index, const char *arg, char *err, size_
 	return pc_allocator_list_check(arg, err, errlen);
 }
 
-/* -p of alloc rows only selects the group too; it runs on this machine
- * alone, with its own default samples (alloc.h) unless -n says otherwise. */
-static int alloc_finish(void *opts, struct pc_group_args *g, char *err, size_t errlen)
+/* The command, to run it again with room for an allocator's TLS. */
+static int alloc_finish(void *opts, const struct pc_group_args *g, char *err, size_t errlen)
 {
-	struct pc_alloc_options *a = opts;
-
-	a->argv = g->argv;	/* to run again (alloc.h) */
-	if (strcmp(g->probes, "*") != 0 && pc_alloc_list_only(g->probes))
-		a->on = true;
-	if (!a->on) {
-		if (a->touch) {
-			snprintf(err, errlen, "--touch goes with the allocator group "
-				 "(--alloc, --allocator or -p 'alloc.*')");
-			return -1;
-		}
-		return 0;
-	}
-	if (g->arch) {
-		snprintf(err, errlen, "--arch: the allocator group runs on this machine "
-			 "only");
-		return -1;
-	}
-	if (g->events_list) {
-		snprintf(err, errlen, "--events: not counted for the allocator group");
-		return -1;
-	}
-	if (!g->samples_given)
-		*g->samples = PC_ALLOC_SAMPLES;
+	(void)err;
+	(void)errlen;
+	((struct pc_alloc_options *)opts)->argv = g->argv;
 	return 0;
-}
-
-static bool alloc_chosen(const void *opts)
-{
-	return ((const struct pc_alloc_options *)opts)->on;
 }
 
 static int alloc_select(void *opts, const char *probes, char *err, size_t errlen)
 {
-	struct pc_alloc_options *a = opts;
-
-	return pc_alloc_select(strcmp(probes, "*") != 0 ? probes : "alloc.*", a->rows,
-			       err, errlen);
+	return pc_alloc_select(probes, ((struct pc_alloc_options *)opts)->rows, err, errlen);
 }
 
-static void alloc_describe(const void *opts, const void *state, json_t *run)
-{
-	json_object_set_new(run, "alloc", pc_alloc_json_allocators(
-		state, ((const struct pc_alloc_options *)opts)->touch));
-}
-
-static json_t *alloc_probes(const void *state, const struct pc_profile *prof,
-			    const struct pc_clock *clk)
-{
-	(void)clk;
-	return pc_alloc_json_probes(state, prof);
-}
+static const struct pc_point_shape *const alloc_points[] = { &pc_alloc_point_shape, NULL };
 
 const struct pc_measurement_group pc_group_alloc = {
 	.name = "allocator group",
-	.unit = "points",
-	.unit_one = "point",
+	.id = "alloc",
+	.unit = "point",
+	.prefixes = (const char *const[]){ "alloc.", NULL },
+	.native_only = true,
+	.samples = PC_ALLOC_SAMPLES,
 	.help = "\n"
 		"Allocator fast paths (malloc, free, malloc+free by size, 8 .. 16384):\n"
 		"      --alloc           measure the allocator group (also: -p 'alloc.*')\n"
@@ -100,17 +61,21 @@ const struct pc_measurement_group pc_group_alloc = {
 		"                        implies --alloc)\n"
 		"      --touch           write the first byte of every block allocated\n",
 	.options = alloc_options,
+	.opts_size = sizeof(struct pc_alloc_options),
 	.option = alloc_option,
 	.finish = alloc_finish,
-	.chosen = alloc_chosen,
 	.select = alloc_select,
 	.state_size = sizeof(struct pc_alloc_run),
 	.open = pc_alloc_open,
 	.measure = pc_alloc_measure,
-	.describe = alloc_describe,
-	.probes = alloc_probes,
+	.describe = pc_alloc_describe,
+	.probes = pc_alloc_json_probes,
 	.show = pc_alloc_show,
 	.close = pc_alloc_close,
+	.points = alloc_points,
+	/* a noisy point, or one not measured, is no figure of the allocator */
+	.point_fails = PC_POINT_FAILS(PC_STATUS_SKIPPED) | PC_POINT_FAILS(PC_STATUS_UNSUPPORTED) |
+		       PC_POINT_FAILS(PC_STATUS_FAILED) | PC_POINT_FAILS(PC_STATUS_NOISY),
 	.rows = pc_alloc_point_rows,
 	.by = "allocator",
 	.by_base = true,

@@ -10,7 +10,9 @@
 
 #include "alloc.h"
 #include "results/report.h"
+#include "results/group.h"
 #include "results/results.h"
+#include "core/util.h"
 
 static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 			  const struct pc_probe_result *r)
@@ -33,40 +35,33 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 	return p;
 }
 
-json_t *pc_alloc_json_probes(const struct pc_alloc_run *ar, const struct pc_profile *prof)
+json_t *pc_alloc_json_probes(const void *state, const struct pc_profile *prof,
+			     const struct pc_clock *clk)
 {
+	const struct pc_alloc_run *ar = state;
 	json_t *probes = json_object();
 	unsigned row;
 	size_t i;
 
-	for (row = 0; probes && row < PC_ALLOC_PATTERNS; row++) {
-		json_t *points = json_array(), *p;
-		size_t n = 0, failed = 0;
+	(void)clk;
 
-		for (i = 0; points && i < prof->nprobes; i++) {
-			if (ar->points[i].pattern != row)
-				continue;
-			n++;
-			failed += prof->probes[i].status != PC_STATUS_OK;
-			json_array_append_new(points, point_json(ar, i, &prof->probes[i]));
-		}
-		if (!n) {
-			json_decref(points);
-			continue;
-		}
-		p = json_pack("{s:s, s:i, s:s, s:s, s:b, s:o}", "status",
-			      failed == n ? "failed" : "ok", "ring", 3, "group", "alloc",
-			      "unit", "per call", "touch", ar->touch, "points", points);
-		if (p && failed)
-			json_object_set_new(p, "reason", json_sprintf("%zu of %zu points "
-					    "failed", failed, n));
-		json_object_set_new(probes, pc_alloc_rows[row], p);
+	for (row = 0; probes && row < PC_ALLOC_PATTERNS; row++) {
+		struct pc_points pp = { NULL, 0 };
+
+		for (i = 0; i < prof->nprobes; i++)
+			if (ar->points[i].pattern == row)
+				pc_points_add(&pp, &pc_group_alloc, point_json(ar, i, &prof->probes[i]),
+					      prof->probes[i].status);
+		pc_points_file(probes, pc_alloc_rows[row], &pp, &pc_group_alloc, 3, "per call",
+			       json_pack("{s:b}", "touch", ar->touch));
 	}
 	return probes;
 }
 
-json_t *pc_alloc_json_allocators(const struct pc_alloc_run *ar, bool touch)
+void pc_alloc_describe(const void *opts, const void *state, json_t *run)
 {
+	const struct pc_alloc_run *ar = state;
+	bool touch = ((const struct pc_alloc_options *)opts)->touch;
 	json_t *list = json_array();
 	unsigned i;
 
@@ -76,10 +71,39 @@ json_t *pc_alloc_json_allocators(const struct pc_alloc_run *ar, bool touch)
 				      "version", ar->alloc[i].version,
 				      "library", ar->alloc[i].library,
 				      "package", ar->alloc[i].package));
-	return json_pack("{s:o, s:b}", "allocators", list, "touch", touch);
+	json_object_set_new(run, "alloc", json_pack("{s:o, s:b}", "allocators", list,
+						    "touch", touch));
 }
 
 bool pc_alloc_has_points(json_t *p)
 {
 	return json_is_array(json_object_get(p, "points"));
 }
+
+/* ---- its points' shape (group.h) ------------------------------------------------ */
+
+/* A size and the allocator that served it (the kernel group's kmalloc too). */
+static int point_check(json_t *pt, const char *where, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(pt, "size");
+
+	if (!json_is_integer(v) || json_integer_value(v) < 1)
+		return pc_fail(err, errlen, "%s.size: missing or not a positive integer", where);
+	v = json_object_get(pt, "allocator");
+	if (!json_is_string(v) || !pc_name_ok(json_string_value(v), PC_LIMIT_NAME))
+		return pc_fail(err, errlen, "%s.allocator: missing or not a name", where);
+	return 0;
+}
+
+/* alloc.malloc.glibc.64: the size last, the series a chart draws over sizes. */
+static int point_name(char *buf, size_t len, const char *probe, json_t *pt)
+{
+	return snprintf(buf, len, "%s.%s.%lld", probe,
+			json_string_value(json_object_get(pt, "allocator")),
+			(long long)json_integer_value(json_object_get(pt, "size")));
+}
+
+/* Its key; its x axis: word, title, tag; its check and name (group.h). */
+const struct pc_point_shape pc_alloc_point_shape = {
+	"size", "size", "size (bytes)", "", point_check, point_name,
+};

@@ -318,20 +318,6 @@ const char *pc_allocator_returns(const struct pc_allocator *a, size_t size,
 
 /* ---- the rows ---------------------------------------------------------------- */
 
-bool pc_alloc_list_only(const char *list)
-{
-	const char *p = list;
-
-	for (;;) {
-		if (strncmp(p, "alloc.", 6) != 0)
-			return false;
-		p = strchr(p, ',');
-		if (!p)
-			return true;
-		p++;
-	}
-}
-
 int pc_alloc_select(const char *list, bool *rows, char *err, size_t errlen)
 {
 	return pc_select_names(list, pc_alloc_rows, PC_ALLOC_PATTERNS, rows,

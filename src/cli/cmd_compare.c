@@ -65,20 +65,20 @@ static const struct option long_options[] = {
 static int by_group(const char *arg, const struct pc_measurement_group **by, char *err,
 		    size_t errlen)
 {
-	const struct pc_group_entry *e;
+	const struct pc_measurement_group *const *e;
 	const char *sep = " ";
 	size_t len;
 
-	for (e = pc_groups; e->group; e++)
-		if (e->group->by && strcmp(arg, e->group->by) == 0) {
-			*by = e->group;
+	for (e = pc_groups; *e; e++)
+		if ((*e)->by && strcmp(arg, (*e)->by) == 0) {
+			*by = *e;
 			return 0;
 		}
 	len = (size_t)snprintf(err, errlen, "--by: want");
-	for (e = pc_groups; e->group && len < errlen; e++)
-		if (e->group->by) {
+	for (e = pc_groups; *e && len < errlen; e++)
+		if ((*e)->by) {
 			len += (size_t)snprintf(err + len, errlen - len, "%s%s", sep,
-						e->group->by);
+						(*e)->by);
 			sep = " or ";
 		}
 	if (len < errlen)
@@ -156,12 +156,12 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		return -1;
 	}
 	if (o->base && !(o->by && o->by->by_base)) {
-		const struct pc_group_entry *e;
+		const struct pc_measurement_group *const *e;
 
-		for (e = pc_groups; e->group && !e->group->by_base; e++)
+		for (e = pc_groups; *e && !(*e)->by_base; e++)
 			;
 		snprintf(err, errlen, "--base goes with --by %s",
-			 e->group ? e->group->by : "a group that takes it");
+			 *e ? (*e)->by : "a group that takes it");
 		return -1;
 	}
 	return 0;

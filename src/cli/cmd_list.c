@@ -93,15 +93,15 @@ static const char *sequence(int id)
 static const struct pc_point_row *point_rows(size_t *n)
 {
 	static struct pc_point_row rows[MAX_POINT_ROWS];
-	const struct pc_group_entry *e;
+	const struct pc_measurement_group *const *e;
 	const struct pc_point_row *g;
 	size_t ng, k;
 
 	*n = 0;
-	for (e = pc_groups; e->group; e++) {
-		if (!e->group->rows)
+	for (e = pc_groups; *e; e++) {
+		if (!(*e)->rows)
 			continue;
-		g = e->group->rows(&ng);
+		g = (*e)->rows(&ng);
 		for (k = 0; k < ng && *n < MAX_POINT_ROWS; k++)
 			rows[(*n)++] = g[k];
 	}

@@ -79,7 +79,7 @@ static const struct option long_options[] = {
 };
 
 /* run's options and every group's, for getopt_long; and the help. */
-static struct option all_options[PC_ARRAY_LEN(long_options) + 5 * OPT_GROUP_MAX];
+static struct option all_options[PC_ARRAY_LEN(long_options) + (PC_GROUPS_MAX + 2) * OPT_GROUP_MAX];
 static char usage_text[8192];
 
 /* Appends a group's options to all_options[n..), as codes base + i. */
@@ -95,17 +95,15 @@ static size_t add_options(size_t n, const struct pc_group_option *list, int base
 
 static void gather(void)
 {
-	const struct pc_group_entry *e;
-	size_t n = PC_ARRAY_LEN(long_options), at;
+	size_t n = PC_ARRAY_LEN(long_options), at, i;
 
 	memcpy(all_options, long_options, sizeof(long_options));
 	at = (size_t)snprintf(usage_text, sizeof(usage_text), "%s", usage_head);
-	for (e = pc_groups; e->group; e++) {
-		n = add_options(n, e->group->options,
-				OPT_GROUP + OPT_GROUP_MAX * (int)(e - pc_groups));
-		if (e->group->help && at < sizeof(usage_text))
+	for (i = 0; pc_groups[i]; i++) {
+		n = add_options(n, pc_groups[i]->options, OPT_GROUP + OPT_GROUP_MAX * (int)i);
+		if (pc_groups[i]->help && at < sizeof(usage_text))
 			at += (size_t)snprintf(usage_text + at, sizeof(usage_text) - at, "%s",
-					       e->group->help);
+					       pc_groups[i]->help);
 	}
 	n = add_options(n, pc_remote_options, OPT_REMOTE);
 	all_options[n] = (struct option){ NULL, 0, NULL, 0 };
@@ -240,12 +238,10 @@ static int check_combinations(struct run_parse *p)
 /* A group's option: given to its group, with the group's options. */
 static int opt_group(struct run_parse *p, int c, const char *arg)
 {
-	const struct pc_group_entry *e = pc_groups + (c - OPT_GROUP) / OPT_GROUP_MAX;
-
 	if (c < OPT_GROUP)
 		return PC_OPT_NOT_MINE;
-	return e->group->option((char *)p->o + e->options, (c - OPT_GROUP) % OPT_GROUP_MAX,
-				arg, p->err, p->errlen);
+	return pc_group_option(p->o, pc_groups[(c - OPT_GROUP) / OPT_GROUP_MAX],
+			       (c - OPT_GROUP) % OPT_GROUP_MAX, arg, p->err, p->errlen);
 }
 
 /* Gives option c to the handler that takes it. */
@@ -312,21 +308,16 @@ static void show(const struct pc_run *r, json_t *run_doc)
 	const struct pc_run_options *o = r->o;
 	char line[2 * PC_ERRLEN], count[64];
 
-	if (o->group->show && o->format != PC_FORMAT_JSON) {
-		struct pc_view v;
-
-		pc_view_init(&v, stdout, o->format);
-		o->group->show(&v, run_doc);
-		pc_view_end(&v);
-	} else
+	if (o->group->show && o->format != PC_FORMAT_JSON)
+		pc_view_show(stdout, o->format, o->group->show, run_doc);
+	else
 		pc_report_verbose(stdout, run_doc, o->format, o->verbose);
 	pc_report_host(stdout, run_doc, o->format);
 	if (o->format != PC_FORMAT_TABLE)
 		return;
 	snprintf(line, sizeof(line), "%s in %.2f s; saved under \"%s\" in %s",
-		 pc_count_of(count, sizeof(count), r->prof.nprobes, o->group->unit_one,
-			     o->group->unit), r->prof.wall_s, pc_shown(r->ci.key),
-		 pc_shown(o->output));
+		 pc_count_of(count, sizeof(count), r->prof.nprobes, o->group->unit, NULL),
+		 r->prof.wall_s, pc_shown(r->ci.key), pc_shown(o->output));
 	putchar('\n');
 	pc_text_wrap(stdout, "", line, 2, pc_table_fit());
 }

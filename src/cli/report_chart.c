@@ -132,7 +132,7 @@ struct group {
 	size_t *bar, nbar;		/* rows drawn as bars */
 	size_t nseries;
 	struct series *s;
-	const char *xword;		/* "threads", or "" for sizes */
+	const struct pc_point_shape *shape;	/* of its points: its x axis */
 	double *xs;			/* the distinct x, ascending */
 	size_t nx;
 	bool xlog;
@@ -145,26 +145,27 @@ static const char *group_of(const struct pc_cmp_row *row)
 	return row->group ? row->group : "other";
 }
 
-bool pc_page_point(const char *probe, char *series, size_t len, const char **xword,
-		   double *x)
+bool pc_page_point(const char *probe, char *series, size_t len,
+		   const struct pc_point_shape **shape, double *x)
 {
+	const struct pc_measurement_group *const *g;
+	const struct pc_point_shape *const *sh;
 	const char *dot = strrchr(probe, '.'), *d;
-	static const char *const words[] = { "threads", "" };
-	size_t w;
 
 	if (!dot || (size_t)(dot - probe) >= len)
 		return false;
-	for (w = 0; w < 2; w++) {
-		if (strncmp(dot + 1, words[w], strlen(words[w])) != 0)
-			continue;
-		d = dot + 1 + strlen(words[w]);
-		if (!*d || strspn(d, "0123456789") != strlen(d))
-			continue;
-		snprintf(series, len, "%.*s", (int)(dot - probe), probe);
-		*xword = words[w];
-		*x = atof(d);
-		return *x > 0;
-	}
+	for (g = pc_groups; *g; g++)
+		for (sh = (*g)->points; sh && *sh; sh++) {
+			if (strncmp(dot + 1, (*sh)->xtag, strlen((*sh)->xtag)) != 0)
+				continue;
+			d = dot + 1 + strlen((*sh)->xtag);
+			if (!*d || strspn(d, "0123456789") != strlen(d))
+				continue;
+			snprintf(series, len, "%.*s", (int)(dot - probe), probe);
+			*shape = *sh;
+			*x = atof(d);
+			return *x > 0;
+		}
 	return false;
 }
 
@@ -172,16 +173,16 @@ bool pc_page_point(const char *probe, char *series, size_t len, const char **xwo
  * when it is no point of the group's kind. -1 when out of memory. */
 static int series_add(struct group *g, size_t r)
 {
+	const struct pc_point_shape *shape;
 	char name[SERIES_NAME];
-	const char *xword;
 	struct series *s;
 	double x;
 	size_t k;
 
-	if (!pc_page_point(g->t->row[r].probe, name, sizeof(name), &xword, &x) ||
-	    (g->xword && strcmp(g->xword, xword) != 0))
+	if (!pc_page_point(g->t->row[r].probe, name, sizeof(name), &shape, &x) ||
+	    (g->shape && strcmp(g->shape->xword, shape->xword) != 0))
 		return 0;
-	g->xword = xword;
+	g->shape = shape;
 	for (k = 0; k < g->nseries && strcmp(g->s[k].name, name) != 0; k++)
 		;
 	if (k == g->nseries) {
@@ -490,7 +491,7 @@ static double py(const struct panel *p, double v)
 
 static const char *x_title(const struct group *g)
 {
-	return *g->xword ? g->xword : "size (bytes)";
+	return g->shape->xtitle;
 }
 
 /* Which x get a label: the first and the last, and between them those
@@ -705,7 +706,7 @@ static int line_figure(FILE *f, struct pc_page *pg, const struct group *g)
 	fputs("</div>\n<figcaption>", f);
 	pc_html_escape(f, g->name);
 	fprintf(f, ": %s per operation over %s (%s scale)", pc_metric_name(pg->m->cfg.metric),
-		*g->xword ? g->xword : "size", s.log ? "logarithmic" : "linear");
+		g->shape->xword, s.log ? "logarithmic" : "linear");
 	if (g->npanels > 1)
 		fprintf(f, ", %zu panels on the same axes", g->npanels);
 	fputs("</figcaption>\n</figure>\n", f);

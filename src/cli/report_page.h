@@ -14,6 +14,7 @@
 
 #include "report_html.h"
 #include "results/compare.h"
+#include "results/group.h"
 
 /* A note of the page. Reasons that differ only in their numbers are one
  * note ("scaled the difference by 2.24 to 2.69"): the text keeps a \1 where
@@ -67,11 +68,11 @@ int pc_page_figure_cell(struct pc_table *t, size_t r, size_t col,
 			const struct pc_cmp_cell *c);
 void pc_page_table_marks(struct pc_table *t);
 
-/* Whether probe is a point of a series (NAME.threadsN, or NAME.N for an
- * allocator's size): its series name, its x word ("threads", or "" for a
- * size) and x. */
-bool pc_page_point(const char *probe, char *series, size_t len, const char **xword,
-		   double *x);
+/* Whether probe is a point of a series, as a group's point shape ends its
+ * name (group.h: NAME.threadsN, or NAME.N for an allocator's size): its
+ * series name, its shape (the x axis) and x. */
+bool pc_page_point(const char *probe, char *series, size_t len,
+		   const struct pc_point_shape **shape, double *x);
 
 /* The page's sections; -1 when memory runs out. */
 int pc_page_summary(FILE *f, struct pc_page *pg);

@@ -281,11 +281,11 @@ static int by_value(const void *a, const void *b)
 
 static bool is_point(const struct pc_cmp_row *row)
 {
+	const struct pc_point_shape *shape;
 	char series[160];
-	const char *xword;
 	double x;
 
-	return pc_page_point(row->probe, series, sizeof(series), &xword, &x);
+	return pc_page_point(row->probe, series, sizeof(series), &shape, &x);
 }
 
 /* A row of the matrix: a probe measured once per CPU (no point of a

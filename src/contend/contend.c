@@ -1,35 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * contend.c - the contended group's points and windows (contend.h).
+ * contend.c - the contended group's sampling and figures (contend.h).
  *
- * A window: the point's threads, each pinned to its CPU, meet at a barrier;
- * the last to arrive puts the row's initial state and sets the deadline,
- * and all run the row's loop until it passes (locks.c): every thread
- * runs for the same time, nobody finishes early. Each thread times its own
- * part; the window's figure is the threads' time over their operations
- * (cycles per operation per thread, as the 2014 tables' "cycles one thread spends
- * in one lock + unlock"), or for c2c a thread's time over the transfers. At
- * the next barrier the last to arrive checks what the window left: the
- * counter every acquisition incremented, the words every atomic added to.
- * A window in which any thread was switched out involuntarily (getrusage)
- * is disturbed: retaken, as the engine retakes a disturbed sample.
+ * Each point is sampled in rounds of windows (contend_window.c): the
+ * window's figure is the threads' time over their operations (cycles per
+ * operation per thread, as the 2014 tables' "cycles one thread spends in
+ * one lock + unlock"), or for c2c a thread's time over the transfers. A
+ * window in which any thread was switched out involuntarily, stalled, or
+ * ran the canary slow is disturbed: retaken, as the engine retakes a
+ * disturbed sample. Then the point's figure, its spread over the rounds
+ * and its fairness.
  */
-#include <errno.h>
-#include <sched.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
+#include "contend_window.h"
 #include "core/contain.h"
-#include "core/select.h"
-#include "contend.h"
-#include "relax.h"
 #include "core/samples.h"
-#include "timer.h"
-
-const char *const pc_placement_names[] = { "compact", "spread", "list", "pair" };
 
 void pc_fairness(const uint64_t *ops, unsigned n, double *cv, double *max_share)
 {
@@ -48,580 +37,6 @@ void pc_fairness(const uint64_t *ops, unsigned n, double *cv, double *max_share)
 		var += ((double)ops[i] - mean) * ((double)ops[i] - mean);
 	*cv = sqrt(var / n) / mean;
 	*max_share = top / sum;
-}
-
-/* ---- selection and lists ------------------------------------------------------------ */
-
-static bool in_group(const char *tok, size_t len)
-{
-	static const char *const prefixes[] = { "lock.", "contended.", "c2c." };
-	unsigned i;
-
-	for (i = 0; i < 3; i++)
-		if (len >= strlen(prefixes[i]) && strncmp(tok, prefixes[i],
-							 strlen(prefixes[i])) == 0)
-			return true;
-	return false;
-}
-
-bool pc_contend_list_only(const char *list)
-{
-	const char *p = list;
-
-	for (;;) {
-		size_t len = strcspn(p, ",");
-
-		if (!in_group(p, len))
-			return false;
-		if (!p[len])
-			return true;
-		p += len + 1;
-	}
-}
-
-int pc_contend_select(const char *list, bool *kinds, char *err, size_t errlen)
-{
-	const char *names[32];
-	unsigned k;
-
-	for (k = 0; k < pc_contend_nkinds && k < 32; k++)
-		names[k] = pc_contend_kinds[k].hidden ? NULL : pc_contend_kinds[k].name;
-	return pc_select_names(list, names, k, kinds, "the contended group: lock.*, "
-			       "contended.*, c2c.latency", err, errlen);
-}
-
-int pc_contend_list(const char *what, const char *list, int *out, unsigned max,
-		    unsigned *n, char *err, size_t errlen)
-{
-	const char *p = list;
-	char *end;
-
-	for (*n = 0;;) {
-		long a, b;
-
-		errno = 0;
-		a = b = strtol(p, &end, 10);
-		if (end != p && *end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (end == p || errno || a < 0 || b < a || b > 65535 || (*end && *end != ','))
-			goto bad;
-		for (; a <= b; a++) {
-			if (*n == max) {
-				snprintf(err, errlen, "%s: at most %u values", what, max);
-				return -1;
-			}
-			out[(*n)++] = (int)a;
-		}
-		if (!*end)
-			return 0;
-		p = end + 1;
-	}
-bad:
-	snprintf(err, errlen, "%s: want a list like 0,2-5, got '%s'", what, list);
-	return -1;
-}
-
-/* ---- the plan -------------------------------------------------------------------------- */
-
-static struct pc_contend_point *add_point(struct pc_contend_run *cr, size_t *cap,
-					  const struct pc_contend_kind *k, unsigned n,
-					  enum pc_placement how, const int *cpus)
-{
-	struct pc_contend_point *pt;
-
-	if (cr->npoints == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 32;
-		struct pc_contend_point *np = realloc(cr->points, ncap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		cr->points = np;
-		*cap = ncap;
-	}
-	pt = &cr->points[cr->npoints];
-	memset(pt, 0, sizeof(*pt));
-	pt->cpus = malloc(n * sizeof(int));
-	if (!pt->cpus)
-		return NULL;
-	cr->npoints++;
-	memcpy(pt->cpus, cpus, n * sizeof(int));
-	pt->kind = k;
-	pt->nthreads = n;
-	pt->placement = how;
-	pt->cls = pc_place_class(&cr->place, cpus, n);
-	pt->nodes = pc_place_nodes(&cr->place, cpus, n);
-	return pt;
-}
-
-/* The thread counts: --threads, or powers of two up to the CPUs (the
- * count of CPUs last when it is none), at most PC_CONTEND_MAX_COUNTS: the
- * first ones and the last. */
-static int counts(const struct pc_contend_options *o, unsigned ncpus, int *c,
-		  unsigned *n, char *err, size_t errlen)
-{
-	unsigned i, v;
-
-	if (o->threads) {
-		if (pc_contend_list("--threads", o->threads, c, 64, n, err, errlen) < 0)
-			return -1;
-		for (i = 0; i < *n; i++)
-			if (c[i] < 1) {
-				snprintf(err, errlen, "--threads: a thread count is 1 or more");
-				return -1;
-			}
-		return 0;
-	}
-	for (*n = 0, v = 1; v <= ncpus; v *= 2)
-		c[(*n)++] = (int)v;
-	if ((unsigned)c[*n - 1] != ncpus)
-		c[(*n)++] = (int)ncpus;
-	if (*n > PC_CONTEND_MAX_COUNTS) {
-		c[PC_CONTEND_MAX_COUNTS - 1] = c[*n - 1];
-		*n = PC_CONTEND_MAX_COUNTS;
-	}
-	return 0;
-}
-
-/* --placement LIST into how[]; the CPUs of --cpus checked against the
- * allowed ones. */
-static int placements(const struct pc_contend_options *o, const struct pc_place *pl,
-		      enum pc_placement *how, unsigned *nhow, int *list, unsigned *nlist,
-		      char *err, size_t errlen)
-{
-	const char *p = o->placement ? o->placement : "compact";
-	unsigned i, k;
-
-	*nlist = *nhow = 0;
-	if (o->cpus) {
-		if (o->placement) {
-			snprintf(err, errlen, "--placement and --cpus: give one of them");
-			return -1;
-		}
-		if (pc_contend_list("--cpus", o->cpus, list, PC_CONTEND_THREADS_MAX, nlist,
-				    err, errlen) < 0)
-			return -1;
-		for (i = 0; i < *nlist; i++) {
-			for (k = 0; k < i && list[k] != list[i]; k++)
-				;
-			if (k < i) {
-				snprintf(err, errlen, "--cpus: CPU %d given twice (every "
-					 "thread has a CPU of its own)", list[i]);
-				return -1;
-			}
-			for (k = 0; k < pl->ncpus && pl->compact[k] != list[i]; k++)
-				;
-			if (k == pl->ncpus) {
-				snprintf(err, errlen, "--cpus: CPU %d is not one this process "
-					 "may run on", list[i]);
-				return -1;
-			}
-		}
-		how[(*nhow)++] = PC_PLACE_LIST;
-		return 0;
-	}
-	for (;;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == 7 && strncmp(p, "compact", 7) == 0)
-			how[(*nhow)++] = PC_PLACE_COMPACT;
-		else if (len == 6 && strncmp(p, "spread", 6) == 0)
-			how[(*nhow)++] = PC_PLACE_SPREAD;
-		else {
-			snprintf(err, errlen, "--placement: want compact or spread, got '%.*s'",
-				 (int)len, p);
-			return -1;
-		}
-		if (!p[len] || *nhow == 2)
-			return 0;
-		p += len + 1;
-	}
-}
-
-/* c2c's pairs: every pair (--matrix), the first CPU with each other
- * (--cpus), or one pair per class. */
-static int pairs_plan(const struct pc_contend_options *o, struct pc_contend_run *cr,
-		      size_t *cap, const struct pc_contend_kind *k, const int *list,
-		      unsigned nlist)
-{
-	const int *c = nlist ? list : cr->place.compact;
-	unsigned n = nlist ? nlist : cr->place.ncpus, i, j;
-	int pair[2], reps[8][2];
-
-	if (o->matrix) {
-		for (i = 0; i < n; i++)
-			for (j = i + 1; j < n; j++) {
-				pair[0] = c[i], pair[1] = c[j];
-				if (!add_point(cr, cap, k, 2, PC_PLACE_PAIR, pair))
-					return -1;
-			}
-		return 0;
-	}
-	if (nlist) {
-		for (j = 1; j < n; j++) {
-			pair[0] = c[0], pair[1] = c[j];
-			if (!add_point(cr, cap, k, 2, PC_PLACE_PAIR, pair))
-				return -1;
-		}
-		return 0;
-	}
-	n = pc_place_pairs(&cr->place, reps, 8);
-	for (i = 0; i < n; i++)
-		if (!add_point(cr, cap, k, 2, PC_PLACE_PAIR, reps[i]))
-			return -1;
-	return 0;
-}
-
-/* The data lines of the lock rows: --data-lines, or 0 and 1, each at most
- * PC_CONTEND_DATA_LINES_MAX. */
-static int data_lines(const struct pc_contend_options *o, int *d, unsigned *n, char *err,
-		      size_t errlen)
-{
-	unsigned i;
-
-	if (pc_contend_list("--data-lines", o->data_lines ? o->data_lines :
-			    PC_CONTEND_DATA_LINES, d, PC_CONTEND_DATA_LINES_MAX + 1, n, err,
-			    errlen) < 0)
-		return -1;
-	for (i = 0; i < *n; i++)
-		if (d[i] > PC_CONTEND_DATA_LINES_MAX) {
-			snprintf(err, errlen, "--data-lines: at most %d lines of data, got %d",
-				 PC_CONTEND_DATA_LINES_MAX, d[i]);
-			return -1;
-		}
-	return 0;
-}
-
-/* The points of one row: each placement at each thread count, with data
- * lines lines of protected data (lock rows; 0 for the others). */
-static int row_plan(struct pc_contend_run *cr, size_t *cap, const struct pc_contend_kind *k,
-		    const enum pc_placement *how, unsigned nhow, const int *c, unsigned nc,
-		    const int *list, unsigned nlist, unsigned lines, char *err,
-		    size_t errlen)
-{
-	struct pc_contend_point *pt;
-	int cpus[PC_CONTEND_THREADS_MAX];
-	unsigned h, i;
-
-	for (h = 0; h < nhow; h++)
-		for (i = 0; i < nc; i++) {
-			unsigned n = (unsigned)c[i];
-
-			if (how[h] == PC_PLACE_LIST) {
-				if (n > nlist) {
-					snprintf(err, errlen, "--threads %u: --cpus gives %u "
-						 "CPUs", n, nlist);
-					return -1;
-				}
-				memcpy(cpus, list, n * sizeof(int));
-			} else if (pc_place_pick(&cr->place, how[h], n, cpus, err, errlen) < 0) {
-				return -1;
-			}
-			if (!(pt = add_point(cr, cap, k, n, how[h], cpus))) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			pt->data_lines = lines;
-		}
-	return 0;
-}
-
-int pc_contend_plan(const void *opts, void *state, char *err, size_t errlen)
-{
-	const struct pc_contend_options *o = opts;
-	struct pc_contend_run *cr = state;
-	int list[PC_CONTEND_THREADS_MAX], c[64], d[PC_CONTEND_DATA_LINES_MAX + 1];
-	enum pc_placement how[2];
-	unsigned nlist, nhow, nc, nd, k, i;
-	size_t cap = 0;
-
-	memset(cr, 0, sizeof(*cr));
-	cr->window_us = o->window_us ? o->window_us : PC_CONTEND_WINDOW_US;
-	if (pc_place_open(&cr->place, o->topology, err, errlen) < 0 ||
-	    placements(o, &cr->place, how, &nhow, list, &nlist, err, errlen) < 0 ||
-	    counts(o, nlist ? nlist : cr->place.ncpus, c, &nc, err, errlen) < 0 ||
-	    data_lines(o, d, &nd, err, errlen) < 0)
-		goto fail;
-	for (k = 0; k < pc_contend_nkinds; k++) {
-		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
-
-		if (!o->kinds[k])
-			continue;
-		if (kind->cls == PC_KIND_C2C) {
-			if (pairs_plan(o, cr, &cap, kind, list, nlist) < 0) {
-				snprintf(err, errlen, "out of memory");
-				goto fail;
-			}
-			continue;
-		}
-		for (i = 0; i < (kind->cls == PC_KIND_LOCK ? nd : 1); i++)
-			if (row_plan(cr, &cap, kind, how, nhow, c, nc, list, nlist,
-				     kind->cls == PC_KIND_LOCK ? (unsigned)d[i] : 0, err,
-				     errlen) < 0)
-				goto fail;
-	}
-	return 0;
-fail:
-	pc_contend_close(cr);
-	return -1;
-}
-
-void pc_contend_close(void *state)
-{
-	struct pc_contend_run *cr = state;
-	size_t i;
-
-	for (i = 0; i < cr->npoints; i++) {
-		free(cr->points[i].cpus);
-		free(cr->points[i].v);
-		free(cr->points[i].can_t);
-	}
-	free(cr->canary_limit);
-	cr->canary_limit = NULL;
-	free(cr->points);
-	cr->points = NULL;
-	cr->npoints = 0;
-	pc_place_close(&cr->place);
-}
-
-/* ---- the windows --------------------------------------------------------------------------- */
-
-/* A batch: a point's threads running nwin windows back to back. */
-struct batch {
-	const struct pc_contend_point *pt;
-	struct pc_contend_shared *s;	/* the barrier's */
-	struct pc_contend_shared **slot;	/* [nwin]: each window's lines */
-	uint64_t window_ticks;
-	unsigned nwin;
-	uint64_t *acq, *ticks;		/* [nwin][nthreads] */
-	long *switched;			/* [nwin][nthreads]: involuntary switches */
-	double *can;			/* [nwin][nthreads]: canary ticks/op */
-	double *cal;			/* [nwin][nthreads]: the add chain's
-					 * ticks per add (per cycle) */
-	uint64_t *gap;			/* [nwin][nthreads]: longest check gap */
-	uint64_t *late;			/* [nwin][nthreads]: ticks past the window's
-					 * start when it began, or past its end
-					 * when it stopped, whichever is more */
-	uint64_t *deadline;		/* [nwin]: the window's end */
-	double *xfer;			/* [nwin]: the gauge's ticks per transfer */
-	const struct pc_arch_probe *canary;	/* or NULL */
-	const struct pc_arch_probe *chain;	/* the add chain, or NULL */
-	const char **why;		/* [nwin]: the check's verdict */
-	uint64_t *counter;		/* [nwin]: what the check read */
-	unsigned w;			/* the leader's window number */
-	atomic_int gate;		/* 1: all threads started; 2: give up */
-	atomic_uint ready;		/* threads that tried to pin themselves */
-	atomic_int unpinned;		/* one that could not, or -1 */
-};
-
-struct worker {
-	struct batch *b;
-	unsigned idx;
-};
-
-static long involuntary(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
-}
-
-/* What a lock row's window left: the counter, or the first data line that
- * differs from the acquisitions when the counter does not. */
-static uint64_t lock_tally(const struct pc_contend_shared *s, uint64_t total)
-{
-	unsigned i;
-
-	for (i = 0; s->counter == total && i < s->data_lines; i++)
-		if (s->data[i].v != total)
-			return s->data[i].v;
-	return s->counter;
-}
-
-/* Between windows, done by the last thread at the barrier: the check of the
- * window that ended, the initial state of the next and its deadline. */
-static void between(struct batch *b)
-{
-	const struct pc_contend_kind *k = b->pt->kind;
-	unsigned n = b->pt->nthreads, i;
-	struct pc_contend_shared *s;
-
-	if (b->w > 0) {
-		uint64_t total = 0;
-
-		s = b->slot[b->w - 1];
-		for (i = 0; i < n; i++)
-			total += s->threads[i].acq;
-		b->why[b->w - 1] = k->check(s, n, total);
-		b->counter[b->w - 1] = k->cls == PC_KIND_LOCK ? lock_tally(s, total) :
-				       (uint64_t)atomic_load(&s->word);
-		k->fini(s);
-	}
-	if (b->w < b->nwin) {
-		s = b->slot[b->w];
-		k->init(s);
-		s->counter = 0;
-		s->data_lines = b->pt->data_lines;
-		for (i = 0; i < s->data_lines; i++)
-			s->data[i].v = 0;
-		for (i = 0; i < n; i++) {
-			memset(&s->threads[i], 0, sizeof(s->threads[i]));
-			s->threads[i].idx = i;
-			s->threads[i].parity = i & 1;
-		}
-		atomic_store(&s->stop, 0);
-		s->deadline = pc_timer_read() + b->window_ticks;
-		b->deadline[b->w] = s->deadline;
-	}
-	b->w++;
-}
-
-static void barrier(struct batch *b, unsigned *sense)
-{
-	struct pc_contend_shared *s = b->s;
-
-	*sense ^= 1;
-	if (atomic_fetch_add(&s->arrived, 1) == b->pt->nthreads - 1) {
-		between(b);
-		atomic_store(&s->arrived, 0);
-		atomic_store_explicit(&s->sense, *sense, memory_order_release);
-		return;
-	}
-	while (atomic_load_explicit(&s->sense, memory_order_acquire) != *sense)
-		pc_relax();
-}
-
-/* The canary right after a window, on the same CPU: ticks per operation
- * of its hi loop over its lo loop. A core shared with another thread (an
- * SMT sibling, a neighbour's vCPU) runs it slower. */
-static double canary(const struct pc_arch_probe *p)
-{
-	struct pc_probe_state st;
-	uint64_t lo, hi;
-
-	memset(&st, 0, sizeof(st));
-	if (p->init)
-		p->init(&st);
-	lo = p->run(&st, PC_CONTEND_CANARY_ITERS, 0);
-	hi = p->run(&st, PC_CONTEND_CANARY_ITERS, 1);
-	return hi > lo ? (double)(hi - lo) / (PC_CONTEND_CANARY_ITERS * PC_UNROLL_DIFF) : 0;
-}
-
-/* How late a thread began its window, or stopped after it ended. */
-static uint64_t lateness(const struct pc_contend_thread *t, uint64_t deadline,
-			 uint64_t window_ticks)
-{
-	uint64_t begin = deadline - window_ticks;
-	uint64_t a = t->t0 > begin ? t->t0 - begin : 0;
-	uint64_t z = t->t1 > deadline ? t->t1 - deadline : 0;
-
-	return a > z ? a : z;
-}
-
-/*
- * The transfer gauge, right after a window: the point's first two threads
- * pass a line back and forth PC_CONTEND_GAUGE_TRIPS times (the barrier's,
- * the same line throughout, so that what moves it is where the CPUs are).
- * Thread 0's ticks per one-way transfer; 0 for the others.
- */
-static double gauge(atomic_uint_fast64_t *line, unsigned idx)
-{
-	uint64_t t0 = 0;
-	unsigned j;
-
-	for (j = 0; j <= PC_CONTEND_GAUGE_TRIPS; j++) {
-		uint_fast64_t v;
-
-		/* c2c.latency's moves: loads until its turn, then a CAS; no
-		 * spin-wait hint, whose delay would count as transfer */
-		while (((v = atomic_load_explicit(line, memory_order_acquire)) & 1) != idx)
-			;
-		atomic_compare_exchange_strong(line, &v, v + 1);
-		if (j == 0)
-			t0 = pc_timer_read();
-	}
-	return idx ? 0 : (double)(pc_timer_read() - t0) / (2.0 * PC_CONTEND_GAUGE_TRIPS);
-}
-
-static void *work(void *arg)
-{
-	struct worker *wk = arg;
-	struct batch *b = wk->b;
-	unsigned n = b->pt->nthreads, sense = 0, w;
-	cpu_set_t set;
-	int g;
-
-	CPU_ZERO(&set);
-	CPU_SET(b->pt->cpus[wk->idx], &set);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
-		atomic_store(&b->unpinned, (int)wk->idx);
-	atomic_fetch_add(&b->ready, 1);
-	while (!(g = atomic_load(&b->gate)))
-		pc_relax();
-	if (g != 1)
-		return NULL;
-	for (w = 0; w < b->nwin; w++) {
-		struct pc_contend_thread *t;
-		long sw;
-
-		barrier(b, &sense);
-		t = &b->slot[w]->threads[wk->idx];
-		sw = involuntary();
-		b->pt->kind->loop(b->slot[w], t);
-		b->switched[w * n + wk->idx] = involuntary() - sw;
-		if (n >= 2 && wk->idx < 2) {
-			double x = gauge(&b->s->word, wk->idx);
-
-			if (!wk->idx)
-				b->xfer[w] = x;
-		}
-		if (b->canary)
-			b->can[w * n + wk->idx] = canary(b->canary);
-		if (b->chain)
-			b->cal[w * n + wk->idx] = canary(b->chain);
-		b->acq[w * n + wk->idx] = t->acq;
-		b->ticks[w * n + wk->idx] = t->t1 - t->t0;
-		b->gap[w * n + wk->idx] = t->gap;
-		b->late[w * n + wk->idx] = lateness(t, b->deadline[w], b->window_ticks);
-	}
-	barrier(b, &sense);
-	return NULL;
-}
-
-/* Runs b's windows: a thread per CPU of the point, pinned. -1 with err. */
-static int run_batch(struct batch *b, char *err, size_t errlen)
-{
-	unsigned n = b->pt->nthreads, i, started = 0;
-	pthread_t tid[PC_CONTEND_THREADS_MAX];
-	struct worker wk[PC_CONTEND_THREADS_MAX];
-	int rc = 0;
-
-	b->w = 0;
-	atomic_store(&b->gate, 0);
-	atomic_store(&b->ready, 0);
-	atomic_store(&b->unpinned, -1);
-	atomic_store(&b->s->arrived, 0);
-	atomic_store(&b->s->sense, 0);
-	for (i = 0; i < n; i++) {
-		wk[i] = (struct worker){ b, i };
-		rc = pthread_create(&tid[i], NULL, work, &wk[i]);
-		if (rc)
-			break;
-		started++;
-	}
-	/* Every thread pins itself (qemu-user hangs in pthread_create with an
-	 * affinity attribute); they start together, or not at all. */
-	while (atomic_load(&b->ready) < started)
-		sched_yield();
-	i = (unsigned)atomic_load(&b->unpinned);
-	atomic_store(&b->gate, started < n || i < n ? 2 : 1);
-	if (started < n)
-		snprintf(err, errlen, "cannot start a thread on CPU %d: %s",
-			 b->pt->cpus[started], strerror(rc));
-	else if (i < n)
-		snprintf(err, errlen, "cannot run a thread on CPU %d", b->pt->cpus[i]);
-	for (i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
-	return atomic_load(&b->gate) == 1 ? 0 : -1;
 }
 
 /* Did a thread lose its CPU for a while (PC_CONTEND_STALL_FACTOR)? */
@@ -664,7 +79,7 @@ static bool slow(const struct pc_contend_run *cr, const struct pc_contend_point 
 /* Window w of batch b into pt's windows (round r); false when its check
  * failed (pt is then failed, with the reason). */
 static bool take(const struct pc_contend_run *cr, struct pc_contend_point *pt,
-		 const struct batch *b, unsigned w, unsigned r, double tick_hz)
+		 const struct pc_contend_batch *b, unsigned w, unsigned r, double tick_hz)
 {
 	unsigned n = pt->nthreads, i, k = pt->nv;
 	uint64_t total = 0, ticks = 0;
@@ -757,7 +172,7 @@ static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsig
 		   unsigned r, char *err, size_t errlen)
 {
 	unsigned n = pt->nthreads, w;
-	struct batch b;
+	struct pc_contend_batch b;
 	int rc = -1;
 
 	memset(&b, 0, sizeof(b));
@@ -785,7 +200,7 @@ static int windows(const struct sampling *sp, struct pc_contend_point *pt, unsig
 	if (!b.acq || !b.ticks || !b.switched || !b.can || !b.cal || !b.gap || !b.late ||
 	    !b.deadline || !b.why || !b.counter || !b.slot)
 		snprintf(err, errlen, "out of memory");
-	else if (run_batch(&b, err, errlen) == 0)
+	else if (pc_contend_batch_run(&b, err, errlen) == 0)
 		rc = 0;
 	for (w = 0; rc == 0 && w < nwin &&
 	     take(sp->cr, pt, &b, w, r, sp->tick_hz); w++)
@@ -1249,10 +664,11 @@ static char *slot_pool(const struct pc_contend_run *cr, size_t *stride)
 	return pool;
 }
 
-int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config *cfg,
+int pc_contend_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
 		       const struct pc_clock *clk, struct pc_profile *prof, char *err,
 		       size_t errlen)
 {
+	struct pc_contend_run *cr = state;
 	struct pc_contend_shared *s = aligned_alloc(PC_LINE, sizeof(*s));
 	double t0 = now_s(), cpt;
 	struct sampling sp;
@@ -1260,6 +676,8 @@ int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config
 	int rc = -1, stopped;
 	char *pool = NULL;
 	size_t i, stride;
+
+	(void)opts;
 
 	memset(prof, 0, sizeof(*prof));
 	prof->probes = calloc(cr->npoints + 1, sizeof(*prof->probes));

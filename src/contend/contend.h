@@ -2,9 +2,10 @@
 /*
  * contend.h - the contended group: lock kinds, contended atomics and the
  * transfer of a cache line between CPUs (the rows: locks.h), each
- * measured at points (a thread count and the CPUs they run on) in
- * time-bounded windows (contend.c); where the threads go (placement.c);
- * the results as points[] (contend_json.c) and their views (contend_view.c).
+ * measured at points (a thread count and the CPUs they run on), planned
+ * (contend_plan.c), in time-bounded windows (contend_window.c) sampled
+ * into figures (contend.c); where the threads go (placement.c); the
+ * results as points[] (contend_json.c) and their views (contend_view.c).
  */
 #ifndef PC_CONTEND_H
 #define PC_CONTEND_H
@@ -47,7 +48,7 @@ int pc_place_nodes(const struct pc_place *p, const int *cpus, unsigned n);
 /* One pair of CPUs per class, the first allowed CPU in each: at most max. */
 unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max);
 
-/* ---- contend.c: the windows -------------------------------------------------------- */
+/* ---- contend_plan.c, contend_window.c, contend.c: the points and windows ---------- */
 
 /* The default window, and the default windows per point (-n). */
 #define PC_CONTEND_WINDOW_US	1000
@@ -97,8 +98,12 @@ unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max)
  * many points per row and placement. */
 #define PC_CONTEND_MAX_COUNTS	8
 
+/* The group (contend_group.c). */
+extern const struct pc_measurement_group pc_group_contend;
+/* Its points: threads on CPUs, or a pair of CPUs (group.h). */
+extern const struct pc_point_shape pc_contend_point_shape;
+
 struct pc_contend_options {
-	bool on;				/* measure the group */
 	bool kinds[32];				/* rows, as pc_contend_kinds[] */
 	const char *threads;			/* --threads LIST, or NULL */
 	const char *placement;			/* --placement LIST, or NULL */
@@ -167,11 +172,9 @@ struct pc_contend_run {
 	const struct pc_arch_probe *chain;
 };
 
-/* Marks the rows a -p list names (lock.*, contended.*, c2c.*); -1 (err)
- * when a token matches no row. */
+/* contend_plan.c. Marks the rows a -p list names (lock.*, contended.*,
+ * c2c.*): how many; -1 (err) when a token matches no row. */
 int pc_contend_select(const char *list, bool *kinds, char *err, size_t errlen);
-/* Do all tokens of a -p list name rows of the group? */
-bool pc_contend_list_only(const char *list);
 /* Parses a CPU or thread-count list ("0,2-5"); -1 with err. */
 int pc_contend_list(const char *what, const char *list, int *out, unsigned max,
 		    unsigned *n, char *err, size_t errlen);
@@ -181,19 +184,21 @@ int pc_contend_list(const char *what, const char *list, int *out, unsigned max,
  * opts (the topology read, the CPUs chosen); -1 with err. */
 int pc_contend_plan(const void *opts, void *state, char *err, size_t errlen);
 void pc_contend_close(void *state);
-/* Measures every point: prof->probes[i] is the result of cr->points[i];
+/* contend.c. The group's measure (group.h): every point of state, a
+ * struct pc_contend_run: prof->probes[i] is the result of its points[i];
  * cfg->samples windows a point. -1 with err. */
-int pc_contend_measure(struct pc_contend_run *cr, const struct pc_measure_config *cfg,
+int pc_contend_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
 		       const struct pc_clock *clk, struct pc_profile *prof, char *err,
 		       size_t errlen);
 
 /* ---- contend_json.c: results ----------------------------------------------------- */
 
-/* The probes object: a probe per row, its points[]. */
-json_t *pc_contend_json_probes(const struct pc_contend_run *cr,
-			       const struct pc_profile *prof);
-/* The run's "contend": window, placement source. */
-json_t *pc_contend_json_run(const struct pc_contend_run *cr);
+/* The group's probes and describe (group.h): state is its struct
+ * pc_contend_run. The probes object: a probe per row, its points[]. The
+ * run's "contend": window, rounds, placement source. */
+json_t *pc_contend_json_probes(const void *state, const struct pc_profile *prof,
+			       const struct pc_clock *clk);
+void pc_contend_describe(const void *opts, const void *state, json_t *run);
 
 /* ---- contend_view.c: results shown ------------------------------------------------ */
 /* Every CPU of doc in the published tables' shape (fmt PC_FORMAT_TABLE:

@@ -12,17 +12,16 @@ enum { OPT_LOCKS, OPT_THREADS, OPT_PLACEMENT, OPT_CPUS, OPT_DATA_LINES, OPT_MATR
        OPT_WINDOW_US };
 
 static const struct pc_group_option contend_options[] = {
-	[OPT_LOCKS] = { "locks", false },
-	[OPT_THREADS] = { "threads", true },
-	[OPT_PLACEMENT] = { "placement", true },
-	[OPT_CPUS] = { "cpus", true },
-	[OPT_DATA_LINES] = { "data-lines", true },
-	[OPT_MATRIX] = { "matrix", false },
-	[OPT_WINDOW_US] = { "window-us", true },
-	{ NULL, false },
+	[OPT_LOCKS] = { "locks", false, true },
+	[OPT_THREADS] = { "threads", true, true },
+	[OPT_PLACEMENT] = { "placement", true, true },
+	[OPT_CPUS] = { "cpus", true, true },
+	[OPT_DATA_LINES] = { "data-lines", true, true },
+	[OPT_MATRIX] = { "matrix", false, true },
+	[OPT_WINDOW_US] = { "window-us", true, false },
+	{ NULL, false, false },
 };
 
-/* Each option but --window-us selects the group. */
 static int contend_option(void *opts, int index, const char *arg, char *err, size_t errlen)
 {
 	struct pc_contend_options *k = opts;
@@ -32,9 +31,9 @@ static int contend_option(void *opts, int index, const char *arg, char *err, siz
 
 	switch (index) {
 	case OPT_LOCKS:
+		return 0;
 	case OPT_MATRIX:
-		k->matrix |= index == OPT_MATRIX;
-		k->on |= index == OPT_LOCKS;
+		k->matrix = true;
 		return 0;
 	case OPT_THREADS:
 		k->threads = arg;
@@ -59,70 +58,23 @@ static int contend_option(void *opts, int index, const char *arg, char *err, siz
 	}
 }
 
-/* Chosen by its options or by -p of its rows only; on this machine alone,
- * 15 windows a point unless -n. */
-static int contend_finish(void *opts, struct pc_group_args *g, char *err, size_t errlen)
-{
-	struct pc_contend_options *k = opts;
-
-	k->on = k->matrix || k->threads || k->placement || k->cpus || k->data_lines || k->on ||
-		(strcmp(g->probes, "*") != 0 && pc_contend_list_only(g->probes));
-	if (!k->on) {
-		if (k->window_us) {
-			snprintf(err, errlen, "--window-us goes with the contended "
-				 "group (--locks or -p 'lock.*')");
-			return -1;
-		}
-		return 0;
-	}
-	if (g->arch || g->events_list) {
-		snprintf(err, errlen, "the contended group runs alone, on this machine, "
-			 "without %s", g->arch ? "--arch" : "--events");
-		return -1;
-	}
-	if (!g->samples_given)
-		*g->samples = PC_CONTEND_SAMPLES;
-	return 0;
-}
-
-static bool contend_chosen(const void *opts)
-{
-	return ((const struct pc_contend_options *)opts)->on;
-}
-
 static int contend_select(void *opts, const char *probes, char *err, size_t errlen)
 {
-	struct pc_contend_options *k = opts;
-
-	return pc_contend_select(strcmp(probes, "*") != 0 ? probes :
-				 "lock.*,contended.*,c2c.*", k->kinds, err, errlen);
+	return pc_contend_select(probes, ((struct pc_contend_options *)opts)->kinds, err,
+				 errlen);
 }
 
-static int contend_measure(const void *opts, void *state,
-			   const struct pc_measure_config *cfg, const struct pc_clock *clk,
-			   struct pc_profile *prof, char *err, size_t errlen)
-{
-	(void)opts;
-	return pc_contend_measure(state, cfg, clk, prof, err, errlen);
-}
-
-static void contend_describe(const void *opts, const void *state, json_t *run)
-{
-	(void)opts;
-	json_object_set_new(run, "contend", pc_contend_json_run(state));
-}
-
-static json_t *contend_probes(const void *state, const struct pc_profile *prof,
-			      const struct pc_clock *clk)
-{
-	(void)clk;
-	return pc_contend_json_probes(state, prof);
-}
+static const struct pc_point_shape *const contend_points[] = { &pc_contend_point_shape,
+								      NULL };
 
 const struct pc_measurement_group pc_group_contend = {
 	.name = "contended group",
-	.unit = "points",
-	.unit_one = "point",
+	.id = "contended",
+	.unit = "point",
+	.prefixes = (const char *const[]){ "lock.", "contended.", "c2c.", NULL },
+	/* 15 windows a point unless -n */
+	.native_only = true,
+	.samples = PC_CONTEND_SAMPLES,
 	.help = "\n"
 		"Contended primitives (lock.*, contended.*, c2c.latency), in windows:\n"
 		"      --locks           measure the contended group (also: -p 'lock.*' ...);\n"
@@ -140,18 +92,20 @@ const struct pc_measurement_group pc_group_contend = {
 		"                        CPUs squared (64 CPUs: 2016 pairs)\n"
 		"      --window-us US    length of one window (default 1000)\n",
 	.options = contend_options,
+	.opts_size = sizeof(struct pc_contend_options),
 	.option = contend_option,
-	.finish = contend_finish,
-	.chosen = contend_chosen,
 	.select = contend_select,
 	.state_size = sizeof(struct pc_contend_run),
 	/* the CPUs allowed are read before run pins its thread */
 	.open = pc_contend_plan,
-	.measure = contend_measure,
-	.describe = contend_describe,
-	.probes = contend_probes,
+	.measure = pc_contend_measure,
+	.describe = pc_contend_describe,
+	.probes = pc_contend_json_probes,
 	.show = pc_contend_show,
 	.close = pc_contend_close,
+	.points = contend_points,
+	/* a noisy point is still a figure; one not measured is no failure */
+	.point_fails = PC_POINT_FAILS(PC_STATUS_FAILED),
 	.rows = pc_contend_point_rows,
 	.by = "lock",
 	.compare = pc_contend_compare,

@@ -11,6 +11,7 @@
 
 #include "contend.h"
 #include "results/report.h"
+#include "results/group.h"
 #include "results/results.h"
 #include "core/util.h"
 
@@ -63,44 +64,105 @@ static json_t *point_json(const struct pc_contend_point *pt,
 	return p;
 }
 
-json_t *pc_contend_json_probes(const struct pc_contend_run *cr,
-			       const struct pc_profile *prof)
+json_t *pc_contend_json_probes(const void *state, const struct pc_profile *prof,
+			       const struct pc_clock *clk)
 {
+	const struct pc_contend_run *cr = state;
 	json_t *probes = json_object();
 	unsigned k;
 	size_t i;
 
+	(void)clk;
 	for (k = 0; probes && k < pc_contend_nkinds; k++) {
 		const struct pc_contend_kind *kind = &pc_contend_kinds[k];
-		json_t *points = json_array(), *p;
-		size_t n = 0, failed = 0;
+		struct pc_points pp = { NULL, 0 };
 
-		for (i = 0; points && i < cr->npoints; i++) {
-			if (cr->points[i].kind != kind)
-				continue;
-			n++;
-			failed += prof->probes[i].status == PC_STATUS_FAILED;
-			json_array_append_new(points, point_json(&cr->points[i],
-								 &prof->probes[i]));
-		}
-		if (!n) {
-			json_decref(points);
-			continue;
-		}
-		p = json_pack("{s:s, s:i, s:s, s:s, s:o}", "status",
-			      failed == n ? "failed" : "ok", "ring", 3, "group", "contended",
-			      "unit", units[kind->cls], "points", points);
-		if (p && failed)
-			json_object_set_new(p, "reason", json_sprintf("%zu of %zu points "
-					    "failed", failed, n));
-		json_object_set_new(probes, kind->name, p);
+		for (i = 0; i < cr->npoints; i++)
+			if (cr->points[i].kind == kind)
+				pc_points_add(&pp, &pc_group_contend,
+					      point_json(&cr->points[i], &prof->probes[i]),
+					      prof->probes[i].status);
+		pc_points_file(probes, kind->name, &pp, &pc_group_contend, 3, units[kind->cls],
+			       NULL);
 	}
 	return probes;
 }
 
-json_t *pc_contend_json_run(const struct pc_contend_run *cr)
+void pc_contend_describe(const void *opts, const void *state, json_t *run)
 {
-	return json_pack("{s:i, s:i, s:s}", "window_us", (int)cr->window_us,
-			 "rounds", PC_CONTEND_ROUNDS, "placement_source",
-			 cr->place.topo ? "hwloc" : "affinity (no hwloc)");
+	const struct pc_contend_run *cr = state;
+
+	(void)opts;
+	json_object_set_new(run, "contend", json_pack("{s:i, s:i, s:s}", "window_us",
+			    (int)cr->window_us, "rounds", PC_CONTEND_ROUNDS, "placement_source",
+			    cr->place.topo ? "hwloc" : "affinity (no hwloc)"));
 }
+
+/* ---- its points' shape (group.h) ------------------------------------------------ */
+
+/* Threads, their placement and CPUs, what the CPUs share, the nodes they
+ * span, a lock's data lines; fairness and the line transfer between its
+ * CPUs when measured. */
+static int point_check(json_t *pt, const char *where, char *err, size_t errlen)
+{
+	static const char *const names[] = { "placement", "cpus", "class" };
+	static const char *const objs[] = { "fairness", "transfer" };
+	json_t *v = json_object_get(pt, "threads"), *f;
+	const char *k;
+	size_t i;
+
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 65536)
+		return pc_fail(err, errlen, "%s.threads: not a thread count", where);
+	for (i = 0; i < 3; i++)
+		if (!json_is_string(json_object_get(pt, names[i])))
+			return pc_fail(err, errlen, "%s.%s: missing or not a string", where,
+				       names[i]);
+	v = json_object_get(pt, "nodes");
+	if (v && (!json_is_integer(v) || json_integer_value(v) < 1))
+		return pc_fail(err, errlen, "%s.nodes: not a node count", where);
+	v = json_object_get(pt, "data_lines");
+	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		  json_integer_value(v) > 65536))
+		return pc_fail(err, errlen, "%s.data_lines: not a count of lines", where);
+	for (i = 0; i < 2; i++) {
+		f = json_object_get(pt, objs[i]);
+		if (!f)
+			continue;
+		if (!json_is_object(f))
+			return pc_fail(err, errlen, "%s.%s: not an object", where, objs[i]);
+		json_object_foreach(f, k, v)
+			if (!json_is_number(v) || json_number_value(v) < 0)
+				return pc_fail(err, errlen, "%s.%s: not numbers of 0 or more",
+					       where, objs[i]);
+	}
+	return 0;
+}
+
+/* By placement, CPUs and data lines, threads last (the series a chart
+ * draws over threads): lock.ticket.compact.threads4,
+ * lock.ticket.cpus0,2.data1.threads2; a c2c pair by its CPUs,
+ * c2c.latency.cpus0,1. 0 data lines, the 2014 tables' empty critical
+ * section, keeps the name of the points written before there were data
+ * lines. */
+static int point_name(char *buf, size_t len, const char *probe, json_t *pt)
+{
+	const char *pl = json_string_value(json_object_get(pt, "placement"));
+	const char *cpus = json_string_value(json_object_get(pt, "cpus"));
+	json_int_t d = json_integer_value(json_object_get(pt, "data_lines"));
+	bool list = strcmp(pl, "list") == 0;
+	char data[32] = "";
+
+	if (strcmp(pl, "pair") == 0)
+		return snprintf(buf, len, "%s.cpus%s", probe, cpus);
+	if (d > 0)
+		snprintf(data, sizeof(data), ".data%lld", (long long)d);
+	return snprintf(buf, len, "%s.%s%s%s.threads%lld", probe, list ? "cpus" : pl,
+			list ? cpus : "", data,
+			(long long)json_integer_value(json_object_get(pt, "threads")));
+}
+
+/* Its key; its x axis: word, title, tag; its check and name (group.h). */
+const struct pc_point_shape pc_contend_point_shape = {
+	"threads", "threads", "threads", "threads", point_check, point_name,
+};

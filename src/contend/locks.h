@@ -3,7 +3,7 @@
  * locks.h - the contended rows: lock kinds, contended atomics and the
  * cache-line ping-pong, written once in C11 atomics with the backend's
  * spin-wait hint (arch/<arch>/relax.h), each a loop that one thread of a
- * time-bounded window runs (src/contend/contend.c drives the windows).
+ * time-bounded window runs (src/contend/contend_window.c drives the windows).
  */
 #ifndef PC_LOCKS_H
 #define PC_LOCKS_H

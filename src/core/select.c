@@ -16,10 +16,12 @@ int pc_select_names(const char *list, const char *const *names, size_t n, bool *
 {
 	const char *p = list;
 	bool any_glob = false;
+	int count = 0;
+	size_t i;
 
 	memset(hit, 0, n * sizeof(*hit));
 	for (;;) {
-		size_t len = strcspn(p, ","), i;
+		size_t len = strcspn(p, ",");
 		bool matched = false;
 		char glob[GLOB_MAX];
 
@@ -42,7 +44,9 @@ int pc_select_names(const char *list, const char *const *names, size_t n, bool *
 		snprintf(err, errlen, "no probe names in '%s' (see primcost list)", list);
 		return -1;
 	}
-	return 0;
+	for (i = 0; i < n; i++)
+		count += hit[i];
+	return count;
 }
 
 int pc_select_probes(const char *list, bool *selected, char *err, size_t errlen)

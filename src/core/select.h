@@ -10,7 +10,7 @@
  * list of names and shell globs names; a NULL name is never named, and an
  * empty element is passed over. Each glob must name a row, and the list
  * one glob at least; else -1, err says which, with rows (the rows there
- * are, or where to find them) in brackets. */
+ * are, or where to find them) in brackets. The rows marked: how many. */
 int pc_select_names(const char *list, const char *const *names, size_t n, bool *hit,
 		    const char *rows, char *err, size_t errlen);
 

@@ -86,6 +86,16 @@ static int escape_of(const unsigned char *s, size_t *n, char *esc, size_t len)
 	return 1;
 }
 
+int pc_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 size_t pc_escape_text(const char *s, char *out, size_t outlen)
 {
 	const unsigned char *u = (const unsigned char *)(s ? s : "");

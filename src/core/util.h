@@ -10,6 +10,10 @@
  * control characters replaced (cmd NULL: "primcost: what"). */
 void pc_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Fills err[errlen] as snprintf and returns -1: a failure said in one
+ * statement ("return pc_fail(err, errlen, ...)"). */
+int pc_fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Writes s into out[outlen] with every character a terminal would obey
  * escaped: C0 and DEL as \n, \t, \r, \x1b; C1 and the bidirectional
  * controls as \u009b, \u202e; a byte that is not UTF-8 as \xff. The one

@@ -18,6 +18,8 @@
 #include "core/primcost.h"
 #include "core/select.h"
 #include "core/stats.h"
+#include "core/util.h"
+#include "results/group.h"
 #include "results/results.h"
 #if defined(__x86_64__)
 #include "ring0/ring0_backend.h"
@@ -49,23 +51,14 @@ static enum pc_alloc_pattern sized_pattern(int entry)
 int pc_kernel_select(const char *list, struct pc_kernel_options *o, char *err, size_t errlen)
 {
 	bool hit[PC_KE_COUNT + 1];
+	int n = pc_select_names(list, pc_kernel_row_names, PC_KE_COUNT + 1, hit,
+				"the kernel group: kernel.*, see primcost list", err, errlen);
 
-	if (pc_select_names(list, pc_kernel_row_names, PC_KE_COUNT + 1, hit,
-			    "the kernel group: kernel.*, see primcost list", err, errlen) < 0)
+	if (n < 0)
 		return -1;
 	memcpy(o->entries, hit, sizeof(o->entries));
 	o->contended = hit[PC_KE_COUNT];
-	return 0;
-}
-
-bool pc_kernel_list_only(const char *list)
-{
-	bool hit[PC_KE_COUNT + 1];
-	char err[PC_ERRLEN];
-
-	return strncmp(list, "kernel.", 7) == 0 &&
-	       pc_select_names(list, pc_kernel_row_names, PC_KE_COUNT + 1, hit, "", err,
-			       sizeof(err)) == 0;
+	return n;
 }
 
 /* ---- the module ----------------------------------------------------------------- */
@@ -394,31 +387,46 @@ static json_t *figures(const struct pc_probe_result *r, json_t *p, const char *i
 	return p;
 }
 
-/* A row of points: its status from theirs, as the allocator group's. */
-static json_t *points_row(json_t *points, size_t failed, const char *unit)
+/* Its contended spin lock's points: threads on CPUs 0 .. threads-1, one
+ * kernel thread each; named by their count (kernel.spin_lock.contended.threads2). */
+static int threads_check(json_t *pt, const char *where, char *err, size_t errlen)
 {
-	size_t n = json_array_size(points);
-	json_t *p = json_pack("{s:s, s:i, s:s, s:s, s:o}", "status",
-			      failed == n ? "failed" : "ok", "ring", 0, "group", "kernel",
-			      "unit", unit, "points", points);
+	json_t *v = json_object_get(pt, "threads");
 
-	if (p && failed)
-		json_object_set_new(p, "reason", json_sprintf("%zu of %zu points failed",
-							      failed, n));
-	return p;
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 65536)
+		return pc_fail(err, errlen, "%s.threads: not a thread count", where);
+	if (!json_is_string(json_object_get(pt, "cpus")))
+		return pc_fail(err, errlen, "%s.cpus: missing or not a string", where);
+	return 0;
 }
 
-json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_profile *prof)
+static int threads_name(char *buf, size_t len, const char *probe, json_t *pt)
 {
-	json_t *probes = json_object(), *sized[PC_ALLOC_PATTERNS] = { NULL }, *cont = NULL;
-	size_t fails[PC_ALLOC_PATTERNS] = { 0 }, cfail = 0, i;
+	return snprintf(buf, len, "%s.threads%lld", probe,
+			(long long)json_integer_value(json_object_get(pt, "threads")));
+}
+
+/* Its key; its x axis: word, title, tag; its check and name (group.h). */
+const struct pc_point_shape pc_kernel_threads_shape = {
+	"threads", "threads", "threads", "threads", threads_check, threads_name,
+};
+
+json_t *pc_kernel_json_probes(const void *state, const struct pc_profile *prof,
+			      const struct pc_clock *clk)
+{
+	const struct pc_kernel_run *kr = state;
+	struct pc_points sized[PC_ALLOC_PATTERNS] = { { NULL, 0 } }, cont = { NULL, 0 };
+	json_t *probes = json_object();
 	char inflated[160];
+	size_t i;
 	unsigned k;
+
+	(void)clk;
 
 	for (i = 0; probes && i < kr->nrows && i < prof->nprobes; i++) {
 		const struct pc_kernel_row *row = &kr->rows[i];
 		const struct pc_probe_result *r = &prof->probes[i];
-		bool bad = r->status != PC_STATUS_OK && r->status != PC_STATUS_NOISY;
 
 		pc_kernel_inflated_by(kr->config, row->entry < 0 ? PC_KT_LOCK :
 				      pc_kernel_entry_touches[row->entry], inflated,
@@ -430,21 +438,14 @@ json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_pr
 				snprintf(cpus, sizeof(cpus), "0-%u", row->threads - 1);
 			else
 				snprintf(cpus, sizeof(cpus), "0");
-			if (!cont)
-				cont = json_array();
-			cfail += bad;
-			json_array_append_new(cont, figures(r, json_pack(
-				"{s:i, s:s, s:s, s:s, s:s}", "threads", row->threads,
-				"placement", "compact", "cpus", cpus, "class", "unknown",
-				"status", pc_status_name(r->status)), inflated));
+			pc_points_add(&cont, &pc_group_kernel, figures(r, json_pack(
+				"{s:i, s:s, s:s}", "threads", row->threads, "cpus", cpus,
+				"status", pc_status_name(r->status)), inflated), r->status);
 		} else if (PC_KE_SIZED(row->entry)) {
-			k = sized_pattern(row->entry);
-			if (!sized[k])
-				sized[k] = json_array();
-			fails[k] += bad;
-			json_array_append_new(sized[k], figures(r, json_pack(
-				"{s:i, s:s, s:s}", "size", row->size, "allocator", "kmalloc",
-				"status", pc_status_name(r->status)), inflated));
+			pc_points_add(&sized[sized_pattern(row->entry)], &pc_group_kernel,
+				figures(r, json_pack("{s:i, s:s, s:s}", "size", row->size,
+					"allocator", "kmalloc", "status",
+					pc_status_name(r->status)), inflated), r->status);
 		} else {
 			json_object_set_new(probes, pc_kernel_row_names[row->entry],
 				figures(r, json_pack("{s:s, s:i, s:s}", "status",
@@ -453,11 +454,9 @@ json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_pr
 		}
 	}
 	for (k = 0; k < PC_ALLOC_PATTERNS; k++)
-		if (sized[k])
-			json_object_set_new(probes, pc_alloc_kernel_rows[k],
-					    points_row(sized[k], fails[k], "per call"));
-	if (cont)
-		json_object_set_new(probes, PC_KERNEL_CONTENDED,
-				    points_row(cont, cfail, "per lock+unlock per thread"));
+		pc_points_file(probes, pc_alloc_kernel_rows[k], &sized[k], &pc_group_kernel, 0,
+			       "per call", NULL);
+	pc_points_file(probes, PC_KERNEL_CONTENDED, &cont, &pc_group_kernel, 0,
+		       "per lock+unlock per thread", NULL);
 	return probes;
 }

@@ -66,8 +66,12 @@ struct pc_kernel_row {
 	bool check_failed;
 };
 
+/* The group (kernel_group.c), and its contended lock's points: threads on
+ * the first CPUs (group.h). */
+extern const struct pc_measurement_group pc_group_kernel;
+extern const struct pc_point_shape pc_kernel_threads_shape;
+
 struct pc_kernel_options {
-	bool on;		/* --kernel, or -p of kernel rows only */
 	bool entries[PC_KE_COUNT];
 	bool contended;
 };
@@ -92,14 +96,16 @@ extern const unsigned pc_kernel_entry_touches[PC_KE_COUNT];
 extern const char *const pc_kernel_entry_twins[PC_KE_COUNT];
 extern const char *const pc_kernel_entry_whats[PC_KE_COUNT];
 
+/* Marks the rows a -p list names: how many; -1 (err) when a token
+ * matches no row. */
 int pc_kernel_select(const char *list, struct pc_kernel_options *o, char *err, size_t errlen);
-bool pc_kernel_list_only(const char *list);
 int pc_kernel_open(const void *opts, void *state, char *err, size_t errlen);
 void pc_kernel_close(void *state);
 int pc_kernel_measure(const void *opts, void *state, const struct pc_measure_config *cfg,
 		      const struct pc_clock *clk, struct pc_profile *prof, char *err,
 		      size_t errlen);
-json_t *pc_kernel_json_probes(const struct pc_kernel_run *kr, const struct pc_profile *prof);
+json_t *pc_kernel_json_probes(const void *state, const struct pc_profile *prof,
+			      const struct pc_clock *clk);
 
 /* ---- kernel_view.c: shown --------------------------------------------------- */
 

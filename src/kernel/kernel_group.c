@@ -5,52 +5,19 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "alloc/alloc.h"
 #include "results/group.h"
 
 enum { OPT_KERNEL };
 
 static const struct pc_group_option kernel_options[] = {
-	[OPT_KERNEL] = { "kernel", false },
-	{ NULL, false },
+	[OPT_KERNEL] = { "kernel", false, true },
+	{ NULL, false, false },
 };
-
-static int kernel_option(void *opts, int index, const char *arg, char *err, size_t errlen)
-{
-	(void)index;
-	(void)arg;
-	(void)err;
-	(void)errlen;
-	((struct pc_kernel_options *)opts)->on = true;
-	return 0;
-}
-
-/* Chosen by --kernel or by -p of its rows only; on this machine alone. */
-static int kernel_finish(void *opts, struct pc_group_args *g, char *err, size_t errlen)
-{
-	struct pc_kernel_options *k = opts;
-
-	k->on |= strcmp(g->probes, "*") != 0 && pc_kernel_list_only(g->probes);
-	if (!k->on)
-		return 0;
-	if (g->arch || g->events_list) {
-		snprintf(err, errlen, "the kernel group runs alone, on this machine, "
-			 "without %s", g->arch ? "--arch" : "--events");
-		return -1;
-	}
-	if (!g->samples_given)
-		*g->samples = PC_KERNEL_SAMPLES;
-	return 0;
-}
-
-static bool kernel_chosen(const void *opts)
-{
-	return ((const struct pc_kernel_options *)opts)->on;
-}
 
 static int kernel_select(void *opts, const char *probes, char *err, size_t errlen)
 {
-	return pc_kernel_select(strcmp(probes, "*") != 0 ? probes : "kernel.*", opts, err,
-				errlen);
+	return pc_kernel_select(probes, opts, err, errlen);
 }
 
 static void kernel_describe(const void *opts, const void *state, json_t *run)
@@ -62,17 +29,16 @@ static void kernel_describe(const void *opts, const void *state, json_t *run)
 								 kr->config));
 }
 
-static json_t *kernel_probes(const void *state, const struct pc_profile *prof,
-			     const struct pc_clock *clk)
-{
-	(void)clk;
-	return pc_kernel_json_probes(state, prof);
-}
+static const struct pc_point_shape *const kernel_points[] = { &pc_alloc_point_shape,
+								     &pc_kernel_threads_shape, NULL };
 
 const struct pc_measurement_group pc_group_kernel = {
 	.name = "kernel group",
-	.unit = "rows",
-	.unit_one = "row",
+	.id = "kernel",
+	.unit = "row",
+	.prefixes = (const char *const[]){ "kernel.", NULL },
+	.native_only = true,
+	.samples = PC_KERNEL_SAMPLES,
 	.help = "\n"
 		"The running kernel's own primitives (kernel.*), timed inside it by the\n"
 		"primcost_ring0 module:\n"
@@ -80,16 +46,18 @@ const struct pc_measurement_group pc_group_kernel = {
 		"                        -n is then samples per row (default "
 		PC_STRINGIFY_KERNEL(PC_KERNEL_SAMPLES) ")\n",
 	.options = kernel_options,
-	.option = kernel_option,
-	.finish = kernel_finish,
-	.chosen = kernel_chosen,
+	.opts_size = sizeof(struct pc_kernel_options),
 	.select = kernel_select,
 	.state_size = sizeof(struct pc_kernel_run),
 	.open = pc_kernel_open,
 	.measure = pc_kernel_measure,
 	.describe = kernel_describe,
-	.probes = kernel_probes,
+	.probes = pc_kernel_json_probes,
 	.show = pc_kernel_show,
 	.close = pc_kernel_close,
+	.points = kernel_points,
+	/* a noisy point is still a figure */
+	.point_fails = PC_POINT_FAILS(PC_STATUS_SKIPPED) | PC_POINT_FAILS(PC_STATUS_UNSUPPORTED) |
+		       PC_POINT_FAILS(PC_STATUS_FAILED),
 	.rows = pc_kernel_point_rows,
 };

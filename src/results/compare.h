@@ -214,13 +214,13 @@ const char *pc_side_label(size_t i, char *buf);
  * parameters. pc_compare_build() does it to its documents. -1 when
  * memory runs out. */
 int pc_compare_expand_points(json_t *doc);
-/* The row name of point pt (index i) of probe: PROBE.ALLOCATOR.SIZE
- * (alloc.malloc.glibc.64), PROBE.PLACEMENT.threadsN
- * (lock.ticket.compact.threads2), PROBE.cpusLIST.threadsN (--cpus), with
- * .dataN before .threadsN for a lock's N data lines, N > 0
- * (lock.ticket.compact.data1.threads2),
- * PROBE.cpusA,B (c2c.latency.cpus0,1), else PROBE.pointN. As snprintf. */
-int pc_point_row_name(char *buf, size_t len, const char *probe, json_t *pt, size_t i);
+/* The row name of point pt (index i) of probe, whose "group" is group:
+ * as the point's shape names it (group.h: alloc.malloc.glibc.64,
+ * lock.ticket.compact.threads2, c2c.latency.cpus0,1, ...), else, for a
+ * point of no shape or one that fails its shape's check,
+ * PROBE.pointN. As snprintf. */
+int pc_point_row_name(char *buf, size_t len, const char *probe, const char *group, json_t *pt,
+		      size_t i);
 /* Builds the model; the documents must outlive it, their points expanded
  * into rows (pc_compare_expand_points). -1 with err filled when
  * there is nothing to compare or memory runs out. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compare_points.c - probes measured at points (the contended group, the
- * allocator group) as rows of the comparison model: a row per point, named
- * by its parameters the way the published flat tables name theirs
+ * compare_points.c - probes measured at points (the groups' shapes,
+ * group.h) as rows of the comparison model: a row per point, named by its
+ * parameters the way the published flat tables name theirs
  * (spin_lock_unlock.ticket.nodes1.threads4, alloc.malloc.glibc.64), so that
  * points pair by their parameters and every view of the model shows them.
  */
@@ -11,36 +11,22 @@
 #include <string.h>
 
 #include "compare.h"
+#include "group.h"
+#include "core/primcost.h"
 
 static const char *str(json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k));
 }
 
-int pc_point_row_name(char *buf, size_t len, const char *probe, json_t *pt, size_t i)
+int pc_point_row_name(char *buf, size_t len, const char *probe, const char *group, json_t *pt,
+		      size_t i)
 {
-	const char *pl = str(pt, "placement"), *cpus = str(pt, "cpus");
-	const char *alloc = str(pt, "allocator");
-	json_t *th = json_object_get(pt, "threads"), *size = json_object_get(pt, "size");
+	const struct pc_point_shape *shape = pc_point_shape(group, pt);
+	char err[PC_ERRLEN];
 
-	if (alloc && json_is_integer(size))
-		return snprintf(buf, len, "%s.%s.%lld", probe, alloc,
-				(long long)json_integer_value(size));
-	if (pl && cpus && strcmp(pl, "pair") == 0)
-		return snprintf(buf, len, "%s.cpus%s", probe, cpus);
-	if (pl && cpus && json_is_integer(th)) {
-		bool list = strcmp(pl, "list") == 0;
-		json_int_t d = json_integer_value(json_object_get(pt, "data_lines"));
-		char data[32] = "";
-
-		/* 0 data lines, the 2014 tables' empty critical section, keeps
-		 * the name of the points written before there were data lines;
-		 * threadsN stays last, the series the report draws over threads */
-		if (d > 0)
-			snprintf(data, sizeof(data), ".data%lld", (long long)d);
-		return snprintf(buf, len, "%s.%s%s%s.threads%lld", probe, list ? "cpus" : pl,
-				list ? cpus : "", data, (long long)json_integer_value(th));
-	}
+	if (shape && shape->check(pt, "point", err, sizeof(err)) == 0)
+		return shape->name(buf, len, probe, pt);
 	return snprintf(buf, len, "%s.point%zu", probe, i + 1);
 }
 
@@ -77,7 +63,8 @@ static int expand_entry(json_t *probes)
 		p = json_incref(json_object_get(probes, json_string_value(n)));
 		json_object_del(probes, json_string_value(n));
 		json_array_foreach(json_object_get(p, "points"), k, pt) {
-			pc_point_row_name(row, sizeof(row), json_string_value(n), pt, k);
+			pc_point_row_name(row, sizeof(row), json_string_value(n),
+					  str(p, "group"), pt, k);
 			if (json_object_set_new(probes, row, point_row(p, pt)) < 0)
 				rc = -1;
 		}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "group.h"
 #include "packed.h"
 #include "results.h"
 #include "core/primcost.h"
@@ -318,68 +319,29 @@ static int check_probe_events(json_t *p, long samples, const char *where, char *
 	return 0;
 }
 
-/* A point of the contended group: threads, their placement and CPUs, what
- * the CPUs share, the nodes they span, a lock's data lines; fairness and the line transfer
- * between its CPUs when measured. */
-static int check_thread_point(json_t *pt, const char *where, char *err, size_t errlen)
-{
-	static const char *const names[] = { "placement", "cpus", "class" };
-	static const char *const objs[] = { "fairness", "transfer" };
-	json_t *v = json_object_get(pt, "threads"), *f;
-	const char *k;
-	size_t i;
-
-	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-	    json_integer_value(v) > 65536)
-		FAIL("%s.threads: not a thread count", where);
-	for (i = 0; i < 3; i++)
-		if (!json_is_string(json_object_get(pt, names[i])))
-			FAIL("%s.%s: missing or not a string", where, names[i]);
-	v = json_object_get(pt, "nodes");
-	if (v && (!json_is_integer(v) || json_integer_value(v) < 1))
-		FAIL("%s.nodes: not a node count", where);
-	v = json_object_get(pt, "data_lines");
-	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		  json_integer_value(v) > 65536))
-		FAIL("%s.data_lines: not a count of lines", where);
-	for (i = 0; i < 2; i++) {
-		f = json_object_get(pt, objs[i]);
-		if (!f)
-			continue;
-		if (!json_is_object(f))
-			FAIL("%s.%s: not an object", where, objs[i]);
-		json_object_foreach(f, k, v)
-			if (!json_is_number(v) || json_number_value(v) < 0)
-				FAIL("%s.%s: not numbers of 0 or more", where, objs[i]);
-	}
-	return 0;
-}
-
-/* A probe measured at several points (the allocator group: a size and an
- * allocator each; the contended group: threads on CPUs); every point is a
+/* A probe measured at several points (group.h: the shapes the groups
+ * declare, a size and an allocator, threads on CPUs); every point is a
  * probe's figure itself. */
-static int check_points(json_t *pts, const char *where, char *err, size_t errlen)
+static int check_points(json_t *pts, const char *group, const char *where, char *err,
+			size_t errlen)
 {
-	char sub[PC_ERRLEN];
-	json_t *pt, *v;
+	const struct pc_point_shape *shape;
+	char sub[PC_ERRLEN], keys[128];
+	json_t *pt;
 	size_t i;
 
 	if (!json_is_array(pts) || json_array_size(pts) > PC_LIMIT_PROBES)
 		FAIL("%s.points: not an array of at most %d points", where, PC_LIMIT_PROBES);
 	json_array_foreach(pts, i, pt) {
 		snprintf(sub, sizeof(sub), "%s.points[%zu]", where, i);
-		if (json_object_get(pt, "threads")) {
-			if (check_thread_point(pt, sub, err, errlen) < 0)
-				return -1;
-		} else {
-			v = json_object_get(pt, "size");
-			if (!json_is_integer(v) || json_integer_value(v) < 1)
-				FAIL("%s.size: missing or not a positive integer", sub);
-			v = json_object_get(pt, "allocator");
-			if (!json_is_string(v) ||
-			    !pc_name_ok(json_string_value(v), PC_LIMIT_NAME))
-				FAIL("%s.allocator: missing or not a name", sub);
-		}
+		if (!json_is_object(pt))
+			FAIL("%s: not an object", sub);
+		shape = pc_point_shape(group, pt);
+		if (!shape)
+			FAIL("%s: a point of no known shape (none of its keys: %s)", sub,
+			     pc_point_keys(group, keys, sizeof(keys)));
+		if (shape->check(pt, sub, err, errlen) < 0)
+			return -1;
 		if (json_object_get(pt, "points"))
 			FAIL("%s: points within a point", sub);
 		if (pc_validate_probe(pt, sub, err, errlen) < 0)
@@ -442,7 +404,9 @@ int pc_validate_probe(json_t *p, const char *where, char *err, size_t errlen)
 	if (check_quality(p, where, err, errlen) < 0)
 		return -1;
 	if (json_object_get(p, "points"))	/* the figures are the points' */
-		return check_points(json_object_get(p, "points"), where, err, errlen);
+		return check_points(json_object_get(p, "points"),
+				    json_string_value(json_object_get(p, "group")), where, err,
+				    errlen);
 	/* a noisy probe carries figures (its last sampling's) as ok does */
 	if (!pc_probe_measured(p))
 		return 0;

@@ -70,7 +70,10 @@ int pc_format_take(const char *arg, unsigned allowed, enum pc_format *f, char *e
 const char *pc_count_of(char *buf, size_t len, size_t count, const char *one,
 			const char *many)
 {
-	snprintf(buf, len, "%zu %s", count, count == 1 ? one : many);
+	if (count == 1 || many)
+		snprintf(buf, len, "%zu %s", count, count == 1 ? one : many);
+	else
+		snprintf(buf, len, "%zu %ss", count, one);
 	return buf;
 }
 
@@ -1197,23 +1200,16 @@ void pc_table_draw_json(FILE *f, const struct pc_table *t)
 
 void pc_table_draw(FILE *f, const struct pc_table *t, enum pc_format fmt)
 {
-	switch (fmt) {
-	case PC_FORMAT_JSON:
+	if (fmt == PC_FORMAT_JSON)
 		pc_table_draw_json(f, t);
-		break;
-	case PC_FORMAT_CSV:
+	else if (fmt == PC_FORMAT_CSV)
 		pc_table_draw_csv(f, t, true);
-		break;
-	case PC_FORMAT_MARKDOWN:
+	else if (fmt == PC_FORMAT_MARKDOWN)
 		pc_table_draw_markdown(f, t);
-		break;
-	case PC_FORMAT_HTML:
+	else if (fmt == PC_FORMAT_HTML)
 		pc_table_draw_html(f, t, NULL);
-		break;
-	default:
+	else
 		pc_table_draw_text(f, t);
-		break;
-	}
 }
 
 /* ---- a view ------------------------------------------------------------------------ */
@@ -1397,6 +1393,17 @@ int pc_view_end(struct pc_view *v)
 	json_decref(v->notes);
 	v->tables = v->notes = NULL;
 	return failed || ferror(v->f) ? -1 : 0;
+}
+
+int pc_view_show(FILE *f, enum pc_format fmt, int (*draw)(struct pc_view *, json_t *),
+		 json_t *doc)
+{
+	struct pc_view v;
+	int rc;
+
+	pc_view_init(&v, f, fmt);
+	rc = draw(&v, doc);
+	return pc_view_end(&v) < 0 ? -1 : rc;
 }
 
 /* ---- HTML -------------------------------------------------------------------------- */

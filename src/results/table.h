@@ -280,6 +280,10 @@ const char *pc_view_quote(const struct pc_view *v);
 void pc_view_table(struct pc_view *v, const struct pc_table *t, const char *title);
 /* Ends the view (JSON: writes the array); -1 when something failed. */
 int pc_view_end(struct pc_view *v);
+/* draw's view of doc, in fmt on f, from its start to its end: draw's
+ * status, -1 when the view failed. */
+int pc_view_show(FILE *f, enum pc_format fmt, int (*draw)(struct pc_view *, json_t *),
+		 json_t *doc);
 
 /* s with HTML's special characters as entities, control characters as
  * spaces. */
@@ -289,7 +293,8 @@ void pc_html_ascii(FILE *f, const char *s);
 /* Words of s wrapped to width (0: no limit), the first line after lead,
  * the others indented by indent. */
 void pc_text_wrap(FILE *f, const char *lead, const char *s, int indent, int width);
-/* count and the noun, singular or plural: "1 probe", "2 probes". */
+/* count and the noun, singular or plural: "1 probe", "2 probes" (many
+ * NULL: one with an s). */
 const char *pc_count_of(char *buf, size_t len, size_t count, const char *one,
 			const char *many);
 /* Display width of UTF-8 text: one column per character. */

@@ -39,9 +39,9 @@ static const size_t remote_fields[] = {
 };
 
 const struct pc_group_option pc_remote_options[] = {
-	{ "arch", true }, { "emulator", true }, { "runner", true },
-	{ "system-runner", true }, { "runner-output", true },
-	{ "system-runner-output", true }, { NULL, false },
+	{ "arch", true, false }, { "emulator", true, false }, { "runner", true, false },
+	{ "system-runner", true, false }, { "runner-output", true, false },
+	{ "system-runner-output", true, false }, { NULL, false, false },
 };
 
 int pc_remote_option(struct pc_run_options *o, int index, const char *arg, char *err,

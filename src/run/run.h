@@ -7,11 +7,9 @@
 #define PC_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
-#include "alloc/alloc.h"
-#include "contend/contend.h"
-#include "kernel/kernel.h"
 #include "core/events.h"
 #include "results/group.h"
 #include "core/cpu.h"
@@ -20,6 +18,17 @@
 #include "results/report.h"
 #include "results/results.h"
 #include "ring0/ring0.h"
+
+/* The most groups besides the probe table. */
+#define PC_GROUPS_MAX 8
+
+/* A group's options in a run's, and what run makes of them. */
+struct pc_group_choice {
+	_Alignas(max_align_t) unsigned char opts[PC_GROUP_OPTIONS_MAX];
+	bool on;			/* one of its options that choose it given */
+	const char *alone;		/* one that only goes with it given, or NULL */
+	int rows;			/* its rows selected, once chosen */
+};
 
 /* What `primcost run` was asked, as parsed; not changed once parsed. */
 struct pc_run_options {
@@ -50,10 +59,9 @@ struct pc_run_options {
 	const char *system_runner;	/* NULL: next to the runner */
 	const char *runner_output;	/* a saved runner output to read instead */
 	const char *system_runner_output;	/* the same, of the system image */
-	/* The groups' own options, each taken by its group. */
-	struct pc_alloc_options alloc;
-	struct pc_contend_options contend;
-	struct pc_kernel_options kernel;
+	/* The groups' own options, each taken by its group: group i of
+	 * pc_groups in choice[i] (the probe table's are selected[]). */
+	struct pc_group_choice choice[PC_GROUPS_MAX];
 	bool samples_given;		/* -n given (a group's default is lower) */
 	char **argv;			/* the run command's, to run it again */
 	const struct pc_measurement_group *group;	/* the group measured */
@@ -90,19 +98,19 @@ struct pc_run {
 
 /* ---- groups.c: the registry ---------------------------------------------------- */
 
-/* A group and where its options are in struct pc_run_options. */
-struct pc_group_entry {
-	const struct pc_measurement_group *group;
-	size_t options;			/* offsetof(struct pc_run_options, ...) */
-};
-/* The groups, ended by a NULL group; the last is the probe table, measured
- * when no other is chosen. */
-extern const struct pc_group_entry pc_groups[];
+/* The probe table as a group: its options are the probes selected. */
+extern const struct pc_measurement_group pc_group_probes;
 /* The options of group g in o. */
 void *pc_group_options(const struct pc_run_options *o, const struct pc_measurement_group *g);
-/* After the options: each group's finish, in order; one group chosen at
- * most (else -1, err saying which runs alone), then its rows selected;
- * o->group set. */
+/* Option index of group g's list given (arg its value): taken by the
+ * group, and the group marked chosen or the option kept to check; -1
+ * with err. */
+int pc_group_option(struct pc_run_options *o, const struct pc_measurement_group *g,
+		    int index, const char *arg, char *err, size_t errlen);
+/* After the options: which group is chosen, by its options or by -p of
+ * its rows only (one at most, else -1, err saying which runs alone); an
+ * option given without its group refused; the group chosen finished and
+ * its rows selected; o->group set. */
 int pc_groups_finish(struct pc_run_options *o, char *err, size_t errlen);
 
 /* ---- remote.c: another architecture's probe runner -------------------------- */

@@ -51,16 +51,15 @@ static void check_run(const struct pc_run_options *o)
 {
 	double limit = pc_run_probe_timeout(o, 0);
 	int id, n = 0;
+	size_t g;
 
 	for (id = 0; id < PC_PROBE_COUNT; id++)
 		n += o->selected[id];
-	for (id = 0; o->alloc.on && id < PC_ALLOC_PATTERNS; id++)
-		n += o->alloc.rows[id];	/* -p 'alloc.*': the allocator rows */
-	for (id = 0; o->contend.on && id < 32; id++)
-		n += o->contend.kinds[id];	/* --locks, -p 'lock.*': the contended rows */
-	for (id = 0; o->kernel.on && id < PC_KE_COUNT; id++)
-		n += o->kernel.entries[id];	/* --kernel, -p 'kernel.*': the kernel rows */
-	n += o->kernel.on && o->kernel.contended;
+	for (g = 0; pc_groups[g] && pc_groups[g] != o->group; g++)
+		;
+	if (o->group != &pc_group_probes)	/* the rows of the group chosen */
+		n = o->choice[g].rows;
+	require(o->group != NULL, "run", "accepted options choose no group");
 	require(n > 0, "run", "accepted options select no probe");
 	require(o->samples >= 9 && o->samples <= 1000000, "run", "--samples out of range");
 	require(o->sample_us >= 1 && o->sample_us <= 1000000, "run", "--sample-us out of range");
