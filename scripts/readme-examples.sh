@@ -241,6 +241,7 @@ for f in "$@"; do
 		say "$f: unchanged"
 	else
 		cat "$tmp/new.$i" >"$f" || exit 1
-		say "$f: $(grep -c '^<!-- example' "$f") examples written"
+		n=$(grep -c '^<!-- example' "$f")
+		say "$f: $n example$( [ "$n" -eq 1 ] || echo s) written"
 	fi
 done
