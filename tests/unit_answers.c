@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The answers of probes/answers.def on entries whose figures are known:
  * the ratio and its direction, both figures in the line, and no answer
- * where a side is missing, failed or its run unreliable; the ring-3 analog
+ * where a side is missing, failed or its run unreliable; a question asked
+ * of points (run --locks) answered from them, once; the ring-3 analog
  * of a ring-0 row in the comparison model, marked and without a verdict;
  * the matrix's width and footnotes. */
 #include <math.h>
@@ -90,6 +91,66 @@ static void answers(void)
 	json_decref(e);
 }
 
+/* A probe measured at points as run writes it: lock with a point of 1 and
+ * one of 2 threads, placed compact, without data lines. */
+static json_t *lock_points(double one, double two)
+{
+	json_t *pts = json_array();
+	json_t *p = json_pack("{s:s, s:s, s:o}", "status", "ok", "group", "contended",
+			      "points", pts);
+	int t;
+
+	for (t = 1; t <= 2; t++) {
+		json_t *pt = fig(t == 1 ? one : two);
+
+		json_object_set_new(pt, "threads", json_integer(t));
+		json_object_set_new(pt, "placement", json_string("compact"));
+		json_object_set_new(pt, "cpus", json_string(t == 1 ? "0" : "0,1"));
+		json_object_set_new(pt, "class", json_string(t == 1 ? "single" : "node"));
+		json_object_set_new(pt, "nodes", json_integer(1));
+		json_object_set_new(pt, "data_lines", json_integer(0));
+		json_array_append_new(pts, pt);
+	}
+	return p;
+}
+
+static void answers_from_points(void)
+{
+	static const char *const names[] = { "cmpxchg_local" };
+	static const double v[] = { 9 };
+	struct pc_answer a[16];
+	char line[512];
+	json_t *e = entry(0, names, v, 1), *probes = json_object_get(e, "probes");
+	size_t n, k;
+
+	json_object_set_new(probes, "lock.qspinlock", lock_points(28, 1984));
+	json_object_set_new(probes, "lock.ticket", lock_points(27, 1550));
+	ok(fabs(pc_probe_median(e, "lock.ticket.compact.threads2", "cycles") - 1550) < 1e-9 &&
+	   isnan(pc_probe_median(e, "lock.ticket.compact.threads4", "cycles")),
+	   "a point is found by the name compare gives its row, not by another");
+	n = pc_answers(e, a);
+	k = find(a, n, "lock.qspinlock.compact.threads2");
+	ok(n == 1 && k == 0 && fabs(a[0].ratio - 1550.0 / 1984) < 1e-9,
+	   "the queued lock against the ticket lock, from run --locks' points (%zu)", n);
+	if (k < n) {
+		pc_answer_line(&a[k], line, sizeof(line));
+		ok(strcmp(line, "lock.qspinlock.compact.threads2 is 1.3 times dearer than "
+		   "lock.ticket.compact.threads2 here: 1984.00 vs 1550.00 cycles") == 0,
+		   "its line names the points: %s", line);
+	}
+	/* the published names too: the question is answered once, by its
+	 * first row */
+	json_object_set_new(probes, "spin_lock_unlock.qspinlock.nodes1.threads2", fig(600));
+	json_object_set_new(probes, "spin_lock_unlock.ticket.nodes1.threads2", fig(1200));
+	n = pc_answers(e, a);
+	ok(n == 1 && strcmp(a[0].def->a, "spin_lock_unlock.qspinlock.nodes1.threads2") == 0,
+	   "an entry holding both names answers the question once (%zu)", n);
+	for (k = 0, n = 0; k < pc_answer_count; k++)
+		n += pc_answer_first(k);
+	ok(n == pc_answer_count - 1, "the lock question is one question of two rows");
+	json_decref(e);
+}
+
 static void analog_and_matrix(void)
 {
 	static const char *const here_n[] = { "flags_restore", "local_irq_restore.popf" };
@@ -152,6 +213,7 @@ static void analog_and_matrix(void)
 int main(void)
 {
 	answers();
+	answers_from_points();
 	analog_and_matrix();
 	return done_testing();
 }

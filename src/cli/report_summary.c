@@ -44,8 +44,9 @@ static void analog_item(FILE *f, const struct pc_compare *m,
 	fputs("</dd>\n", f);
 }
 
-/* The answers of question d from the sides of t (ans: pc_answer_count per
- * side, n: how many each); false when no side answers it. */
+/* The answers to row d's question (whichever of its rows a CPU measured)
+ * from the sides of t (ans: pc_answer_count per side, n: how many each);
+ * false when no side answers it. */
 static bool question(FILE *f, const struct pc_cmp_table *t, size_t d,
 		     const struct pc_answer *ans, const size_t *n)
 {
@@ -58,7 +59,7 @@ static bool question(FILE *f, const struct pc_cmp_table *t, size_t d,
 		for (k = 0; k < n[i]; k++) {
 			const struct pc_answer *a = &ans[i * pc_answer_count + k];
 
-			if (a->def != def)
+			if (!pc_answer_of(a, d))
 				continue;
 			if (!any) {
 				fputs("<dt>", f);
@@ -102,7 +103,7 @@ static int table_answers(FILE *f, const struct pc_compare *m, const struct pc_cm
 						     &ans[i * pc_answer_count]) : 0;
 	fputs("<dl class=\"answers\">\n", f);
 	for (d = 0; d < pc_answer_count; d++)
-		said[d] = question(f, t, d, ans, n);
+		said[d] = !pc_answer_first(d) || question(f, t, d, ans, n);
 	if (t->nanalogs)
 		fputs("<dt>Ring-3 analogs</dt>\n", f);
 	for (i = 0; i < t->nanalogs; i++)

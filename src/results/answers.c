@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "answers.h"
+#include "compare.h"
 #include "table.h"
 
 const struct pc_answer_def pc_answer_defs[] = {
@@ -28,9 +29,34 @@ const size_t pc_analog_count = sizeof(pc_analog_defs) / sizeof(pc_analog_defs[0]
  * ratio to them would mean nothing (as compare's floor). */
 #define ANSWER_FLOOR 0.05
 
+/* The probe of entry named name, or the point that a probe measured at
+ * points keeps under that name (lock.ticket.compact.threads2 in
+ * lock.ticket's points). */
+static json_t *probe_named(json_t *entry, const char *name)
+{
+	json_t *probes = json_object_get(entry, "probes"), *p, *pt;
+	const char *key, *group;
+	char row[512];
+	size_t len, i;
+
+	if ((p = json_object_get(probes, name)))
+		return p;
+	json_object_foreach(probes, key, p) {
+		len = strlen(key);
+		if (strncmp(name, key, len) != 0 || name[len] != '.')
+			continue;
+		group = json_string_value(json_object_get(p, "group"));
+		json_array_foreach(json_object_get(p, "points"), i, pt)
+			if (pc_point_row_name(row, sizeof(row), key, group, pt, i) > 0 &&
+			    strcmp(row, name) == 0)
+				return pt;
+	}
+	return NULL;
+}
+
 double pc_probe_median(json_t *entry, const char *probe, const char *unit)
 {
-	json_t *p = json_object_get(json_object_get(entry, "probes"), probe);
+	json_t *p = probe_named(entry, probe);
 	json_t *m = json_object_get(json_object_get(p, unit), "median");
 
 	if (!p || strcmp(json_string_value(json_object_get(p, "status")) ?
@@ -48,6 +74,34 @@ static int run_unreliable(json_t *entry)
 						 "unreliable"));
 }
 
+bool pc_answer_of(const struct pc_answer *a, size_t d)
+{
+	return strcmp(a->def->question, pc_answer_defs[d].question) == 0 &&
+	       strcmp(a->def->source, pc_answer_defs[d].source) == 0;
+}
+
+bool pc_answer_first(size_t d)
+{
+	size_t k;
+
+	for (k = 0; k < d; k++)
+		if (strcmp(pc_answer_defs[k].question, pc_answer_defs[d].question) == 0 &&
+		    strcmp(pc_answer_defs[k].source, pc_answer_defs[d].source) == 0)
+			return false;
+	return true;
+}
+
+/* Whether out's first n answers hold one to row d's question. */
+static bool answered(const struct pc_answer *out, size_t n, size_t d)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (pc_answer_of(&out[k], d))
+			return true;
+	return false;
+}
+
 size_t pc_answers(json_t *entry, struct pc_answer *out)
 {
 	static const char *const units[] = { "cycles", "ns" };
@@ -56,7 +110,7 @@ size_t pc_answers(json_t *entry, struct pc_answer *out)
 	if (run_unreliable(entry))
 		return 0;
 	for (i = 0; i < pc_answer_count; i++) {
-		for (u = 0; u < 2; u++) {
+		for (u = 0; u < 2 && !answered(out, n, i); u++) {
 			double a = pc_probe_median(entry, pc_answer_defs[i].a, units[u]);
 			double b = pc_probe_median(entry, pc_answer_defs[i].b, units[u]);
 

@@ -7,6 +7,7 @@
 #ifndef PC_ANSWERS_H
 #define PC_ANSWERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -38,8 +39,14 @@ struct pc_answer {
 };
 
 /* The answers one CPU entry of a result file gives (at most
- * pc_answer_count); 0 when its run is marked unreliable. */
+ * pc_answer_count, one a question: from the first of its rows that the
+ * entry measured both probes of); 0 when its run is marked unreliable. */
 size_t pc_answers(json_t *entry, struct pc_answer *out);
+/* Whether row d of pc_answer_defs is the first that asks its question
+ * (the rows after it name the same measurement otherwise). */
+bool pc_answer_first(size_t d);
+/* Whether a answers the question of row d. */
+bool pc_answer_of(const struct pc_answer *a, size_t d);
 /* "cmpxchg_local is 3.2 times cheaper than local_irq_save_restore here:
  * 9.10 vs 29.40 cycles" (no newline). */
 void pc_answer_line(const struct pc_answer *a, char *buf, size_t len);
@@ -49,7 +56,9 @@ void pc_answer_line(const struct pc_answer *a, char *buf, size_t len);
 void pc_answers_print(FILE *f, json_t *entry, const char *prefix, int width);
 
 /* The median in unit (cycles, ns, ticks) of probe in entry when it is
- * measured (status ok); NAN otherwise. */
+ * measured (status ok); NAN otherwise. probe may name a point of a probe
+ * measured at points, as compare names its row (pc_point_row_name), in an
+ * entry as run writes it or as compare expands it. */
 double pc_probe_median(json_t *entry, const char *probe, const char *unit);
 
 #endif
