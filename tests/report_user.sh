@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# primcost report serves the user's own files: the answers use every CPU
-# that measured both probes, the user's run --locks included. Checked on
+# primcost report serves the user's own files: twelve CPUs each have a
+# colour and a marker shape of their own; the answers use every CPU that
+# measured both probes, the user's run --locks included. Checked on
 # the page's markup, never its pixels; tests/fixtures/locks-matrix.json is
 # a real run --locks --threads 1,2 --matrix of lock.ticket, lock.qspinlock
 # and c2c.latency on a VM of 2 CPUs (its kernel command line shortened).
@@ -28,4 +29,63 @@ ok $(test $pc_rc -eq 0 && test "$n" -eq 3 && echo "$answers" | grep -qF "$key" &
 	grep -q 'lock.qspinlock.compact.threads2 is [0-9.]* times [a-z]* than lock.ticket.compact.threads2 here' "$pc_tmp/locks.html" &&
 	! grep -q 'Not answered here[^<]*queued lock' "$pc_tmp/locks.html"; echo $?) \
 	"queued vs ticket lock: the user's run --locks answers it beside the two 2014 tables ($n CPUs: $answers)"
+
+# ---- twelve CPUs, twelve styles ------------------------------------------
+# Twelve copies of Westmere's lock table (lines over threads, markers at
+# each point): each CPU's colour and marker shape, in the key and in the
+# charts, differ from every other's.
+"$PYTHON3" - "$ref/intel-xeon-westmere-ep.json" "$pc_tmp/twelve.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+key, e = next(iter(d["cpus"].items()))
+d["cpus"] = {}
+for i in range(12):
+    c = copy.deepcopy(e)
+    c["cpu"]["brand"] = "CPU %d" % i
+    d["cpus"]["%s-%02d" % (key, i)] = c
+json.dump(d, open(sys.argv[2], "w"))
+PY
+pc report -o "$pc_tmp/twelve.html" "$pc_tmp/twelve.json"
+styles=$("$PYTHON3" - "$pc_tmp/twelve.html" <<'PY'
+import itertools, math, re, sys
+page = open(sys.argv[1]).read()
+bad = []
+# the key: a glyph and its colour before each CPU's letter
+key = re.findall(r'<span class="g" style="color:(#[0-9a-f]{6})">(&#[0-9]+;)</span> ([A-L])<',
+                 page.split('<table class="key">', 1)[1].split("</table>", 1)[0])
+if len(key) != 12 or len({c for c, _, _ in key}) != 12 or len({g for _, g, _ in key}) != 12:
+    bad.append("key: %d CPUs, %d colours, %d glyphs" % (len(key), len({c for c, _, _ in key}),
+                                                        len({g for _, g, _ in key})))
+# the charts: each CPU's markers, by their shape (the element, its fill
+# or outline, the path's commands and their signs) and colour, the same
+# for one CPU wherever drawn and different from every other CPU's
+marks = {}
+for el, attrs, tip in re.findall(r'<(circle|path) ([^>]*)><title>([A-L]) [^<]*</title>', page):
+    cmds = re.sub(r"[0-9. ]", "", re.search(r'd="([^"]*)"', attrs).group(1)) if el == "path" else ""
+    fill = re.search(r'fill="([^"]*)"', attrs).group(1)
+    colour = re.search(r'(?:stroke|fill)="(#(?!fff)[0-9a-f]{6})"', attrs).group(1)
+    marks.setdefault(tip, set()).add((el, cmds, "open" if fill in ("#fff", "none") else "filled",
+                                      colour))
+if len(marks) != 12 or any(len(v) != 1 for v in marks.values()):
+    bad.append("markers: %d CPUs, styles %s" % (len(marks), [len(v) for v in marks.values()]))
+shapes = {next(iter(v))[:3] for v in marks.values()}
+if len(shapes) != 12:
+    bad.append("%d marker shapes" % len(shapes))
+# the colours far apart: CIE76 Delta E at least 20 between any two
+def lab(h):
+    lin = [(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4)
+           for c in (int(h[i:i + 2], 16) / 255 for i in (1, 3, 5))]
+    x, y, z = (sum(m * v for m, v in zip(row, lin)) for row in
+               ((0.4124 / 0.95047, 0.3576 / 0.95047, 0.1805 / 0.95047),
+                (0.2126, 0.7152, 0.0722), (0.0193 / 1.08883, 0.1192 / 1.08883, 0.9505 / 1.08883)))
+    f = lambda t: t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+close = min(math.dist(lab(a), lab(b)) for a, b in itertools.combinations({c for c, _, _ in key}, 2))
+if close < 20:
+    bad.append("two colours only %.1f apart" % close)
+print("; ".join(bad) if bad else "ok %.0f" % close)
+PY
+)
+ok $(test $pc_rc -eq 0 && test "${styles%% *}" = ok; echo $?) \
+	"12 CPUs: 12 colours and 12 marker shapes, in the key and every chart, any two colours at least Delta E 20 apart ($styles)"
 done_testing

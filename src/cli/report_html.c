@@ -22,37 +22,60 @@
 
 /* ---- each CPU's style -------------------------------------------------------- */
 
-/* Okabe-Ito: told apart with the common colour-vision deficiencies; the
- * shapes tell them apart without colour (and in print). */
-static const char *const palette[PC_PAGE_STYLES] = {
-	"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",
-	"#f0e442", "#000000",
-};
-/* The marker shapes as characters (UTF-8; the page writes them as numeric
- * references): circle, square, triangle, diamond, triangle down, plus,
- * cross, ring. */
-static const char *const glyphs[PC_PAGE_STYLES] = {
-	"\u25cf", "\u25a0", "\u25b2", "\u25c6", "\u25bc", "\u271a", "\u2716", "\u25cb",
+/* Each CPU's colour and marker shape, twelve of each and every pair
+ * distinct. The colours: Okabe-Ito's but its yellow (a line or a cross
+ * in it all but vanishes on white), then five of Paul Tol's (indigo,
+ * wine, rose, olive, brown) chosen to stay apart from them under simulated
+ * deuteranopia and protanopia; so many colours are not all told apart
+ * with a colour-vision deficiency, so the shapes tell every CPU apart
+ * without colour (and in print). The shape as a character (UTF-8; the
+ * page writes it as a numeric reference): circle, square, triangle,
+ * diamond, triangle down, plus, cross, ring, then open square, open
+ * triangle, open diamond and star. */
+static const struct {
+	const char *colour, *glyph;
+} styles[PC_PAGE_STYLES] = {
+	{ "#0072b2", "\u25cf" }, { "#e69f00", "\u25a0" }, { "#009e73", "\u25b2" },
+	{ "#cc79a7", "\u25c6" }, { "#56b4e9", "\u25bc" }, { "#d55e00", "\u271a" },
+	{ "#000000", "\u2716" }, { "#332288", "\u25cb" }, { "#882255", "\u25a1" },
+	{ "#ee6677", "\u25b3" }, { "#666633", "\u25c7" }, { "#663333", "\u2605" },
 };
 
 const char *pc_page_colour(size_t side)
 {
-	return palette[side % PC_PAGE_STYLES];
+	return styles[side % PC_PAGE_STYLES].colour;
 }
 
 const char *pc_page_glyph(size_t side)
 {
-	return glyphs[side % PC_PAGE_STYLES];
+	return styles[side % PC_PAGE_STYLES].glyph;
 }
 
-void pc_page_marker(FILE *f, size_t side, double x, double y, const char *tip)
+/* A five-pointed star about (x, y), filled with c. */
+static void star(FILE *f, double x, double y, const char *c)
 {
+	int k;
+
+	fputs("<path d=\"", f);
+	for (k = 0; k < 10; k++) {
+		double r = k % 2 ? 2.2 : 5.2, a = M_PI * k / 5;
+
+		fprintf(f, "%c%.1f %.1f", k ? 'L' : 'M', x + r * sin(a), y - r * cos(a));
+	}
+	fprintf(f, "z\" fill=\"%s\"", c);
+}
+
+/* The shape of side at (x, y), its element left open for its title; the
+ * element's name. */
+static const char *shape(FILE *f, size_t side, double x, double y)
+{
+	static const char open[] = "fill=\"#fff\" stroke-width=\"1.8\" stroke";
 	const char *c = pc_page_colour(side);
 
 	switch (side % PC_PAGE_STYLES) {
 	case 0:
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"", x, y, c);
-		break;
+		return "circle";
 	case 1:
 		fprintf(f, "<path d=\"M%.1f %.1fh6v6h-6z\" fill=\"%s\"", x - 3, y - 3, c);
 		break;
@@ -75,16 +98,35 @@ void pc_page_marker(FILE *f, size_t side, double x, double y, const char *tip)
 			"stroke-width=\"2.5\" fill=\"none\"", x - 3.5, y - 3.5, x + 3.5,
 			y - 3.5, c);
 		break;
-	default:
+	case 7:
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" "
 			"stroke=\"%s\" stroke-width=\"2\"", x, y, c);
+		return "circle";
+	case 8:
+		fprintf(f, "<path d=\"M%.1f %.1fh7v7h-7z\" %s=\"%s\"", x - 3.5, y - 3.5,
+			open, c);
+		break;
+	case 9:
+		fprintf(f, "<path d=\"M%.1f %.1fl4.5 8h-9z\" %s=\"%s\"", x, y - 5, open, c);
+		break;
+	case 10:
+		fprintf(f, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\" %s=\"%s\"", x, y - 5,
+			open, c);
+		break;
+	default:
+		star(f, x, y, c);
 		break;
 	}
+	return "path";
+}
+
+void pc_page_marker(FILE *f, size_t side, double x, double y, const char *tip)
+{
+	const char *element = shape(f, side, x, y);
+
 	fputs("><title>", f);
 	pc_html_escape(f, tip);
-	fputs("</title></", f);
-	fputs(side % PC_PAGE_STYLES == 0 || side % PC_PAGE_STYLES == 7 ? "circle>\n" :
-	      "path>\n", f);
+	fprintf(f, "</title></%s>\n", element);
 }
 
 const char *pc_page_cpu_name(const struct pc_cmp_side *s)

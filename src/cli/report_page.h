@@ -46,9 +46,10 @@ int pc_page_cell_note(struct pc_page *pg, const struct pc_cmp_cell *c);
 void pc_page_note_ref(FILE *f, int k);
 
 /* Each CPU's style, the same in every chart and key: a colour, a marker
- * shape, and that shape as a character for the text. Eight of each, told
- * apart without colour. */
-#define PC_PAGE_STYLES 8
+ * shape, and that shape as a character for the text. Twelve of each, told
+ * apart without colour; a thirteenth CPU takes the first's again (its
+ * letter tells it apart). */
+#define PC_PAGE_STYLES 12
 const char *pc_page_colour(size_t side);
 const char *pc_page_glyph(size_t side);
 /* The marker of side at (x, y), its tooltip text tip (escaped here). */
