@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # primcost report serves the user's own files: twelve CPUs each have a
-# colour and a marker shape of their own; the answers use every CPU that
-# measured both probes, the user's run --locks included. Checked on
+# colour and a marker shape of their own; a core-to-core matrix is a heat
+# map; the answers use every CPU that measured both probes, the user's run
+# --locks included. Checked on
 # the page's markup, never its pixels; tests/fixtures/locks-matrix.json is
 # a real run --locks --threads 1,2 --matrix of lock.ticket, lock.qspinlock
 # and c2c.latency on a VM of 2 CPUs (its kernel command line shortened).
@@ -29,6 +30,77 @@ ok $(test $pc_rc -eq 0 && test "$n" -eq 3 && echo "$answers" | grep -qF "$key" &
 	grep -q 'lock.qspinlock.compact.threads2 is [0-9.]* times [a-z]* than lock.ticket.compact.threads2 here' "$pc_tmp/locks.html" &&
 	! grep -q 'Not answered here[^<]*queued lock' "$pc_tmp/locks.html"; echo $?) \
 	"queued vs ticket lock: the user's run --locks answers it beside the two 2014 tables ($n CPUs: $answers)"
+
+# ---- c2c's pairs: a heat map -----------------------------------------------
+# The fixture's pair (0,1) as four CPUs' six pairs, dearer across the two
+# halves, on two machines.
+"$PYTHON3" - "$locks" "$pc_tmp/matrix.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+key, e = next(iter(d["cpus"].items()))
+c2c = e["probes"]["c2c.latency"]
+pt0, c2c["points"] = c2c["points"][0], []
+for a in range(4):
+    for b in range(a + 1, 4):
+        pt = copy.deepcopy(pt0)
+        pt["cpus"] = "%d,%d" % (a, b)
+        for u in ("cycles", "ticks", "ns"):
+            for k in pt[u]:
+                pt[u][k] *= 1 + a + b
+        c2c["points"].append(pt)
+d["cpus"] = {key: e, key + "-2": copy.deepcopy(e)}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+pc report -o "$pc_tmp/matrix.html" "$pc_tmp/matrix.json"
+heat=$("$PYTHON3" - "$pc_tmp/matrix.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+bad = []
+svgs = re.findall(r"<svg .*?</svg>", page, re.S)
+maps = [s for s in svgs if 'class="heatmap"' in s]
+if len(maps) != 2 or len({re.search(r'data-cpu="([^"]*)"', m).group(1) for m in maps}) != 2:
+    bad.append("%d maps" % len(maps))
+def lum(h):
+    return sum(w * int(h[i:i + 2], 16) for w, i in ((0.2126, 1), (0.7152, 3), (0.0722, 5)))
+for m in maps:
+    cells = re.findall(r'<rect [^>]*fill="(#[0-9a-f]{6})" data-probe="c2c\.latency\.cpus(\d),(\d)">'
+                       r'<title>[^<]*: ([0-9.]+) cycles', m)
+    pairs = {(int(a), int(b)) for _, a, b, _ in cells}
+    if len(cells) != 12 or len(pairs) != 6:
+        bad.append("%d cells of %d pairs (want both orders of 6)" % (len(cells), len(pairs)))
+        continue
+    cheap, dear = min(cells, key=lambda c: float(c[3])), max(cells, key=lambda c: float(c[3]))
+    if not lum(dear[0]) < lum(cheap[0]):
+        bad.append("the dearest pair not darker")
+    if len(re.findall(r'<text [^>]*class="cell[^"]*">\d+</text>', m)) != 12:
+        bad.append("not every figure in its cell")
+    scale = m.split('<g class="scale">', 1)[-1].split("</g>", 1)[0]
+    if scale.count("<rect ") != 9 or "cycles per one-way transfer of a line" not in scale:
+        bad.append("no scale of 9 steps with its unit")
+    for n in range(4):
+        if not re.search(r'text-anchor="middle">%d</text>' % n, m):
+            bad.append("CPU %d not named" % n)
+if any("c2c.latency" in s for s in svgs if s not in maps):
+    bad.append("a chart other than the maps draws c2c")
+if len(re.findall(r'<tr data-probe="c2c\.latency\.cpus\d,\d">', page)) != 6:
+    bad.append("the table has not the 6 pairs")
+ov = "".join(re.findall(r'<table class="overview">.*?</table>', page, re.S))
+if "c2c.latency" in ov:
+    bad.append("pairs in the overview matrix")
+print("; ".join(bad) if bad else "ok")
+PY
+)
+ok $(test $pc_rc -eq 0 && test "$heat" = ok; echo $?) \
+	"c2c's pairs: a heat map CPU x CPU per machine, figures in the cells, a scale with its unit, dearer darker; in the table, no bar, not in the overview ($heat)"
+if command -v xmllint >/dev/null 2>&1; then
+	awk -v dir="$pc_tmp" '/<svg .*class="heatmap"/{ n++; f = dir "/heat" n ".svg" } f { print > f }
+		/<\/svg>/{ close(f); f = "" }' "$pc_tmp/matrix.html"
+	xmllint --noout "$pc_tmp"/heat*.svg 2>"$pc_tmp/xml.err"
+	ok $(test $? -eq 0 && test "$(ls "$pc_tmp"/heat*.svg | wc -l)" -eq 2; echo $?) \
+		"the heat maps are well-formed XML$(head -1 "$pc_tmp/xml.err" | sed 's/^/: /')"
+else
+	skip "xmllint is not installed (Debian: libxml2-utils)" "the heat maps are well-formed XML"
+fi
 
 # ---- twelve CPUs, twelve styles ------------------------------------------
 # Twelve copies of Westmere's lock table (lines over threads, markers at

@@ -7,8 +7,10 @@
  * points of a series (NAME.threadsN, an allocator's NAME.SIZE) are lines
  * over threads or size, in panels that share their axes: a line per CPU
  * (its colour and marker) and series (a dash pattern), labelled at its
- * end; their table has a row per line or per x. A group with no figure in
- * the page's unit gets a line that says so, not an empty chart.
+ * end; their table has a row per line or per x. The points of pairs of
+ * CPUs (c2c.latency.cpus0,1) are a heat map (report_heatmap.c) after the
+ * bars, their figures in a table of their own beside it. A group with no
+ * figure in the page's unit gets a line that says so, not an empty chart.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -744,6 +746,13 @@ static size_t figures_in(const struct pc_cmp_table *t, size_t r)
 	return n;
 }
 
+/* The bars of row r: a bar per CPU with a figure, none for a pair of CPUs
+ * (its heat map shows it). */
+static size_t bars_in(const struct pc_cmp_table *t, size_t r)
+{
+	return pc_page_pair(t, r, NULL, NULL) ? 0 : figures_in(t, r);
+}
+
 static void bar_axis(FILE *f, const struct bars *b, double y, const char *unit)
 {
 	const struct scale *s = b->s;
@@ -819,7 +828,7 @@ static double bars_fit(const struct group *g, struct bars *b, struct scale *s)
 	size_t r, i, n;
 
 	for (r = 0; r < g->nbar; r++) {
-		if (!(n = figures_in(t, g->bar[r])))
+		if (!(n = bars_in(t, g->bar[r])))
 			continue;
 		h += n * (CH_BAR + CH_GAP) + CH_ROW_GAP;
 		if (strlen(t->row[g->bar[r]].probe) * CH_CHAR > name)
@@ -857,7 +866,7 @@ static void bar_chart(FILE *f, struct pc_page *pg, const struct group *g)
 	for (r = 0; r < g->nbar; r++) {
 		const struct pc_cmp_row *row = &t->row[g->bar[r]];
 
-		if (!(n = figures_in(t, g->bar[r])))
+		if (!(n = bars_in(t, g->bar[r])))
 			continue;
 		bar_label(f, &b, row->probe, y + n * (CH_BAR + CH_GAP) / 2.0);
 		for (i = 0; i < t->nsides; i++) {
@@ -918,9 +927,10 @@ static int page_table(struct pc_table *tab, const struct pc_table_col *cols, siz
 	return rc;
 }
 
-/* The bars' figures: a row per probe, a column per CPU that has something
- * there. -1 when out of memory. */
-static int bar_table(FILE *f, struct pc_page *pg, const struct group *g)
+/* The figures of rows (the bars', or the pairs'): a row per probe, a
+ * column per CPU that has something there. -1 when out of memory. */
+static int bar_table(FILE *f, struct pc_page *pg, const struct group *g,
+		     const size_t *rows, size_t nrows)
 {
 	static const struct pc_table_col probe = { .head = "probe",
 						   .flags = PC_COL_STUB | PC_COL_LEFT };
@@ -930,7 +940,7 @@ static int bar_table(FILE *f, struct pc_page *pg, const struct group *g)
 	char l[PC_LABEL_LEN], head[PC_LABEL_LEN + 16];
 	int rc = side ? page_table(&tab, &probe, 1) : -1;
 
-	n = side ? present(t, g->bar, g->nbar, side) : 0;
+	n = side ? present(t, rows, nrows, side) : 0;
 	tab.row_data = "probe";
 	for (j = 0; rc == 0 && j < n; j++) {
 		snprintf(head, sizeof(head), "%s median " PC_MAD_LABEL,
@@ -938,8 +948,8 @@ static int bar_table(FILE *f, struct pc_page *pg, const struct group *g)
 		rc = pc_table_col_add(&tab, &(struct pc_table_col){ .head = head,
 				      .flags = PC_COL_ASCII }) < 0 ? -1 : 0;
 	}
-	for (r = 0; rc == 0 && r < g->nbar; r++) {
-		const struct pc_cmp_row *row = &t->row[g->bar[r]];
+	for (r = 0; rc == 0 && r < nrows; r++) {
+		const struct pc_cmp_row *row = &t->row[rows[r]];
 
 		rc = pc_table_row(&tab) < 0 ||
 		     pc_table_text(&tab, r, 0, "%s", row->probe) < 0 ? -1 : 0;
@@ -1174,16 +1184,20 @@ static size_t rows_of(const struct group *g, size_t *rows)
 	return n;
 }
 
-/* The group's heading, then its lines and bars, each with its table.
- * -1 when out of memory. */
+/* The group's heading, then its lines, bars and pairs of CPUs, each with
+ * its table. -1 when out of memory. */
 static int group_draw(FILE *f, struct pc_page *pg, const struct group *g)
 {
 	const struct pc_cmp_table *t = g->t;
-	size_t *rows = calloc(t->nrows + 1, sizeof(*rows)), n, r, figs = 0;
+	size_t *rows = calloc(t->nrows + 1, sizeof(*rows)), n, r, figs = 0, npairs;
+	size_t *pairs = calloc(t->nrows + 1, sizeof(*pairs));
 	int rc = 0;
 
-	if (!rows)
+	if (!rows || !pairs) {
+		free(rows);
+		free(pairs);
 		return -1;
+	}
 	n = rows_of(g, rows);
 	for (r = 0; r < n; r++)
 		figs += figures_in(t, rows[r]);
@@ -1199,21 +1213,36 @@ static int group_draw(FILE *f, struct pc_page *pg, const struct group *g)
 	if (!figs) {
 		rc = no_figure(f, pg, g, rows, n);
 		free(rows);
+		free(pairs);
 		return rc;
 	}
 	if (g->nseries && (rc = line_figure(f, pg, g)) == 0)
 		rc = series_table(f, pg, g);
+	/* the bars with their table, then the pairs' heat maps with theirs */
+	for (r = 0, n = 0, npairs = 0; r < g->nbar; r++) {
+		if (pc_page_pair(t, g->bar[r], NULL, NULL))
+			pairs[npairs++] = g->bar[r];
+		else
+			rows[n++] = g->bar[r];
+	}
 	for (r = 0, figs = 0; r < g->nbar; r++)
-		figs += figures_in(t, g->bar[r]);
-	if (rc == 0 && g->nbar)
+		figs += bars_in(t, g->bar[r]);
+	if (rc == 0 && n) {
 		fputs("<div class=\"pair\">\n", f);
-	if (rc == 0 && figs)
-		bar_chart(f, pg, g);
-	if (rc == 0 && g->nbar)
-		rc = bar_table(f, pg, g);
-	if (rc == 0 && g->nbar)
+		if (figs)
+			bar_chart(f, pg, g);
+		rc = bar_table(f, pg, g, rows, n);
 		fputs("</div>\n", f);
+	}
+	if (rc == 0 && npairs) {
+		fputs("<div class=\"pair\">\n", f);
+		rc = pc_page_heat_maps(f, pg, t, pairs, npairs);
+		if (rc == 0)
+			rc = bar_table(f, pg, g, pairs, npairs);
+		fputs("</div>\n", f);
+	}
 	free(rows);
+	free(pairs);
 	return rc;
 }
 

@@ -3,8 +3,8 @@
  * report_page.h - what the files of primcost report's page share
  * (report_html.c: the page, its CPUs and notes; report_summary.c: the
  * answers and the overview matrix; report_chart.c: the charts and their
- * tables): the page's numbered notes, each CPU's style, the points of
- * series.
+ * tables; report_heatmap.c: the pairs of CPUs as heat maps): the page's
+ * numbered notes, each CPU's style, the points of series and of pairs.
  */
 #ifndef PC_REPORT_PAGE_H
 #define PC_REPORT_PAGE_H
@@ -74,6 +74,16 @@ void pc_page_table_marks(struct pc_table *t);
  * series name, its shape (the x axis) and x. */
 bool pc_page_point(const char *probe, char *series, size_t len,
 		   const struct pc_point_shape **shape, double *x);
+
+/* Whether row r of t is a point of a pair of CPUs (placement "pair",
+ * c2c.latency.cpus0,1 in any side's entry): its two CPUs into a and b
+ * (either may be NULL). */
+bool pc_page_pair(const struct pc_cmp_table *t, size_t r, unsigned *a, unsigned *b);
+/* The heat maps of the pairs among rows: for each probe measured at pairs,
+ * a CPU x CPU grid for each side that has figures of it. -1 when memory
+ * runs out. */
+int pc_page_heat_maps(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t,
+		      const size_t *rows, size_t n);
 
 /* The page's sections; -1 when memory runs out. */
 int pc_page_summary(FILE *f, struct pc_page *pg);

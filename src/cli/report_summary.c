@@ -280,13 +280,15 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool is_point(const struct pc_cmp_row *row)
+/* Whether row r of t is a point of a series or of a pair of CPUs. */
+static bool is_point(const struct pc_cmp_table *t, size_t r)
 {
 	const struct pc_point_shape *shape;
 	char series[160];
 	double x;
 
-	return pc_page_point(row->probe, series, sizeof(series), &shape, &x);
+	return pc_page_point(t->row[r].probe, series, sizeof(series), &shape, &x) ||
+	       pc_page_pair(t, r, NULL, NULL);
 }
 
 /* A row of the matrix: a probe measured once per CPU (no point of a
@@ -295,7 +297,7 @@ static bool matrix_row(const struct pc_cmp_table *t, size_t r)
 {
 	size_t i;
 
-	if (is_point(&t->row[r]))
+	if (is_point(t, r))
 		return false;
 	for (i = 0; i < t->nsides; i++)
 		if (t->row[r].cell[i].state == PC_CELL_OK)
@@ -406,18 +408,19 @@ static void points_line(FILE *f, const struct pc_cmp_table *t, size_t c)
 		const char *g = t->row[r].group ? t->row[r].group : "other";
 		bool first = true;
 
-		if (!is_point(&t->row[r]))
+		if (!is_point(t, r))
 			continue;
 		for (q = 0; q < r && first; q++)
-			first = !(is_point(&t->row[q]) && strcmp(t->row[q].group ?
+			first = !(is_point(t, q) && strcmp(t->row[q].group ?
 						t->row[q].group : "other", g) == 0);
 		if (!first)
 			continue;
 		for (n = 0, q = r; q < t->nrows; q++)
-			n += is_point(&t->row[q]) && strcmp(t->row[q].group ?
+			n += is_point(t, q) && strcmp(t->row[q].group ?
 						t->row[q].group : "other", g) == 0;
 		fputs(said++ ? "; " : "<p>Not in the matrix, the points of series "
-		      "(thread counts, sizes), in their charts: ", f);
+		      "and of pairs of CPUs (thread counts, sizes, c2c's pairs), in their "
+		      "charts: ", f);
 		fprintf(f, "<a href=\"#g%zu-", c);
 		pc_html_escape(f, g);
 		fputs("\">", f);
@@ -425,7 +428,7 @@ static void points_line(FILE *f, const struct pc_cmp_table *t, size_t c)
 		fprintf(f, "</a> (%zu point%s, of", n, n == 1 ? "" : "s");
 		for (i = 0, n = 0; i < t->nsides; i++) {
 			for (q = r; q < t->nrows; q++)
-				if (is_point(&t->row[q]) && t->row[q].cell[i].state == PC_CELL_OK &&
+				if (is_point(t, q) && t->row[q].cell[i].state == PC_CELL_OK &&
 				    strcmp(t->row[q].group ? t->row[q].group : "other", g) == 0)
 					break;
 			if (q < t->nrows)
