@@ -5,8 +5,10 @@
 # console, a screenshot is neither blank nor cut, and each SVG chart is
 # well-formed XML (xmllint); the page of a run of every group and every
 # published table is at most 12,000 pixels tall at 1200 wide, its summary
-# (the answers, the overview matrix) above the first chart. Skips with the
-# reason where Chromium or xmllint is not installed.
+# (the answers, the overview matrix) above the first chart; it and a page
+# of four allocators on two CPUs fit a window 1280 pixels wide, nothing
+# cut off. Skips with the reason where Chromium or xmllint is not
+# installed.
 . "${PC_SRCDIR}/tests/lib.sh"
 
 ref="$PC_SRCDIR/data/reference"
@@ -36,7 +38,8 @@ if [ -z "$browser" ]; then
 	for d in "the DOM holds every CPU and probe" "no console message" \
 		"a console message would be seen" "the screenshot is neither blank nor cut" \
 		"a run of every group and every published table: the page is written" \
-		"... at most 12000 pixels tall at 1200 wide" \
+		"... at most 12000 pixels tall at 1200 wide" "... fits 1280 pixels" \
+		"4 allocators on 2 CPUs fit 1280 pixels" \
 		"... the answers and the overview matrix above the first chart" \
 		"... its DOM holds every CPU and probe (points by their parameters)"; do
 		skip "$why" "$d"
@@ -159,6 +162,51 @@ set -- $(sed -n 's/.*data-layout="\([0-9 -]*\)".*/\1/p' "$pc_tmp/all.dom")
 height=${1:-0} answers=${2:--1} overview=${3:--1} chart=${4:--1}
 ok $(test "$height" -gt 0 && test "$height" -le 12000; echo $?) \
 	"... at most 12000 pixels tall at 1200 wide ($height)"
+# In a window 1280 pixels wide (a laptop's): no sideways scroll of the
+# page, and no table cut off (a wider one scrolls in its own box).
+page_width() {	# page_width PAGE: "scrollWidth innerWidth cut" at 1280 wide
+	cp "$1" "$pc_tmp/width.html"
+	cat >>"$pc_tmp/width.html" <<'JS'
+<script>
+var cut = 0;
+document.querySelectorAll("table, svg").forEach(function (e) {
+	var box = e.closest("div.wide");
+	if (e.getBoundingClientRect().right > (box ? e.getBoundingClientRect().right :
+	    document.documentElement.clientWidth) + 1 ||
+	    (box && box.scrollWidth > box.clientWidth + 1 &&
+	     getComputedStyle(box).overflowX != "auto"))
+		cut++;
+});
+document.body.setAttribute("data-width", [document.documentElement.scrollWidth,
+	document.documentElement.clientWidth, cut].join(" "));
+</script>
+JS
+	chrome --window-size=1280,900 --hide-scrollbars --dump-dom "file://$pc_tmp/width.html" 2>/dev/null |
+		sed -n 's/.*data-width="\([0-9 ]*\)".*/\1/p'
+}
+set -- $(page_width "$pc_tmp/all.html")
+ok $(test "${1:-9999}" -le "${2:-0}" && test "${3:-1}" -eq 0; echo $?) \
+	"... fits 1280 pixels: $1 wide in a window of ${2:-?}, ${3:-?} tables or charts cut off"
+# The widest figures a user's files give: this run's allocator points as
+# four allocators', on two CPUs (24 lines over 12 sizes).
+"$PYTHON3" - "$pc_tmp/run-alloc.json" "$pc_tmp/alloc4.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+key, e = next(iter(d["cpus"].items()))
+for p in e["probes"].values():
+    pts, p["points"] = p.get("points", []), []
+    for k, name in enumerate(("glibc", "jemalloc", "tcmalloc", "mimalloc")):
+        for pt in pts:
+            q = copy.deepcopy(pt)
+            q["allocator"] = name
+            p["points"].append(q)
+d["cpus"] = {key: e, key + "-2": copy.deepcopy(e)}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$PRIMCOST report -o "$pc_tmp/alloc4.html" "$pc_tmp/alloc4.json" 2>"$pc_tmp/err"
+set -- $(page_width "$pc_tmp/alloc4.html")
+ok $(test "${1:-9999}" -le "${2:-0}" && test "${3:-1}" -eq 0; echo $?) \
+	"4 allocators on 2 CPUs fit 1280 pixels: $1 wide in a window of ${2:-?}, ${3:-?} tables or charts cut off$(head -c 200 "$pc_tmp/err")"
 ok $(test "$answers" -ge 0 && test "$overview" -gt "$answers" && test "$chart" -gt "$overview"; echo $?) \
 	"... the answers and the overview matrix above the first chart (at $answers, $overview, $chart)"
 missing=$(dom_missing "$pc_tmp/all.dom" "$pc_tmp/all.json" "$ref"/*.json)

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# primcost report serves the user's own files: twelve CPUs each have a
+# primcost report serves the user's own files: a table wider than the page
+# scrolls in its own box, and the allocator's lines are tables of whole
+# panels that fit; twelve CPUs each have a
 # colour and a marker shape of their own; a core-to-core matrix is a heat
 # map; the answers use every CPU that measured both probes, the user's run
 # --locks included. Checked on
@@ -30,6 +32,52 @@ ok $(test $pc_rc -eq 0 && test "$n" -eq 3 && echo "$answers" | grep -qF "$key" &
 	grep -q 'lock.qspinlock.compact.threads2 is [0-9.]* times [a-z]* than lock.ticket.compact.threads2 here' "$pc_tmp/locks.html" &&
 	! grep -q 'Not answered here[^<]*queued lock' "$pc_tmp/locks.html"; echo $?) \
 	"queued vs ticket lock: the user's run --locks answers it beside the two 2014 tables ($n CPUs: $answers)"
+
+# ---- the page's width --------------------------------------------------------
+# Four allocators on two CPUs (the 2007 kmalloc table's points under four
+# allocators' names): 24 lines over 12 sizes, a table of 24 columns
+# before, wider than the page.
+"$PYTHON3" - "$ref/amd-athlon64-x2-3800-kmalloc.json" "$pc_tmp/alloc4.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+key, e = next(iter(d["cpus"].items()))
+for p in e["probes"].values():
+    pts = [pt for pt in p["points"] if pt["allocator"] == "slub-base"]
+    p["points"] = []
+    for k, name in enumerate(("glibc", "jemalloc", "tcmalloc", "mimalloc")):
+        for pt in pts:
+            q = copy.deepcopy(pt)
+            q["allocator"] = name
+            for u in ("cycles", "ticks", "ns"):
+                for f in q[u]:
+                    q[u][f] *= 1 + k / 10
+            p["points"].append(q)
+d["cpus"] = {key: e, key + "-2": copy.deepcopy(e)}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+pc report -o "$pc_tmp/alloc4.html" "$pc_tmp/alloc4.json"
+wide=$("$PYTHON3" - "$pc_tmp/alloc4.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+bad = []
+tables = page.count("<table")
+boxed = len(re.findall(r'<div class="wide">\n<table', page))
+if boxed != tables:
+    bad.append("%d of %d tables in a box of their own" % (boxed, tables))
+lines = [t for t in re.findall(r'<table class="figures">.*?</table>', page, re.S)
+         if "alloc.malloc" in t]
+cols = [len(re.findall(r"<th>", t.split("</tr>", 2)[1])) for t in lines]
+cells = sum(len(re.findall(r'data-probe="alloc\.', t)) for t in lines)
+if not cols or max(cols) > 7 or cells != 2 * 3 * 4 * 12:
+    bad.append("tables of lines with %s columns, %d figures" % (cols, cells))
+svg = [int(w) for w in re.findall(r'<svg [^>]*width="(\d+)"', page)]
+if max(svg) > 1120:
+    bad.append("a chart %d pixels wide" % max(svg))
+print("; ".join(bad) if bad else "ok: %d tables of %s columns" % (len(cols), cols))
+PY
+)
+ok $(test $pc_rc -eq 0 && test "${wide%%:*}" = ok; echo $?) \
+	"4 allocators on 2 CPUs: every table in a box of its own, the lines' figures in tables of whole panels of at most 6 lines, no chart wider than the page ($wide)"
 
 # ---- c2c's pairs: a heat map -----------------------------------------------
 # The fixture's pair (0,1) as four CPUs' six pairs, dearer across the two

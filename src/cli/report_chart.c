@@ -957,7 +957,7 @@ static int bar_table(FILE *f, struct pc_page *pg, const struct group *g,
 			rc = figure(pg, &tab, r, 1 + j, &row->cell[side[j]], NULL);
 	}
 	if (rc == 0)
-		pc_table_draw_html(f, &tab, "figures");
+		pc_page_table_draw(f, &tab, "figures");
 	pc_table_free(&tab);
 	free(side);
 	return rc;
@@ -1063,28 +1063,63 @@ static int x_by_lines(struct pc_page *pg, struct pc_table *tab, const struct gro
 	return rc;
 }
 
-/* Most columns of x a table of lines takes; more x make a row each. */
-#define TABLE_X_COLS 12
+/* Most columns of x a table of lines takes; more x make a row each: the
+ * thread counts of run --locks (8 at most) fit the page, the allocator's
+ * 12 sizes did not (1,600 pixels with their spreads). */
+#define TABLE_X_COLS 8
+
+/* A table of lines (a row per line, or a row per x with the lines ln of
+ * one panel or all), its cells naming their points. -1 when out of
+ * memory. */
+static int lines_table(FILE *f, struct pc_page *pg, const struct group *g,
+		       const struct line_ref *ln, size_t nl, bool by_x)
+{
+	struct pc_table tab = { 0 };
+	int rc = by_x ? x_by_lines(pg, &tab, g, ln, nl) : lines_by_x(pg, &tab, g, ln, nl);
+
+	tab.cell_data = "probe";
+	if (rc == 0)
+		pc_page_table_draw(f, &tab, "figures");
+	pc_table_free(&tab);
+	return rc;
+}
+
+/* Most columns of lines a table with a row per x takes: the lines of
+ * whole panels, as many as fit this many (a column for every line of
+ * every panel was wider than the page: 24 with four allocators on two
+ * CPUs). */
+#define TABLE_LINE_COLS 6
 
 /* The series' figures: a row per line and a column per x where the x are
- * fewer, else a row per x. Each cell names its point (data-probe). -1 when
- * out of memory. */
+ * fewer, else a row per x in tables of whole panels' lines, side by side
+ * where they fit. -1 when out of memory. */
 static int series_table(FILE *f, struct pc_page *pg, const struct group *g)
 {
 	struct line_ref *ln = calloc(g->nseries * g->t->nsides + 1, sizeof(*ln));
-	struct pc_table tab = { 0 };
-	size_t nl;
-	int rc;
+	size_t nl, k, e, p;
+	int rc = 0;
 
 	if (!ln)
 		return -1;
 	nl = line_refs(g, ln);
-	rc = g->nx <= nl && g->nx <= TABLE_X_COLS ? lines_by_x(pg, &tab, g, ln, nl) :
-						    x_by_lines(pg, &tab, g, ln, nl);
-	tab.cell_data = "probe";
-	if (rc == 0)
-		pc_table_draw_html(f, &tab, "figures");
-	pc_table_free(&tab);
+	if (g->nx <= nl && g->nx <= TABLE_X_COLS) {
+		rc = lines_table(f, pg, g, ln, nl, false);
+		free(ln);
+		return rc;
+	}
+	fputs("<div class=\"pair\">\n", f);
+	for (k = 0; rc == 0 && k < nl; k = e) {
+		/* a panel at least, then the next panels while they fit */
+		for (e = k, p = k + 1; p <= nl; p++) {
+			if (p < nl && g->s[ln[p].series].panel == g->s[ln[p - 1].series].panel)
+				continue;
+			if (e > k && p - k > TABLE_LINE_COLS)
+				break;
+			e = p;
+		}
+		rc = lines_table(f, pg, g, ln + k, e - k, true);
+	}
+	fputs("</div>\n", f);
 	free(ln);
 	return rc;
 }

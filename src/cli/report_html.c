@@ -342,15 +342,20 @@ static void head(FILE *f, const struct pc_report_html_opts *o)
 	      "dl.answers dt{margin-top:.4em;font-weight:bold}dl.answers dd{margin-left:1.5em}\n"
 	      ".src{color:#444;font-weight:normal}\n"
 	      "figure{margin:.6em 0;page-break-inside:avoid;break-inside:avoid}"
-	      "figcaption{font-size:.9em;color:#333}\n"
+	      /* a caption wraps to its figure, never widens it */
+	      "figcaption{font-size:.9em;color:#333;contain:inline-size}\n"
 	      "div.panels{display:flex;flex-wrap:wrap;gap:0 8px}\n"
-	      "div.pair{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}\n"
+	      "div.pair{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}"
+	      "div.pair>*{min-width:0;max-width:100%}\n"
+	      /* the page is never wider than the window: a wider table scrolls
+	       * in its own box, a long word breaks */
+	      "div.wide{max-width:100%;overflow-x:auto}body{overflow-wrap:break-word}\n"
 	      "svg{max-width:100%;height:auto}svg text{font:11px sans-serif;fill:#111}"
 	      "svg text.cell{font-size:9.5px}svg text.on-dark{fill:#fff}\n"
 	      "sup{line-height:0}sup a{text-decoration:none}ol.notes li{margin:.2em 0}\n"
 	      "@media print{body{max-width:none;margin:0;font-size:11px}"
 	      "a{color:inherit}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
-	      "table,tr{page-break-inside:avoid;break-inside:avoid}}\n"
+	      "table,tr{page-break-inside:avoid;break-inside:avoid}div.wide{overflow:visible}}\n"
 	      "</style>\n</head>\n<body>\n<h1>primcost report</h1>\n", f);
 }
 
@@ -429,7 +434,7 @@ static int cpus(FILE *f, const struct pc_compare *m)
 		for (i = 0; rc == 0 && i < t->nsides; i++)
 			rc = side_row(&tab, &t->side[i], i);
 		if (rc == 0)
-			pc_table_draw_html(f, &tab, NULL);
+			pc_page_table_draw(f, &tab, NULL);
 		pc_table_free(&tab);
 	}
 	fputs("</section>\n", f);
@@ -446,6 +451,13 @@ static const struct pc_table_mark figure_marks[] = {
 #define SIGN_SLOWER "\xe2\x96\xb2"	/* &#9650; */
 #define SIGN_FASTER "\xe2\x96\xbc"	/* &#9660; */
 #define HEAD_LEN (PC_LABEL_LEN + 16)
+
+void pc_page_table_draw(FILE *f, const struct pc_table *t, const char *cls)
+{
+	fputs("<div class=\"wide\">\n", f);
+	pc_table_draw_html(f, t, cls);
+	fputs("</div>\n", f);
+}
 
 void pc_page_table_marks(struct pc_table *t)
 {
@@ -569,7 +581,7 @@ static int comparison(FILE *f, const struct pc_compare *m)
 		head = calloc(2 * t->nsides, sizeof(*head));
 		rc = head ? comparison_table(&tab, t, head) : -1;
 		if (rc == 0)
-			pc_table_draw_html(f, &tab, NULL);
+			pc_page_table_draw(f, &tab, NULL);
 		pc_table_free(&tab);
 		free(head);
 	}

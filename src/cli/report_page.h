@@ -68,6 +68,9 @@ struct pc_table;
 int pc_page_figure_cell(struct pc_table *t, size_t r, size_t col,
 			const struct pc_cmp_cell *c);
 void pc_page_table_marks(struct pc_table *t);
+/* Table t of class cls (or NULL) in a box of its own that scrolls sideways
+ * where the table is wider than the page: the page never is. */
+void pc_page_table_draw(FILE *f, const struct pc_table *t, const char *cls);
 
 /* Whether probe is a point of a series, as a group's point shape ends its
  * name (group.h: NAME.threadsN, or NAME.N for an allocator's size): its

@@ -256,7 +256,7 @@ static int cpu_key(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t)
 		from = NULL;
 	}
 	if (rc == 0)
-		pc_table_draw_html(f, &tab, "key");
+		pc_page_table_draw(f, &tab, "key");
 	pc_table_free(&tab);
 	return rc;
 }
@@ -367,7 +367,7 @@ static int matrix_part(FILE *f, const struct pc_cmp_table *t, const size_t *col,
 		if (matrix_row(t, r))
 			rc = matrix_fill(&tab, &t->row[r], col, ncol, v);
 	if (rc == 0)
-		pc_table_draw_html(f, &tab, "overview");
+		pc_page_table_draw(f, &tab, "overview");
 	pc_table_free(&tab);
 	free(cols);
 	free(head);
