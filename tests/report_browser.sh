@@ -5,9 +5,9 @@
 # console, a screenshot is neither blank nor cut, and each SVG chart is
 # well-formed XML (xmllint); the page of a run of every group and every
 # published table is at most 12,000 pixels tall at 1200 wide, its summary
-# (the answers, the overview matrix) above the first chart; it and a page
-# of four allocators on two CPUs fit a window 1280 pixels wide, nothing
-# cut off. Skips with the reason where Chromium or xmllint is not
+# (the run's overview matrix, then the answers) above the first chart; it
+# and a page of four allocators on two CPUs fit a window 1280 pixels wide,
+# nothing cut off. Skips with the reason where Chromium or xmllint is not
 # installed.
 . "${PC_SRCDIR}/tests/lib.sh"
 
@@ -40,7 +40,7 @@ if [ -z "$browser" ]; then
 		"a run of every group and every published table: the page is written" \
 		"... at most 12000 pixels tall at 1200 wide" "... fits 1280 pixels" \
 		"4 allocators on 2 CPUs fit 1280 pixels" \
-		"... the answers and the overview matrix above the first chart" \
+		"... the run's overview matrix, then the answers, above the first chart" \
 		"... its DOM holds every CPU and probe (points by their parameters)"; do
 		skip "$why" "$d"
 	done
@@ -145,7 +145,7 @@ ok $(test $? -eq 0 && test -s "$pc_tmp/all.html"; echo $?) \
 	"a run of every group and every published table ($(find "$ref" -name '*.json' | wc -l)): the page is written$(head -c 200 "$pc_tmp/err")"
 # Its layout at 1200 pixels wide, read by a script in a copy of the page
 # (the page itself has none): its height, and where the answers, the
-# overview matrix and the first chart begin.
+# run's overview matrix and the first chart begin.
 cp "$pc_tmp/all.html" "$pc_tmp/measure.html"
 cat >>"$pc_tmp/measure.html" <<'JS'
 <script>
@@ -207,8 +207,8 @@ $PRIMCOST report -o "$pc_tmp/alloc4.html" "$pc_tmp/alloc4.json" 2>"$pc_tmp/err"
 set -- $(page_width "$pc_tmp/alloc4.html")
 ok $(test "${1:-9999}" -le "${2:-0}" && test "${3:-1}" -eq 0; echo $?) \
 	"4 allocators on 2 CPUs fit 1280 pixels: $1 wide in a window of ${2:-?}, ${3:-?} tables or charts cut off$(head -c 200 "$pc_tmp/err")"
-ok $(test "$answers" -ge 0 && test "$overview" -gt "$answers" && test "$chart" -gt "$overview"; echo $?) \
-	"... the answers and the overview matrix above the first chart (at $answers, $overview, $chart)"
+ok $(test "$overview" -ge 0 && test "$answers" -gt "$overview" && test "$chart" -gt "$answers"; echo $?) \
+	"... the run's overview matrix, then the answers, above the first chart (at $overview, $answers, $chart)"
 missing=$(dom_missing "$pc_tmp/all.dom" "$pc_tmp/all.json" "$ref"/*.json)
 ok $(test -z "$missing"; echo $?) \
 	"... its DOM holds every CPU and probe (points by their parameters)${missing:+ (missing: $missing)}"

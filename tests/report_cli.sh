@@ -74,14 +74,15 @@ ok $(! grep -q 'id="comparison"' "$pc_tmp/r.html"; echo $?) "three files: no com
 order=$("$PYTHON3" - "$pc_tmp/r.html" <<'PY'
 import sys
 page = open(sys.argv[1]).read()
-marks = ['id="summary"', 'id="answers"', '<table class="overview"', "<svg ", 'id="notes"']
+marks = ['id="summary"', '<table class="overview"', 'id="answers"', 'id="published"', "<svg ",
+         'id="notes"']
 at = [page.find(m) for m in marks]
-print("ok" if -1 not in at and at == sorted(at) and "<svg " not in page[at[4]:] and
+print("ok" if -1 not in at and at == sorted(at) and "<svg " not in page[at[5]:] and
       "<p>Note: " not in page else " ".join(map(str, at)))
 PY
 )
 ok $(test "$order" = ok; echo $?) \
-	"the summary (answers, overview matrix) first, then the charts, the notes last${order#ok}"
+	"the summary (the run's overview matrix, the answers, the published tables) first, then the charts, the notes last${order#ok}"
 ok $(grep -q '<title>B local_irq_save: ' "$pc_tmp/r.html" &&
 	! grep -q '<title>A local_irq_save: ' "$pc_tmp/r.html"; echo $?) \
 	"a chart draws only the CPUs with a figure: no bar for the fixture's skipped local_irq_save"

@@ -1,6 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# primcost report serves the user's own files: a table wider than the page
+# primcost report serves the user's own files: with them, the page leads
+# with their overview (and the verdicts of a comparison), the answers to
+# the published questions after it, then the published tables beside
+# them; without them, the answers first as before; a table wider than the page
 # scrolls in its own box, and the allocator's lines are tables of whole
 # panels that fit; twelve CPUs each have a
 # colour and a marker shape of their own; a core-to-core matrix is a heat
@@ -16,6 +19,61 @@ fix="$PC_SRCDIR/tests/fixtures/result.json"
 locks="$PC_SRCDIR/tests/fixtures/locks-matrix.json"
 export PRIMCOST_REFERENCE_DIR="$ref"
 key=$("$PYTHON3" -c 'import json, sys; print(next(iter(json.load(open(sys.argv[1]))["cpus"])))' "$locks")
+
+# ---- the order: the user's files first ---------------------------------------
+pc report -o "$pc_tmp/mine.html" "$fix" "$locks" intel-itanium2-9050 amd-opteron-interlagos
+order=$("$PYTHON3" - "$pc_tmp/mine.html" "$fix" "$locks" <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+mine = [next(iter(json.load(open(p))["cpus"])) for p in sys.argv[2:]]
+summary = page.split('id="summary"', 1)[1].split("</section>", 1)[0]
+bad = []
+heads = re.findall(r'<h3 id="([a-z-]+)"', summary)
+if heads != ["overview", "answers", "published"]:
+    bad.append("sections %s" % heads)
+first = summary.split('id="answers"', 1)[0]
+keys = re.findall(r'<tr data-cpu="([^"]*)">', first)
+cols = re.findall(r"<th>([A-Z])</th>", "".join(re.findall(r'<table class="overview">.*?</tr>', first, re.S)))
+if keys != mine or sorted(set(cols)) != ["A"]:
+    bad.append("the lead's CPUs %s, matrix columns %s" % (keys, cols))
+last = summary.split('id="published"', 1)[1]
+if re.findall(r'<tr data-cpu="([^"]*)">', last.split("</table>", 1)[0]) == [] or \
+        any(k in last.split("</table>", 1)[0] for k in mine):
+    bad.append("the published tables' key")
+if page.find("<svg ") < page.find('id="published"'):
+    bad.append("a chart before the summary's end")
+print("; ".join(bad) if bad else "ok")
+PY
+)
+ok $(test $pc_rc -eq 0 && test "$order" = ok; echo $?) \
+	"the user's two files lead (their key, their matrix), the answers follow, then the published tables ($order)"
+# A comparison: B's cmpxchg twice A's, its verdict said before the matrix.
+"$PYTHON3" - "$fix" "$pc_tmp/slower.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["cpus"].values():
+    for u in ("cycles", "ticks", "ns"):
+        for k in e["probes"]["cmpxchg"][u]:
+            e["probes"]["cmpxchg"][u][k] *= 2
+    e["probes"]["cmpxchg"].pop("raw", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+pc report -o "$pc_tmp/cmp.html" "$fix" "$pc_tmp/slower.json"
+v=$(grep -o '<p class="verdicts">[^<]*' "$pc_tmp/cmp.html")
+at_v=$(grep -n 'class="verdicts"' "$pc_tmp/cmp.html" | cut -d: -f1)
+at_m=$(grep -n '<table class="overview"' "$pc_tmp/cmp.html" | head -1 | cut -d: -f1)
+at_a=$(grep -n 'id="answers"' "$pc_tmp/cmp.html" | cut -d: -f1)
+ok $(test $pc_rc -eq 0 && test "${at_v:-0}" -gt 0 && test "$at_v" -lt "${at_m:-0}" &&
+	test "$at_m" -lt "${at_a:-0}" && echo "$v" | grep -q '^<p class="verdicts">B against A: 1 slower (cmpxchg' &&
+	grep -q 'class="verdicts">B against A: [^<]*<a href="#comparison">' "$pc_tmp/cmp.html"; echo $?) \
+	"a comparison of two files: B's verdicts against A lead, before the matrix and the answers (${v#*>})"
+# Published tables only: the answers first, as before.
+pc report -o "$pc_tmp/pub.html" intel-itanium2-9050 intel-pentium4
+at_a=$(grep -n 'id="answers"' "$pc_tmp/pub.html" | cut -d: -f1)
+at_o=$(grep -n 'id="overview"' "$pc_tmp/pub.html" | cut -d: -f1)
+ok $(test $pc_rc -eq 0 && test "${at_a:-0}" -gt 0 && test "$at_a" -lt "${at_o:-0}" &&
+	! grep -q 'id="published"' "$pc_tmp/pub.html"; echo $?) \
+	"published tables only: the answers lead, then the overview of every CPU"
 
 # ---- the answers: every CPU that measured both probes ----------------------
 pc report -o "$pc_tmp/locks.html" "$locks" amd-opteron-interlagos intel-xeon-westmere-ep

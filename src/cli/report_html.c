@@ -6,8 +6,9 @@
  * script, nothing fetched. Every figure and verdict comes from the model;
  * colour repeats what a word, a shape or a figure already says.
  *
- * The page leads with the answer: the summary (the answers to the
- * published tables' questions, the CPUs, the overview matrix), then a chart
+ * The page leads with the user's own files: the summary (their CPUs and
+ * overview matrix, a comparison's verdicts; then the answers to the
+ * published tables' questions and those tables beside them), then a chart
  * per probe group with its table, the comparison, the CPUs in detail and,
  * last, the notes, each said once.
  */

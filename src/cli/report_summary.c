@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_summary.c - the top of primcost report's page (report_page.h):
- * the answers to the published tables' questions, the CPUs in a line each,
- * and the overview matrix (probe x CPU, each cell shaded by its cost
- * against the median of its row). The points of series (allocator sizes,
- * thread counts) are left to their charts: the matrix names them.
+ * the CPUs in a line each and the overview matrix (probe x CPU, each cell
+ * shaded by its cost against the median of its row), the answers to the
+ * published tables' questions. With the user's own files, their overview
+ * leads (and the verdicts against A of a comparison), the answers follow,
+ * then the published tables beside them; with published tables only, the
+ * answers lead. The points of series (allocator sizes, thread counts) and
+ * of pairs of CPUs are left to their charts: the matrix names them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -211,10 +214,12 @@ static int figures_from(FILE *m, struct pc_page *pg, const struct pc_cmp_side *s
 
 enum { KEY_CPU, KEY_LABEL, KEY_NAME, KEY_FROM, KEY_FILE, KEY_COLS };
 
-/* The table naming each CPU of t: its glyph and letter, its name, where its
- * figures come from (a published table's source a note of the page), its
- * file; each row names the CPU's model key (data-cpu). */
-static int cpu_key(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t)
+/* The table naming each CPU of t that show holds: its glyph and letter,
+ * its name, where its figures come from (a published table's source a
+ * note of the page), its file; each row names the CPU's model key
+ * (data-cpu). */
+static int cpu_key(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t,
+		   const bool *show)
 {
 	static const struct pc_table_col cols[KEY_COLS] = {
 		[KEY_CPU] = { .head = "model key", .flags = PC_COL_LEFT | PC_COL_DATA },
@@ -236,6 +241,8 @@ static int cpu_key(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t)
 	for (i = 0; rc == 0 && i < t->nsides; i++) {
 		const struct pc_cmp_side *s = &t->side[i];
 
+		if (!show[i])
+			continue;
 		if ((r = pc_table_row(&tab)) < 0 || !(m = open_memstream(&from, &len))) {
 			rc = -1;
 			break;
@@ -397,27 +404,46 @@ static int matrix_draw(FILE *f, const struct pc_cmp_table *t, const size_t *col,
 	return rc;
 }
 
-/* The groups measured at points, in a line: how many points, of which
- * CPUs, linked to their charts. */
-static void points_line(FILE *f, const struct pc_cmp_table *t, size_t c)
+static const char *group_name(const struct pc_cmp_row *row)
+{
+	return row->group ? row->group : "other";
+}
+
+/* Whether row q of t is a point of group g with a figure on a CPU of show
+ * (all of them: NULL), or on side i alone (i < t->nsides). */
+static bool point_of(const struct pc_cmp_table *t, size_t q, const char *g, const bool *show,
+		     size_t i)
+{
+	size_t k;
+
+	if (!is_point(t, q) || strcmp(group_name(&t->row[q]), g) != 0)
+		return false;
+	if (i < t->nsides)
+		return t->row[q].cell[i].state == PC_CELL_OK;
+	for (k = 0; k < t->nsides; k++)
+		if ((!show || show[k]) && t->row[q].cell[k].state == PC_CELL_OK)
+			return true;
+	return !show;
+}
+
+/* The groups measured at points, in a line: how many points the CPUs of
+ * show have figures at, of which CPUs, linked to their charts. */
+static void points_line(FILE *f, const struct pc_cmp_table *t, size_t c, const bool *show)
 {
 	char l[PC_LABEL_LEN];
 	size_t r, q, i, n, said = 0;
 
 	for (r = 0; r < t->nrows; r++) {
-		const char *g = t->row[r].group ? t->row[r].group : "other";
-		bool first = true;
+		const char *g = group_name(&t->row[r]);
 
-		if (!is_point(t, r))
-			continue;
-		for (q = 0; q < r && first; q++)
-			first = !(is_point(t, q) && strcmp(t->row[q].group ?
-						t->row[q].group : "other", g) == 0);
-		if (!first)
+		for (q = 0; q < r && !point_of(t, q, g, NULL, t->nsides); q++)
+			;
+		if (q < r || !is_point(t, r))	/* not a point, or said */
 			continue;
 		for (n = 0, q = r; q < t->nrows; q++)
-			n += is_point(t, q) && strcmp(t->row[q].group ?
-						t->row[q].group : "other", g) == 0;
+			n += point_of(t, q, g, show, t->nsides);
+		if (!n)
+			continue;
 		fputs(said++ ? "; " : "<p>Not in the matrix, the points of series "
 		      "and of pairs of CPUs (thread counts, sizes, c2c's pairs), in their "
 		      "charts: ", f);
@@ -427,9 +453,8 @@ static void points_line(FILE *f, const struct pc_cmp_table *t, size_t c)
 		pc_html_escape(f, g);
 		fprintf(f, "</a> (%zu point%s, of", n, n == 1 ? "" : "s");
 		for (i = 0, n = 0; i < t->nsides; i++) {
-			for (q = r; q < t->nrows; q++)
-				if (is_point(t, q) && t->row[q].cell[i].state == PC_CELL_OK &&
-				    strcmp(t->row[q].group ? t->row[q].group : "other", g) == 0)
+			for (q = show[i] ? r : t->nrows; q < t->nrows; q++)
+				if (point_of(t, q, g, NULL, i))
 					break;
 			if (q < t->nrows)
 				fprintf(f, "%s %s", n++ ? "," : "", pc_side_label(i, l));
@@ -456,9 +481,9 @@ static int absent_kind(const struct pc_page *pg, const struct pc_cmp_table *t, s
 	return *unit ? 1 : 2;
 }
 
-/* The CPUs without a column, in a line: why. */
+/* The CPUs of show without a column (in), in a line: why. */
 static void absent_line(FILE *f, const struct pc_page *pg, const struct pc_cmp_table *t,
-			const bool *in)
+			const bool *show, const bool *in)
 {
 	const char *metric = pc_metric_name(pg->m->cfg.metric), *unit, *other = NULL;
 	char l[PC_LABEL_LEN];
@@ -467,12 +492,12 @@ static void absent_line(FILE *f, const struct pc_page *pg, const struct pc_cmp_t
 
 	for (w = 0; w < 3; w++) {
 		for (i = 0, n = 0; i < t->nsides; i++)
-			n += !in[i] && absent_kind(pg, t, i, &unit) == w;
+			n += show[i] && !in[i] && absent_kind(pg, t, i, &unit) == w;
 		if (!n)
 			continue;
 		fputs(said++ ? "; " : "<p>Without a column: ", f);
 		for (i = 0, k = 0; i < t->nsides; i++) {
-			if (in[i] || absent_kind(pg, t, i, &unit) != w)
+			if (!show[i] || in[i] || absent_kind(pg, t, i, &unit) != w)
 				continue;
 			other = unit;
 			k++;
@@ -491,8 +516,10 @@ static void absent_line(FILE *f, const struct pc_page *pg, const struct pc_cmp_t
 		fputs(".</p>\n", f);
 }
 
+/* The overview matrix of t over the CPUs show holds, with the lines that
+ * name its points and the CPUs without a column. -1 when out of memory. */
 static int overview(FILE *f, const struct pc_page *pg, const struct pc_cmp_table *t,
-		    size_t c)
+		    size_t c, const bool *show)
 {
 	size_t *col = calloc(t->nsides + 1, sizeof(*col)), ncol = 0, i, r;
 	bool *in = calloc(t->nsides + 1, sizeof(*in));
@@ -504,7 +531,7 @@ static int overview(FILE *f, const struct pc_page *pg, const struct pc_cmp_table
 		return -1;
 	}
 	for (i = 0; i < t->nsides; i++) {
-		for (r = 0; r < t->nrows; r++)
+		for (r = show[i] ? 0 : t->nrows; r < t->nrows; r++)
 			if (matrix_row(t, r) && t->row[r].cell[i].state == PC_CELL_OK)
 				break;
 		if ((in[i] = r < t->nrows))
@@ -526,36 +553,155 @@ static int overview(FILE *f, const struct pc_page *pg, const struct pc_cmp_table
 	rc = ncol ? matrix_draw(f, t, col, ncol) : 0;
 	if (!ncol)
 		fputs("<p>No probe measured once per CPU has a figure here.</p>\n", f);
-	points_line(f, t, c);
-	absent_line(f, pg, t, in);
+	points_line(f, t, c, show);
+	absent_line(f, pg, t, show, in);
 	free(col);
 	free(in);
 	return rc;
 }
 
+/* ---- the verdicts, in a line ------------------------------------------------- */
+
+/* Most probes a verdict's list names; the comparison below has them all. */
+#define VERDICT_NAMES 6
+
+/* The probes of t whose verdict for side i is v, in words ("2 slower
+ * (mb, sigprocmask)"). */
+static void verdict_words(FILE *f, const struct pc_cmp_table *t, size_t i,
+			  enum pc_verdict v)
+{
+	size_t r, n = 0, k = 0;
+
+	for (r = 0; r < t->nrows; r++)
+		n += t->row[r].cell[i].verdict == v;
+	fprintf(f, "%zu %s", n, pc_verdict_name(v));
+	for (r = 0; r < t->nrows && v != PC_VERDICT_SAME; r++) {
+		if (t->row[r].cell[i].verdict != v)
+			continue;
+		if (k == VERDICT_NAMES) {
+			fprintf(f, " and %zu more", n - k);
+			break;
+		}
+		fputs(k++ ? ", " : " (", f);
+		pc_html_escape(f, t->row[r].probe);
+	}
+	if (k)
+		fputc(')', f);
+}
+
+/* Each CPU's verdicts against A, a line each, linked to the comparison. */
+static void verdicts(FILE *f, const struct pc_cmp_table *t)
+{
+	static const enum pc_verdict order[] = { PC_VERDICT_SLOWER, PC_VERDICT_FASTER,
+		PC_VERDICT_SAME, PC_VERDICT_NOT_COMPARABLE };
+	char l[PC_LABEL_LEN];
+	size_t i, k;
+
+	for (i = 1; i < t->nsides; i++) {
+		if (!t->side[i].entry || !t->side[0].entry)
+			continue;
+		fprintf(f, "<p class=\"verdicts\">%s against A: ", pc_side_label(i, l));
+		for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+			fputs(k ? ", " : "", f);
+			verdict_words(f, t, i, order[k]);
+		}
+		fputs("; each in <a href=\"#comparison\">the comparison</a>.</p>\n", f);
+	}
+}
+
+/* ---- the summary -------------------------------------------------------------- */
+
+/* The CPUs a part of the summary is about: every one; those of the runs
+ * (the user's files); those of the published tables. */
+enum which { ALL_CPUS, RUN_CPUS, PUBLISHED_CPUS };
+
+static bool is_shown(const struct pc_cmp_side *s, enum which w)
+{
+	if (w == RUN_CPUS)
+		return s->entry && !s->reference;
+	return w == ALL_CPUS || s->reference;
+}
+
+/* Whether a table of m has a CPU of w. */
+static bool any_cpu(const struct pc_compare *m, enum which w)
+{
+	size_t c, i;
+
+	for (c = 0; c < m->ntables; c++)
+		for (i = 0; i < m->table[c].nsides; i++)
+			if (is_shown(&m->table[c].side[i], w))
+				return true;
+	return false;
+}
+
+/* The heading of table c's overview of w: "Overview", "Overview: TITLE";
+ * the published tables' "Beside the published tables". */
+static void overview_heading(FILE *f, const struct pc_cmp_table *t, size_t c,
+			     enum which w)
+{
+	const char *id = w == PUBLISHED_CPUS ? "published" : "overview";
+
+	if (c)
+		fprintf(f, "<h3 id=\"%s-%zu\">", id, c);
+	else
+		fprintf(f, "<h3 id=\"%s\">", id);
+	fputs(w == PUBLISHED_CPUS ? "Beside the published tables" : "Overview", f);
+	if (*t->title) {
+		fputs(": ", f);
+		pc_html_escape(f, t->title);
+	}
+	fputs("</h3>\n", f);
+}
+
+/* Each table's overview: the key of w's CPUs, in the runs' overview of a
+ * comparison the verdicts against A, the matrix (of w's CPUs; of every CPU
+ * beside the published tables). -1 when out of memory. */
+static int overviews(FILE *f, struct pc_page *pg, enum which w)
+{
+	const struct pc_compare *m = pg->m;
+	bool *show, *all;
+	size_t c, i;
+	int rc = 0;
+
+	for (c = 0; rc == 0 && c < m->ntables; c++) {
+		const struct pc_cmp_table *t = &m->table[c];
+
+		show = calloc(t->nsides + 1, sizeof(*show));
+		all = calloc(t->nsides + 1, sizeof(*all));
+		for (i = 0; show && all && i < t->nsides; i++) {
+			show[i] = is_shown(&t->side[i], w);
+			all[i] = true;
+		}
+		overview_heading(f, t, c, w);
+		rc = show && all ? cpu_key(f, pg, t, show) : -1;
+		if (rc == 0 && w == RUN_CPUS && pg->o->comparison)
+			verdicts(f, t);
+		if (rc == 0)
+			rc = overview(f, pg, t, c, w == PUBLISHED_CPUS ? all : show);
+		free(show);
+		free(all);
+	}
+	return rc;
+}
+
+/* With the user's own files (runs), their overview leads and the answers
+ * follow, then the published tables beside them; with published tables
+ * only, the answers lead. */
 int pc_page_summary(FILE *f, struct pc_page *pg)
 {
 	const struct pc_compare *m = pg->m;
-	size_t c;
+	bool runs = any_cpu(m, RUN_CPUS);
+	int rc = 0;
 
 	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", f);
-	if (answers(f, m) < 0)
-		return -1;
-	for (c = 0; c < m->ntables; c++) {
-		const struct pc_cmp_table *t = &m->table[c];
-
-		if (c)
-			fprintf(f, "<h3 id=\"overview-%zu\">Overview", c);
-		else
-			fputs("<h3 id=\"overview\">Overview", f);
-		if (*t->title) {
-			fputs(": ", f);
-			pc_html_escape(f, t->title);
-		}
-		fputs("</h3>\n", f);
-		if (cpu_key(f, pg, t) < 0 || overview(f, pg, t, c) < 0)
-			return -1;
-	}
+	if (runs)
+		rc = overviews(f, pg, RUN_CPUS);
+	if (rc == 0)
+		rc = answers(f, m);
+	if (rc == 0 && !runs)
+		rc = overviews(f, pg, ALL_CPUS);
+	else if (rc == 0 && any_cpu(m, PUBLISHED_CPUS))
+		rc = overviews(f, pg, PUBLISHED_CPUS);
 	fputs("</section>\n", f);
-	return 0;
+	return rc;
 }
