@@ -198,6 +198,22 @@ PY
 )
 ok $(test $pc_rc -eq 0 && test "$heat" = ok; echo $?) \
 	"c2c's pairs: a heat map CPU x CPU per machine, figures in the cells, a scale with its unit, dearer darker; in the table, no bar, not in the overview ($heat)"
+# The fixture's one pair: the scale from half its figure, not from the
+# figure itself to itself.
+pc report -o "$pc_tmp/one.html" "$locks"
+ends=$("$PYTHON3" - "$pc_tmp/one.html" "$locks" <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+e = next(iter(json.load(open(sys.argv[2]))["cpus"].values()))
+fig = e["probes"]["c2c.latency"]["points"][0]["cycles"]["median"]
+scale = page.split('<g class="scale">', 1)[1].split("</g>", 1)[0]
+ends = [float(v) for v in re.findall(r'text-anchor="(?:start|end)">([0-9.]+)<', scale)]
+print("ok" if len(ends) == 2 and abs(ends[0] - fig / 2) < 0.01 * fig and
+      abs(ends[1] - fig) < 0.01 * fig else "%s for %s" % (ends, fig))
+PY
+)
+ok $(test $pc_rc -eq 0 && test "$ends" = ok; echo $?) \
+	"a heat map's scale spans a factor of two at least: one pair's map from half its figure ($ends)"
 if command -v xmllint >/dev/null 2>&1; then
 	awk -v dir="$pc_tmp" '/<svg .*class="heatmap"/{ n++; f = dir "/heat" n ".svg" } f { print > f }
 		/<\/svg>/{ close(f); f = "" }' "$pc_tmp/matrix.html"

@@ -53,7 +53,8 @@ static const unsigned char ramp[][3] = {
 #define RAMP_STOPS (sizeof(ramp) / sizeof(ramp[0]))
 
 struct heat {
-	double lo, hi;		/* the scale's ends: the figures of the probe's pairs */
+	double lo, hi;		/* the scale's ends: the figures of the probe's pairs,
+				 * a factor of HM_SPAN apart at least */
 	const char *unit;	/* "cycles" */
 	const char *per;	/* what one figure is: "per one-way transfer of a line" */
 	const char *probe;	/* "c2c.latency" */
@@ -105,6 +106,8 @@ static const char *heat_text(double v, char *buf, size_t len)
 #define HM_CHAR 5.6		/* a cell's character at 9.5 px, about */
 #define HM_LABEL 14		/* room a CPU's number needs along an axis */
 #define HM_MAX_CPUS 1024
+/* The least factor between the scale's ends. */
+#define HM_SPAN 2.0
 
 /* The CPUs of side i's pairs among rows, ascending, into cpu; how many. */
 static size_t map_cpus(const struct pc_cmp_table *t, const size_t *rows, size_t n,
@@ -343,6 +346,11 @@ static int probe_maps(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t,
 		}
 	if (!(h.hi >= h.lo))
 		return 0;
+	/* the scale spans a factor of two at least: figures within noise of
+	 * each other (two runs' one pair, 806 and 833) are shades apart, not
+	 * its two ends */
+	if (h.lo > h.hi / HM_SPAN)
+		h.lo = h.hi / HM_SPAN;
 	fputs("<figure>\n<div class=\"panels\">\n", f);
 	for (i = 0; rc == 0 && i < t->nsides; i++)
 		rc = heat_map(f, pg, &h, t, rows, n, i);
