@@ -193,6 +193,37 @@ static void history_ranks(json_t *doc)
 	json_decref(d);
 }
 
+/* A probe of n pair points (c2c.latency of run --matrix), every one
+ * unsupported: no figures to check. */
+static json_t *pair_points(size_t n)
+{
+	json_t *pts = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(pts, json_pack("{s:i, s:s, s:s, s:s, s:s}", "threads", 2,
+						     "placement", "pair", "cpus", "0,1",
+						     "class", "l3", "status", "unsupported"));
+	return json_pack("{s:s, s:s, s:o}", "status", "ok", "group", "contended", "points", pts);
+}
+
+/* Every pair of 64 CPUs (2016) is read back; more points than every pair
+ * of 256 CPUs is refused. */
+static void many_points(void)
+{
+	char err[PC_ERRLEN] = "";
+	json_t *p = pair_points(2016);
+
+	ok(pc_validate_probe(p, "c2c.latency", err, sizeof(err)) == 0,
+	   "a --matrix run on 64 CPUs, 2016 pairs, validates (%s)", err);
+	json_decref(p);
+	p = pair_points(PC_LIMIT_POINTS + 1);
+	ok(pc_validate_probe(p, "c2c.latency", err, sizeof(err)) < 0 &&
+	   strstr(err, "at most 32768 points"), "%d points are refused: %s",
+	   PC_LIMIT_POINTS + 1, err);
+	json_decref(p);
+}
+
 int main(void)
 {
 	double raw[9] = { 7.5, 7.6, 7.4, 7.5, 7.7, 7.5, 7.3, 7.5, 7.6 };
@@ -219,6 +250,7 @@ int main(void)
 	prof.nprobes = 3;
 	prof.cycles_per_tick = 1.25;
 
+	many_points();
 	doc = doc_for("x86_64.test.1-2-3.cpu-a", &prof, "host-a");
 	ok(pc_doc_validate(doc, err, sizeof(err)) == 0, "a built document validates (%s)",
 	   err);

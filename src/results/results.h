@@ -23,6 +23,8 @@
 #define PC_LIMIT_FILE_BYTES (64 << 20)
 #define PC_LIMIT_CPUS 10000
 #define PC_LIMIT_PROBES 1000
+/* points of one probe: c2c's every pair of 256 CPUs (run --matrix) */
+#define PC_LIMIT_POINTS 32768
 #define PC_LIMIT_SAMPLES 1000000
 #define PC_LIMIT_ABS_VALUE 1e12
 #define PC_LIMIT_RUNS 10000		/* runs per CPU */

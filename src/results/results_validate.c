@@ -330,8 +330,8 @@ static int check_points(json_t *pts, const char *group, const char *where, char 
 	json_t *pt;
 	size_t i;
 
-	if (!json_is_array(pts) || json_array_size(pts) > PC_LIMIT_PROBES)
-		FAIL("%s.points: not an array of at most %d points", where, PC_LIMIT_PROBES);
+	if (!json_is_array(pts) || json_array_size(pts) > PC_LIMIT_POINTS)
+		FAIL("%s.points: not an array of at most %d points", where, PC_LIMIT_POINTS);
 	json_array_foreach(pts, i, pt) {
 		snprintf(sub, sizeof(sub), "%s.points[%zu]", where, i);
 		if (!json_is_object(pt))
