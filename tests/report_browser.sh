@@ -190,18 +190,10 @@ ok $(test "${1:-9999}" -le "${2:-0}" && test "${3:-1}" -eq 0; echo $?) \
 # The widest figures a user's files give: this run's allocator points as
 # four allocators', on two CPUs (24 lines over 12 sizes).
 "$PYTHON3" - "$pc_tmp/run-alloc.json" "$pc_tmp/alloc4.json" <<'PY'
-import copy, json, sys
-d = json.load(open(sys.argv[1]))
-key, e = next(iter(d["cpus"].items()))
-for p in e["probes"].values():
-    pts, p["points"] = p.get("points", []), []
-    for k, name in enumerate(("glibc", "jemalloc", "tcmalloc", "mimalloc")):
-        for pt in pts:
-            q = copy.deepcopy(pt)
-            q["allocator"] = name
-            p["points"].append(q)
-d["cpus"] = {key: e, key + "-2": copy.deepcopy(e)}
-json.dump(d, open(sys.argv[2], "w"))
+import os, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import allocators_file
+allocators_file(sys.argv[1], sys.argv[2], ("glibc", "jemalloc", "tcmalloc", "mimalloc"))
 PY
 $PRIMCOST report -o "$pc_tmp/alloc4.html" "$pc_tmp/alloc4.json" 2>"$pc_tmp/err"
 set -- $(page_width "$pc_tmp/alloc4.html")

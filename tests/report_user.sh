@@ -96,22 +96,11 @@ ok $(test $pc_rc -eq 0 && test "$n" -eq 3 && echo "$answers" | grep -qF "$key" &
 # allocators' names): 24 lines over 12 sizes, a table of 24 columns
 # before, wider than the page.
 "$PYTHON3" - "$ref/amd-athlon64-x2-3800-kmalloc.json" "$pc_tmp/alloc4.json" <<'PY'
-import copy, json, sys
-d = json.load(open(sys.argv[1]))
-key, e = next(iter(d["cpus"].items()))
-for p in e["probes"].values():
-    pts = [pt for pt in p["points"] if pt["allocator"] == "slub-base"]
-    p["points"] = []
-    for k, name in enumerate(("glibc", "jemalloc", "tcmalloc", "mimalloc")):
-        for pt in pts:
-            q = copy.deepcopy(pt)
-            q["allocator"] = name
-            for u in ("cycles", "ticks", "ns"):
-                for f in q[u]:
-                    q[u][f] *= 1 + k / 10
-            p["points"].append(q)
-d["cpus"] = {key: e, key + "-2": copy.deepcopy(e)}
-json.dump(d, open(sys.argv[2], "w"))
+import os, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import allocators_file
+allocators_file(sys.argv[1], sys.argv[2], ("glibc", "jemalloc", "tcmalloc", "mimalloc"),
+                "slub-base", 0.1)
 PY
 pc report -o "$pc_tmp/alloc4.html" "$pc_tmp/alloc4.json"
 wide=$("$PYTHON3" - "$pc_tmp/alloc4.html" <<'PY'
@@ -141,7 +130,9 @@ ok $(test $pc_rc -eq 0 && test "${wide%%:*}" = ok; echo $?) \
 # The fixture's pair (0,1) as four CPUs' six pairs, dearer across the two
 # halves, on two machines.
 "$PYTHON3" - "$locks" "$pc_tmp/matrix.json" <<'PY'
-import copy, json, sys
+import copy, json, os, sys
+sys.path.insert(0, os.environ["PC_SRCDIR"] + "/tests")
+from pccheck import scale, two_cpus
 d = json.load(open(sys.argv[1]))
 key, e = next(iter(d["cpus"].items()))
 c2c = e["probes"]["c2c.latency"]
@@ -150,12 +141,9 @@ for a in range(4):
     for b in range(a + 1, 4):
         pt = copy.deepcopy(pt0)
         pt["cpus"] = "%d,%d" % (a, b)
-        for u in ("cycles", "ticks", "ns"):
-            for k in pt[u]:
-                pt[u][k] *= 1 + a + b
+        scale(pt, 1 + a + b)
         c2c["points"].append(pt)
-d["cpus"] = {key: e, key + "-2": copy.deepcopy(e)}
-json.dump(d, open(sys.argv[2], "w"))
+two_cpus(d, key, e, sys.argv[2])
 PY
 pc report -o "$pc_tmp/matrix.html" "$pc_tmp/matrix.json"
 heat=$("$PYTHON3" - "$pc_tmp/matrix.html" <<'PY'
