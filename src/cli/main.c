@@ -26,15 +26,32 @@ static const struct pc_command commands[] = {
 
 #define NCOMMANDS PC_ARRAY_LEN(commands)
 
+/* The commands as a table of two columns without headings, its summaries
+ * wrapped under the line's width. */
 static void usage(FILE *f)
 {
+	static const struct pc_table_col cols[] = {
+		{ .head = "command", .flags = PC_COL_LEFT },
+		{ .head = "summary", .flags = PC_COL_LEFT | PC_COL_WRAP, .gap = "   " },
+	};
+	struct pc_table t;
 	size_t i;
+	long r;
 
 	fprintf(f, "usage: primcost [--version] [--help] COMMAND [ARGS]\n\n"
 		"What low-level primitives cost on this CPU, in core cycles and ns.\n\n"
 		"commands:\n");
-	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	if (pc_table_init(&t, " ", cols, PC_ARRAY_LEN(cols)) == 0) {
+		t.no_head = true;
+		t.indent = 2;
+		for (i = 0; i < NCOMMANDS; i++)
+			if ((r = pc_table_row(&t)) < 0 ||
+			    pc_table_text(&t, (size_t)r, 0, "%s", commands[i].name) < 0 ||
+			    pc_table_text(&t, (size_t)r, 1, "%s", commands[i].summary) < 0)
+				break;
+		pc_table_draw(f, &t, PC_FORMAT_TABLE);
+		pc_table_free(&t);
+	}
 	fprintf(f, "\n'primcost help COMMAND' or 'man primcost-COMMAND' for details.\n");
 }
 
