@@ -485,6 +485,21 @@ static void listing(void)
 	     "  exchange\n",
 	     "list: narrower, the description under its row, wrapped to the width");
 	free(s);
+	t.indent = 4;
+	t.fit = 26;
+	same(s = drawn(&t, pc_table_draw_text),
+	     "    name     status\n"
+	     "    cmpxchg  ok\n"
+	     "      compare-and-swap\n"
+	     "      that succeeds\n"
+	     "      sequence: lock\n"
+	     "                cmpxchg\n"
+	     "      api:      cmpxchg()\n"
+	     "    xchg     ok\n"
+	     "      exchange\n",
+	     "indented by 4 in 26 columns: every line within them, the indent counted");
+	free(s);
+	t.indent = 0;
 	same(s = drawn(&t, pc_table_draw_json),
 	     "[\n {\n  \"name\": \"cmpxchg\",\n  \"status\": \"ok\",\n"
 	     "  \"description\": \"compare-and-swap that succeeds\",\n"

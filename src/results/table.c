@@ -503,6 +503,13 @@ static bool in_line(const struct pc_table *t, size_t c, bool flow_under)
 	return !(fl & (PC_COL_UNDER | PC_COL_DATA)) && !((fl & PC_COL_FLOW) && flow_under);
 }
 
+/* The width a text page may take: the fit less the indent every line of
+ * the table is given after it is drawn. */
+static int text_fit(const struct pc_table *t)
+{
+	return t->fit > t->indent ? t->fit - t->indent : t->fit;
+}
+
 /* Do the PC_COL_FLOW columns go under the rows: is the line with them, at
  * their widest, wider than the fit? */
 static bool flow_under(const struct pc_table *t)
@@ -523,7 +530,7 @@ static bool flow_under(const struct pc_table *t)
 		else
 			w += col_width(t, c);
 	}
-	return flow && t->fit > 0 && w > t->fit;
+	return flow && text_fit(t) > 0 && w > text_fit(t);
 }
 
 /* The columns after from that share a page with it: at most t->page, and
@@ -545,7 +552,7 @@ static size_t page_len(const struct pc_table *t, size_t ns, size_t from, bool fu
 		      ((t->cols[c].flags & PC_COL_WRAP) && !t->cols[c].width ? 1 :
 		       col_width(t, c));
 		if (n && ((t->page > 0 && n == (size_t)t->page) ||
-			  (t->fit > 0 && w + add > t->fit)))
+			  (text_fit(t) > 0 && w + add > text_fit(t))))
 			return group_starts(t, c) || !whole ? k : whole;
 		if (group_starts(t, c))
 			whole = k;
@@ -785,7 +792,7 @@ static void text_under(FILE *f, const struct pc_table *t, size_t r, bool fu)
 					 t->under_indent - 1 : 0, "");
 			if (*para)
 				pc_text_wrap(f, lead, para, t->under_indent + (label ? lw + 1 : 0),
-					     t->fit);
+					     text_fit(t));
 			free(para);
 			label = label ? "" : NULL;
 			v += n + (v[n] == '\n');
@@ -813,10 +820,12 @@ static void page_widths(const struct pc_table *t, const size_t *idx, size_t n, i
 			used += wid[i] + (i ? (int)strlen(gap_of(t, idx[i], opens(t, idx, i))) : 0);
 	}
 	if (wrap < n) {
+		int fit = text_fit(t);
+
 		used += wrap ? (int)strlen(gap_of(t, idx[wrap], opens(t, idx, wrap))) : 0;
-		wid[wrap] = t->fit > used + WRAP_MIN ? t->fit - used : col_width(t, idx[wrap]);
-		if (t->fit > used && wid[wrap] > t->fit - used)
-			wid[wrap] = t->fit - used;
+		wid[wrap] = fit > used + WRAP_MIN ? fit - used : col_width(t, idx[wrap]);
+		if (fit > used && wid[wrap] > fit - used)
+			wid[wrap] = fit - used;
 		if (wid[wrap] < WRAP_MIN)
 			wid[wrap] = WRAP_MIN;
 	}
@@ -873,12 +882,12 @@ static void text_row_last_wraps(FILE *f, const struct pc_table *t, size_t r,
 	}
 	v = with_marks(t, r, idx[n - 1], buf, sizeof(buf), &s);
 	most = longest_word(v);
-	if (t->fit > 0 && at + most > t->fit)
-		at = t->fit - most - 1 > 4 ? t->fit - most - 1 : 4;
+	if (text_fit(t) > 0 && at + most > text_fit(t))
+		at = text_fit(t) - most - 1 > 4 ? text_fit(t) - most - 1 : 4;
 	/* the lead ends a space short: pc_text_wrap puts one */
 	if (len && pre[len - 1] == ' ')
 		pre[len - 1] = 0;
-	pc_text_wrap(f, pre, v, at, t->fit);
+	pc_text_wrap(f, pre, v, at, text_fit(t));
 	free(s);
 	free(pre);
 }
@@ -890,7 +899,7 @@ static void text_row(FILE *f, const struct pc_table *t, size_t r, const size_t *
 	char **lines[64] = { NULL };
 	size_t nl[64] = { 0 }, i, k, most = 1;
 
-	if (n && (t->cols[idx[n - 1]].flags & PC_COL_WRAP) && t->fit > 0) {
+	if (n && (t->cols[idx[n - 1]].flags & PC_COL_WRAP) && text_fit(t) > 0) {
 		text_row_last_wraps(f, t, r, idx, n, wid, slot);
 		return;
 	}
