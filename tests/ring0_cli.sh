@@ -67,7 +67,7 @@ nothing() {	# nothing DESCRIPTION WORDS ARGS...: the run refuses, saying WORDS
 if [ "$PC_ARCH" = x86_64 ] || [ "$PC_ARCH" = i386 ]; then
 	nothing "run --ring0 none -p '$irq'" "skipped here: .*--ring0 none" --ring0 none
 else
-	nothing "run --ring0 none -p '$irq' on $PC_ARCH" "here: " --ring0 none
+	nothing "run --ring0 none -p '$irq' on $PC_ARCH" "unsupported here" --ring0 none
 fi
 # Where this machine's ring 0 is refused (the product's verdict: info),
 # run --ring0 kvm of the interrupt rows alone measures nothing either.
@@ -77,7 +77,7 @@ if [ "$trusted" = True ]; then
 	skip "ring 0 through KVM is trusted here: the rows are measured" \
 		"run --ring0 kvm -p '$irq' where ring 0 is refused"
 else
-	nothing "run --ring0 kvm -p '$irq' where ring 0 is refused" "unsupported here: " --ring0 kvm
+	nothing "run --ring0 kvm -p '$irq' where ring 0 is refused" "unsupported here" --ring0 kvm
 fi
 
 # --ring0 kmod where the kernel cannot load modules: unsupported, saying so.

@@ -416,14 +416,18 @@ bool pc_run_refused(const struct pc_run *r, char *why, size_t len)
 		else if (strcmp(first->reason, p[i].reason) != 0)
 			same = false;
 	}
-	if (same && (skipped == 0 || skipped == n) && n <= 2)
-		snprintf(why, len, "nothing measured, nothing saved: %s %s here: %s",
-			 n == 1 ? "the selected row is" : "both selected rows are",
-			 pc_status_name(first->status), first->reason);
-	else if (same && (skipped == 0 || skipped == n))
-		snprintf(why, len, "nothing measured, nothing saved: all %zu selected rows "
-			 "are %s here: %s", n, pc_status_name(first->status), first->reason);
-	else
+	if (skipped == 0 || skipped == n) {
+		char who[64];
+
+		if (n <= 2)
+			snprintf(who, sizeof(who), "%s", n == 1 ? "the selected row is" :
+				 "both selected rows are");
+		else
+			snprintf(who, sizeof(who), "all %zu selected rows are", n);
+		snprintf(why, len, "nothing measured, nothing saved: %s %s here%s %s", who,
+			 pc_status_name(first->status), same ? ":" : "; the first:",
+			 first->reason);
+	} else
 		snprintf(why, len, "nothing measured, nothing saved: of the %zu selected "
 			 "rows, %zu %s skipped and %zu unsupported here; the first: %s",
 			 n, skipped, skipped == 1 ? "is" : "are", n - skipped, first->reason);
