@@ -279,6 +279,19 @@ for cols in 80; do
 			"COLUMNS=$cols $(echo "$c" | sed "s|$pc_tmp/||g; s|$ref/||g"): fits (longest line $longest), no 'seed'"
 	done
 done
+# Every help at 60 columns: prose wrapped, each option's words beside it
+# or under it; at 80, as written.
+for cols in 60 80; do
+	for c in "" run list info compare merge report; do
+		# shellcheck disable=SC2086
+		COLUMNS=$cols $PRIMCOST help $c >"$pc_tmp/out" 2>"$pc_tmp/err"
+		rc=$?
+		longest=$(width "$pc_tmp/out")
+		ok $(test $rc -eq 0 && test "$longest" -le $cols &&
+		     grep -q -- '--help' "$pc_tmp/out"; echo $?) \
+			"COLUMNS=$cols help $c: fits (longest line $longest), every option there"
+	done
+done
 # No word of any other output or page calls a published table a seed.
 $PRIMCOST report -o "$pc_tmp/r.html" "$pc_tmp/w.json" "$ref"/*.json 2>"$pc_tmp/err"
 for f in "$pc_tmp/r.html" "$PC_SRCDIR"/man/*.1 "$PC_SRCDIR/README.md"; do

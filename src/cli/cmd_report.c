@@ -186,7 +186,7 @@ int cmd_report(int argc, char **argv)
 	int rc = parse(argc, argv, &o, err, sizeof(err));
 
 	if (rc > 0) {
-		fputs(usage_text, stdout);
+		pc_usage_print(stdout, usage_text);
 		return PC_EXIT_OK;
 	}
 	if (rc < 0) {

@@ -50,5 +50,10 @@ int pc_options_end(int rc, char *err, size_t errlen);
  * --help (usage on stdout) PC_EXIT_OK, after a refusal (err through
  * pc_error) PC_EXIT_USAGE. */
 int pc_options_exit(const char *cmd, int rc, const char *usage, const char *err);
+/* A command's help on f: as written where the line holds its widest line,
+ * else its prose wrapped and its options a table of the model, each
+ * option's words wrapped beside it (or under it where even that is too
+ * narrow). */
+void pc_usage_print(FILE *f, const char *text);
 
 #endif

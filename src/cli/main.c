@@ -38,9 +38,12 @@ static void usage(FILE *f)
 	size_t i;
 	long r;
 
-	fprintf(f, "usage: primcost [--version] [--help] COMMAND [ARGS]\n\n"
-		"What low-level primitives cost on this CPU, in core cycles and ns.\n\n"
-		"commands:\n");
+	pc_text_wrap(f, "", "usage: primcost [--version] [--help] COMMAND [ARGS]", 7,
+		     pc_table_fit());
+	fputc('\n', f);
+	pc_text_wrap(f, "", "What low-level primitives cost on this CPU, in core cycles and "
+		     "ns.", 0, pc_table_fit());
+	fputs("\ncommands:\n", f);
 	if (pc_table_init(&t, " ", cols, PC_ARRAY_LEN(cols)) == 0) {
 		t.no_head = true;
 		t.indent = 2;
@@ -52,7 +55,9 @@ static void usage(FILE *f)
 		pc_table_draw(f, &t, PC_FORMAT_TABLE);
 		pc_table_free(&t);
 	}
-	fprintf(f, "\n'primcost help COMMAND' or 'man primcost-COMMAND' for details.\n");
+	fputc('\n', f);
+	pc_text_wrap(f, "", "'primcost help COMMAND' or 'man primcost-COMMAND' for details.",
+		     0, pc_table_fit());
 }
 
 static const struct pc_command *find(const char *name)

@@ -84,7 +84,8 @@ const struct pc_measurement_group pc_group_contend = {
 		"      --placement LIST  compact, spread or both (default compact)\n"
 		"      --cpus LIST       run the threads on these CPUs, in this order; c2c:\n"
 		"                        the first CPU with each other one\n"
-		"      --data-lines LIST lines of protected data each lock's critical\n"
+		"      --data-lines LIST\n"
+		"                        lines of protected data each lock's critical\n"
 		"                        section writes, 0.." PC_STRINGIFY(PC_CONTEND_DATA_LINES_MAX)
 		" (default " PC_CONTEND_DATA_LINES ";\n"
 		"                        the 2014 tables' is 0)\n"
