@@ -43,6 +43,7 @@ say "building the targets in build-fuzz/"
 "$top/.ci/copy-source" "$out/src"
 (
 	cd "$out/src"
+	sh scripts/groups.sh
 	autoreconf -fi >/dev/null 2>&1
 	./configure -q CC=clang --enable-fuzzing >/dev/null
 	make -j"$(nproc 2>/dev/null || echo 2)" $(for t in $targets; do printf 'tests/fuzz/fuzz_%s ' "$t"; done) >/dev/null

@@ -52,10 +52,11 @@ static const struct pc_table_mark noisy[] = { { "*", "*" } };
 static int kinds_table(struct pc_table *t, const char *keyname, bool data)
 {
 	const struct pc_table_col stubs[KEY_COLS + 1] = {
-		{ NULL, "threads", 7, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
-		{ NULL, keyname, 9, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0, NULL, NULL, NULL, NULL },
-		[DATA_COL] = { NULL, "data", 4, PC_CELL_FIXED, PC_COL_STUB, 0, NULL,
-			       "data lines" },
+		{ .head = "threads", .width = 7, .style = PC_CELL_FIXED, .flags = PC_COL_STUB },
+		{ .head = keyname, .width = 9, .style = PC_CELL_FIXED,
+		  .flags = PC_COL_STUB | PC_COL_LEFT },
+		[DATA_COL] = { .head = "data", .width = 4, .style = PC_CELL_FIXED, .flags = PC_COL_STUB,
+			       .wide_head = "data lines" },
 	};
 
 	if (pc_table_init(t, " ", stubs, KEY_COLS + data) < 0)
@@ -263,13 +264,15 @@ enum { C2C_CPUS, C2C_CLASS, C2C_CYCLES, C2C_NS, C2C_STATUS, C2C_COLS };
 static int c2c_table(struct pc_table *t, json_t *points)
 {
 	static const struct pc_table_col cols[C2C_COLS] = {
-		[C2C_CPUS] = { NULL, "cpus", 11, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0,
-			       NULL, NULL },
-		[C2C_CLASS] = { NULL, "class", 8, PC_CELL_FIXED, PC_COL_STUB | PC_COL_LEFT, 0,
-				NULL, NULL },
-		[C2C_CYCLES] = { NULL, "cycles", 10, PC_CELL_CYCLES, PC_COL_MARK, 0, NULL, NULL },
-		[C2C_NS] = { NULL, "ns", 10, PC_CELL_CYCLES, PC_COL_MARK, 0, "", NULL },
-		[C2C_STATUS] = { NULL, "status", 0, PC_CELL_FIXED, PC_COL_LEFT, 0, NULL, NULL },
+		[C2C_CPUS] = { .head = "cpus", .width = 11, .style = PC_CELL_FIXED,
+			       .flags = PC_COL_STUB | PC_COL_LEFT },
+		[C2C_CLASS] = { .head = "class", .width = 8, .style = PC_CELL_FIXED,
+				.flags = PC_COL_STUB | PC_COL_LEFT },
+		[C2C_CYCLES] = { .head = "cycles", .width = 10, .style = PC_CELL_CYCLES,
+				 .flags = PC_COL_MARK },
+		[C2C_NS] = { .head = "ns", .width = 10, .style = PC_CELL_CYCLES, .flags = PC_COL_MARK,
+			     .gap = "" },
+		[C2C_STATUS] = { .head = "status", .style = PC_CELL_FIXED, .flags = PC_COL_LEFT },
 	};
 	json_t *pt;
 	size_t k;
