@@ -175,7 +175,8 @@ static uint64_t run_late_ud2(struct pc_probe_state *st, uint64_t iters, int hi)
 
 RUN_PAST_SELFCHECK(run_hang, "2: jmp 2b")
 
-#define BODY(run, init, seq) { run, init, check_any, NULL, seq " [test-only body]" }
+#define BODY(run_, init_, seq) \
+	{ .run = run_, .init = init_, .check = check_any, .sequence = seq " [test-only body]" }
 
 const struct pc_arch_probe pc_test_bodies[PC_PROBE_COUNT] = {
 	[PC_PROBE_get_cycles] = BODY(run_ud2, NULL, "ud2"),
