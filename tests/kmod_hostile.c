@@ -273,6 +273,22 @@ static void states(int fd)
 	   "goes on with them, have none:%s", flag_names(seen_kernel));
 }
 
+/* A window of the contended lock ends by its own timer, on one CPU. */
+static void kernel_window(int fd)
+{
+	struct pc_kernel_cmd c;
+	int e;
+
+	memset(&c, 0, sizeof(c));
+	c.op = PC_KERNEL_OP_CONTEND;
+	c.threads = 1;
+	c.window_us = 100;
+	e = kernel_cmd(fd, &c);
+	ok(e == 0 && c.status == PC_KERNEL_OK && c.ops > 0 && c.ops % 16 == 0,
+	   "a contended window of 100 us on one thread ends by its timer: %llu pairs (%s)",
+	   (unsigned long long)c.ops, e ? strerror(e) : c.status ? c.reason : "ok");
+}
+
 static void kernel_group(int fd)
 {
 	struct { const char *what; uint32_t op, entry, size, threads, window; uint64_t iters; }
@@ -322,6 +338,7 @@ static void kernel_group(int fd)
 	ok(e == EINVAL || (e == 0 && c.status == PC_KERNEL_UNSUPPORTED),
 	   "kernel group, %u threads on %ld CPUs: refused (%s%s%s)", c.threads, cpus,
 	   e ? strerror(e) : "unsupported: ", e ? "" : c.reason, "");
+	kernel_window(fd);
 	memset(&c, 0, sizeof(c));
 	c.op = PC_KERNEL_OP_SELFCHECK;
 	c.entry = PC_KE_this_cpu_cmpxchg_double;

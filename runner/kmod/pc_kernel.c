@@ -24,6 +24,7 @@
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -543,23 +544,43 @@ struct pc_kcontend {
 	unsigned int threads;
 	bool stop;			/* leave now: the caller gave up, or a thread */
 	u64 window_ns;
-	u64 end_ns;			/* the window's end, set by the last in */
 	unsigned long start_by;		/* jiffies: all in by then, or stop */
-	struct pc_kthread t[PC_KERNEL_MAX_THREADS];
+	/* The window's end: the last thread in starts the timer, whose
+	 * callback sets halt (as the caller does when it gives up). halt
+	 * has a line of its own, written by no one while the window runs:
+	 * a thread's read of it stays in its cache, a load and no transfer,
+	 * and nothing but the pairs runs in a thread's timed window. */
+	struct hrtimer end;
+	unsigned int halt ____cacheline_aligned;
+	struct pc_kthread t[PC_KERNEL_MAX_THREADS] ____cacheline_aligned;
 };
+
+static enum hrtimer_restart pc_kcontend_end(struct hrtimer *end)
+{
+	WRITE_ONCE(container_of(end, struct pc_kcontend, end)->halt, 1);
+	return HRTIMER_NORESTART;
+}
+
+/* Tells the threads to leave now, in their loop or before it. */
+static void pc_kcontend_abort(struct pc_kcontend *r)
+{
+	WRITE_ONCE(r->stop, true);
+	WRITE_ONCE(r->halt, 1);
+}
 
 /* Waits for every thread to come in, yielding, so that a bound thread
  * that comes late is not kept from its CPU by one already spinning there;
- * false when the run is to stop instead. */
+ * false when the run is to stop instead. The last in starts the window's
+ * timer, on its CPU, in hard interrupt context (also under PREEMPT_RT). */
 static bool pc_kcontend_start(struct pc_kcontend *r)
 {
 	if (atomic_inc_return(&r->ready) == (int)r->threads)
-		WRITE_ONCE(r->end_ns, ktime_get_ns() + r->window_ns);
+		hrtimer_start(&r->end, ns_to_ktime(r->window_ns), HRTIMER_MODE_REL_PINNED_HARD);
 	while (atomic_read(&r->ready) < (int)r->threads) {
 		if (READ_ONCE(r->stop))
 			return false;
 		if (time_after(jiffies, r->start_by)) {
-			WRITE_ONCE(r->stop, true);
+			pc_kcontend_abort(r);
 			return false;
 		}
 		cond_resched();
@@ -567,7 +588,8 @@ static bool pc_kcontend_start(struct pc_kcontend *r)
 	return true;
 }
 
-/* Lock and unlock, the counter raised inside, until the window ends. */
+/* Lock and unlock, the counter raised inside, until the window ends: the
+ * timer's flag read every 16 pairs. */
 static int pc_kcontend_thread(void *arg)
 {
 	struct pc_kthread *t = arg;
@@ -585,7 +607,7 @@ static int pc_kcontend_thread(void *arg)
 			spin_unlock(&r->line.lock);
 		}
 		ops += 16;
-	} while (ktime_get_ns() < READ_ONCE(r->end_ns) && !READ_ONCE(r->stop));
+	} while (!READ_ONCE(r->halt));
 	t1 = pc_timer_read();
 	t->ops = ops;
 	t->ticks = t1 - t0;
@@ -629,7 +651,7 @@ static long pc_kcontend_wait(struct pc_kcontend *r, unsigned int n)
 			break;
 	}
 	if (i < n) {
-		WRITE_ONCE(r->stop, true);
+		pc_kcontend_abort(r);
 		rc = left < 0 ? -EINTR : -ETIMEDOUT;
 		for (; i < n; i++)
 			wait_for_completion(&r->t[i].done);
@@ -658,7 +680,12 @@ static long pc_kcontend(struct pc_kernel_cmd *c)
 	spin_lock_init(&r->line.lock);
 	r->threads = c->threads;
 	r->window_ns = (u64)c->window_us * 1000;
-	r->end_ns = U64_MAX;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(&r->end, pc_kcontend_end, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+#else
+	hrtimer_init(&r->end, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	r->end.function = pc_kcontend_end;
+#endif
 	r->start_by = jiffies + msecs_to_jiffies(PC_KCONTEND_START_MS);
 	for (n = 0; n < c->threads; n++) {
 		r->t[n].run = r;
@@ -678,6 +705,7 @@ static long pc_kcontend(struct pc_kernel_cmd *c)
 	for (i = 0; i < n; i++)
 		wake_up_process(task[i]);
 	rc = pc_kcontend_wait(r, n);
+	hrtimer_cancel(&r->end);	/* started or not; its callback is done */
 	c->ops = c->ticks = 0;
 	for (i = 0; i < n; i++) {
 		c->ops += r->t[i].ops;
