@@ -41,9 +41,9 @@ ok $(test $pc_rc -eq 2; echo $?) "-p of no row is a usage error: $(cat "$pc_tmp/
 
 pc list 'kernel.*'
 # A name wider than the column has a line of its own, its fields below it.
-ok $(test "$(grep -c '^kernel\.[a-z_0-9.]*' "$pc_tmp/out")" -eq 21 &&
-     test "$(grep -Ec '^(kernel\.[a-z_0-9.]*)? +kernel +0 ' "$pc_tmp/out")" -eq 21
-     echo $?) "list: the 20 entries and the contended row, in ring 0"
+ok $(test "$(grep -c '^kernel\.[a-z_0-9.]*' "$pc_tmp/out")" -eq 26 &&
+     test "$(grep -Ec '^(kernel\.[a-z_0-9.]*)? +kernel +0 ' "$pc_tmp/out")" -eq 26
+     echo $?) "list: the 25 entries and the contended row, in ring 0"
 # Where the rows cannot run, list -v and its JSON say why (the reason run gives).
 pc list -v kernel.kmalloc
 if grep -Eq ' unsupported( |$)' "$pc_tmp/out"; then
@@ -70,7 +70,7 @@ def ok(c, what):
     n += 1
     print(("ok %d - %s" if c else "not ok %d - %s") % (n, what))
 rows = [k for k in probes if k.startswith("kernel.")]
-ok(len(rows) == 21, "21 kernel rows (17 entries, 3 kmalloc rows of points, the contended row): %d" % len(rows))
+ok(len(rows) == 26, "26 kernel rows (17 entries, 8 kmalloc rows of points, the contended row): %d" % len(rows))
 ok(run.get("unreliable") and "emulated" in run.get("unreliable_reason", "")
    or "TCG" in run.get("unreliable_reason", ""), "the run is marked emulated: %s"
    % run.get("unreliable_reason"))
@@ -80,6 +80,10 @@ ok(k.get("preempt") and k.get("spinlock") and "lockdep" in k.get("config", {}),
 pts = probes["kernel.kmalloc"]["points"]
 ok(len(pts) == 12 and all(p["status"] == "ok" and p["cycles"]["median"] > 0 for p in pts),
    "kernel.kmalloc: 12 sizes measured")
+b = probes["kernel.kmalloc.batch10000"]["points"]
+ok(len(b) == 12 and all(p["status"] in ("ok", "noisy") and p["iters"] == 10000 for p in b)
+   and [p["served_by"] for p in b if p["size"] == 16384] == ["page allocator, order 2"],
+   "kernel.kmalloc.batch10000: 12 sizes, batches of 10000, 16384 bytes the page allocator's")
 ok(all("init_on_alloc" in p.get("inflated_by", "") for p in pts)
    if "init_on_alloc" in k.get("inflating", []) else True,
    "init_on_alloc, on in Debian's kernel, is named beside every kmalloc figure")

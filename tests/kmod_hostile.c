@@ -9,8 +9,10 @@
  * with EINVAL, ENOTTY or EFAULT. States with DF, TF, AC, NT and IOPL set
  * sent to every row the module runs: none of it reaches RFLAGS (the flags
  * the loop reads back, and the kernel's after the command). The longest
- * count runs in windows. Two callers at once; a caller killed mid-run dies
- * and the module answers the next. The device opened as an unprivileged
+ * count runs in windows. The kernel group's constant sizes, the 2007
+ * pattern's batches (their count and size) and a contended window ended
+ * by its timer. Two callers at once; a caller killed mid-run (or in its
+ * batches) dies and the module answers the next. The device opened as an unprivileged
  * user, and used through a root's descriptor after dropping root: EPERM.
  * At the end, the kernel still copies forwards (a file written and read
  * back), and the module still answers. The kernel log and the unload are
@@ -273,6 +275,60 @@ static void states(int fd)
 	   "goes on with them, have none:%s", flag_names(seen_kernel));
 }
 
+/* MemAvailable of /proc/meminfo, in KiB; -1 when it cannot be read. */
+static long long mem_available_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* The largest BATCH, 10000 objects of 16 KiB (160 MiB): it runs and frees
+ * them all (the memory available after it is what it was before, within
+ * a tenth), or it is refused for want of memory, with the reason; the
+ * smallest size runs. */
+static void kernel_batch(int fd)
+{
+	static const uint32_t sizes[] = { 8, PC_KERNEL_MAX_SIZE };
+	struct pc_kernel_cmd c;
+	long long before, after;
+	size_t i;
+	int e;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		before = mem_available_kb();
+		memset(&c, 0, sizeof(c));
+		c.op = PC_KERNEL_OP_BATCH;
+		c.entry = PC_KE_kfree_batch10000;
+		c.size = sizes[i];
+		c.count = PC_KERNEL_BATCH_MAX;
+		e = kernel_cmd(fd, &c);
+		after = mem_available_kb();
+		ok(e == 0 && ((c.status == PC_KERNEL_OK && c.nulls == 0 && c.ticks > 0 &&
+			       c.ticks_free > 0 && after >= before - before / 10) ||
+			      (c.status == PC_KERNEL_UNSUPPORTED && strstr(c.reason, "memory"))),
+		   "a BATCH of %u kmalloc()s of %u bytes: %s (memory available %lld MiB "
+		   "before, %lld after)", c.count, c.size, e ? strerror(e) :
+		   c.status == PC_KERNEL_OK ? "ran, every object freed" : c.reason,
+		   before / 1024, after / 1024);
+	}
+	memset(&c, 0, sizeof(c));
+	c.op = PC_KERNEL_OP_SELFCHECK;
+	c.entry = PC_KE_kmalloc_kfree_const;
+	c.size = 4096;
+	e = kernel_cmd(fd, &c);
+	ok(e == 0 && c.status == PC_KERNEL_OK && c.kmalloc_max >= 4096 && c.page_shift >= 12,
+	   "kmalloc_kfree.const of 4096 bytes passes its self-check; the largest kmalloc "
+	   "cache is %u bytes, pages 2^%u", c.kmalloc_max, c.page_shift);
+}
+
 /* A window of the contended lock ends by its own timer, on one CPU. */
 static void kernel_window(int fd)
 {
@@ -291,26 +347,57 @@ static void kernel_window(int fd)
 
 static void kernel_group(int fd)
 {
-	struct { const char *what; uint32_t op, entry, size, threads, window; uint64_t iters; }
+	struct { const char *what; uint32_t op, entry, size, threads, window; uint64_t iters;
+		 uint32_t count; }
 	wrong[] = {
-		{ "op 0", 0, 0, 0, 0, 0, 1 },
-		{ "op 2^32-1", 0xffffffffu, 0, 0, 0, 0, 1 },
-		{ "entry past the last", PC_KERNEL_OP_RUN, PC_KE_COUNT, 0, 0, 0, 1 },
-		{ "entry 2^32-1", PC_KERNEL_OP_SELFCHECK, 0xffffffffu, 0, 0, 0, 1 },
-		{ "kmalloc of 0 bytes", PC_KERNEL_OP_RUN, PC_KE_kmalloc, 0, 0, 0, 1 },
+		{ "op 0", 0, 0, 0, 0, 0, 1, 0 },
+		{ "op 2^32-1", 0xffffffffu, 0, 0, 0, 0, 1, 0 },
+		{ "entry past the last", PC_KERNEL_OP_RUN, PC_KE_COUNT, 0, 0, 0, 1, 0 },
+		{ "entry 2^32-1", PC_KERNEL_OP_SELFCHECK, 0xffffffffu, 0, 0, 0, 1, 0 },
+		{ "kmalloc of 0 bytes", PC_KERNEL_OP_RUN, PC_KE_kmalloc, 0, 0, 0, 1, 0 },
 		{ "kmalloc of 16385 bytes", PC_KERNEL_OP_SELFCHECK, PC_KE_kmalloc,
-		  PC_KERNEL_MAX_SIZE + 1, 0, 0, 1 },
+		  PC_KERNEL_MAX_SIZE + 1, 0, 0, 1, 0 },
 		{ "kmalloc_kfree of 2^32-1 bytes", PC_KERNEL_OP_RUN, PC_KE_kmalloc_kfree,
-		  0xffffffffu, 0, 0, 1 },
-		{ "a run of 0 iterations", PC_KERNEL_OP_RUN, PC_KE_cmpxchg_local, 0, 0, 0, 0 },
+		  0xffffffffu, 0, 0, 1, 0 },
+		{ "a run of 0 iterations", PC_KERNEL_OP_RUN, PC_KE_cmpxchg_local, 0, 0, 0, 0, 0 },
 		{ "a run of 2^63 iterations", PC_KERNEL_OP_RUN, PC_KE_cmpxchg_local, 0, 0, 0,
-		  1ULL << 63 },
-		{ "0 threads", PC_KERNEL_OP_CONTEND, 0, 0, 0, 100, 0 },
-		{ "65 threads", PC_KERNEL_OP_CONTEND, 0, 0, 65, 100, 0 },
-		{ "2^32-1 threads", PC_KERNEL_OP_CONTEND, 0, 0, 0xffffffffu, 100, 0 },
-		{ "a window of 0 us", PC_KERNEL_OP_CONTEND, 0, 0, 1, 0, 0 },
+		  1ULL << 63, 0 },
+		{ "0 threads", PC_KERNEL_OP_CONTEND, 0, 0, 0, 100, 0, 0 },
+		{ "65 threads", PC_KERNEL_OP_CONTEND, 0, 0, 65, 100, 0, 0 },
+		{ "2^32-1 threads", PC_KERNEL_OP_CONTEND, 0, 0, 0xffffffffu, 100, 0, 0 },
+		{ "a window of 0 us", PC_KERNEL_OP_CONTEND, 0, 0, 1, 0, 0, 0 },
 		{ "a window of 10001 us", PC_KERNEL_OP_CONTEND, 0, 0, 1,
-		  PC_KERNEL_MAX_WINDOW_US + 1, 0 },
+		  PC_KERNEL_MAX_WINDOW_US + 1, 0, 0 },
+		/* the constant sizes are those the module was compiled with */
+		{ "kmalloc.const of 0 bytes", PC_KERNEL_OP_RUN, PC_KE_kmalloc_const, 0, 0, 0, 1, 0 },
+		{ "kmalloc.const of 24 bytes (no constant of its own)", PC_KERNEL_OP_RUN,
+		  PC_KE_kmalloc_const, 24, 0, 0, 1, 0 },
+		{ "kfree.const of 100 bytes", PC_KERNEL_OP_SELFCHECK, PC_KE_kfree_const, 100,
+		  0, 0, 1, 0 },
+		{ "kmalloc_kfree.const of 16385 bytes", PC_KERNEL_OP_RUN,
+		  PC_KE_kmalloc_kfree_const, PC_KERNEL_MAX_SIZE + 1, 0, 0, 1, 0 },
+		{ "kmalloc_kfree.const of 2^32-1 bytes", PC_KERNEL_OP_RUN,
+		  PC_KE_kmalloc_kfree_const, 0xffffffffu, 0, 0, 1, 0 },
+		/* the 2007 pattern: BATCH only, its count and size in range */
+		{ "a RUN of kmalloc.batch10000", PC_KERNEL_OP_RUN, PC_KE_kmalloc_batch10000, 64,
+		  0, 0, 1, 0 },
+		{ "a RUN of kfree.batch10000", PC_KERNEL_OP_RUN, PC_KE_kfree_batch10000, 64, 0, 0,
+		  1, 0 },
+		{ "a BATCH of kmalloc (not the 2007 pattern's)", PC_KERNEL_OP_BATCH,
+		  PC_KE_kmalloc, 64, 0, 0, 0, 100 },
+		{ "a BATCH of entry 2^32-1", PC_KERNEL_OP_BATCH, 0xffffffffu, 64, 0, 0, 0, 100 },
+		{ "a BATCH of 0 kmallocs", PC_KERNEL_OP_BATCH, PC_KE_kmalloc_batch10000, 64, 0,
+		  0, 0, 0 },
+		{ "a BATCH of 10001 kmallocs", PC_KERNEL_OP_BATCH, PC_KE_kmalloc_batch10000, 64,
+		  0, 0, 0, PC_KERNEL_BATCH_MAX + 1 },
+		{ "a BATCH of 2^32-1 kmallocs", PC_KERNEL_OP_BATCH, PC_KE_kfree_batch10000, 8, 0,
+		  0, 0, 0xffffffffu },
+		{ "a BATCH of 0 bytes", PC_KERNEL_OP_BATCH, PC_KE_kmalloc_batch10000, 0, 0, 0, 0,
+		  100 },
+		{ "a BATCH of 16385 bytes", PC_KERNEL_OP_BATCH, PC_KE_kmalloc_batch10000,
+		  PC_KERNEL_MAX_SIZE + 1, 0, 0, 0, 100 },
+		{ "a BATCH of 2^32-1 bytes", PC_KERNEL_OP_BATCH, PC_KE_kmalloc_batch10000,
+		  0xffffffffu, 0, 0, 0, PC_KERNEL_BATCH_MAX },
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct pc_kernel_cmd c;
@@ -325,6 +412,7 @@ static void kernel_group(int fd)
 		c.threads = wrong[i].threads;
 		c.window_us = wrong[i].window;
 		c.iters = wrong[i].iters;
+		c.count = wrong[i].count;
 		e = kernel_cmd(fd, &c);
 		ok(e == EINVAL, "kernel group, %s: EINVAL (%s)",
 		   wrong[i].what, strerror(e));
@@ -338,6 +426,7 @@ static void kernel_group(int fd)
 	ok(e == EINVAL || (e == 0 && c.status == PC_KERNEL_UNSUPPORTED),
 	   "kernel group, %u threads on %ld CPUs: refused (%s%s%s)", c.threads, cpus,
 	   e ? strerror(e) : "unsupported: ", e ? "" : c.reason, "");
+	kernel_batch(fd);
 	kernel_window(fd);
 	memset(&c, 0, sizeof(c));
 	c.op = PC_KERNEL_OP_SELFCHECK;
@@ -387,6 +476,46 @@ static void killed_caller(int fd)
 	cmd(&c, PC_RING0_OP_SELFCHECK, PC_PROBE_local_irq_save, 1);
 	e = exec(fd, &c);
 	ok(e == 0 && c.status == PC_RING0_OK, "... and the module answers the next caller");
+}
+
+/* A caller killed in the middle of its largest batches dies, and the
+ * module answers the next. */
+static void killed_in_batch(int fd)
+{
+	struct pc_kernel_cmd c;
+	int p[2], status = 0, e;
+	char b;
+	pid_t pid;
+
+	if (pipe(p) < 0 || (pid = fork()) < 0) {
+		skip("cannot fork", "a caller killed in its batches dies");
+		return;
+	}
+	if (pid == 0) {	/* the largest batches, forever, a byte after each */
+		close(p[0]);
+		for (;;) {
+			memset(&c, 0, sizeof(c));
+			c.op = PC_KERNEL_OP_BATCH;
+			c.entry = PC_KE_kmalloc_batch10000;
+			c.size = 4096;
+			c.count = PC_KERNEL_BATCH_MAX;
+			if (kernel_cmd(fd, &c) || write(p[1], "b", 1) != 1)
+				_exit(1);
+		}
+	}
+	close(p[1]);
+	e = read(p[0], &b, 1) == 1;	/* one batch done, the next under way */
+	kill(pid, SIGKILL);
+	ok(e && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+	   WTERMSIG(status) == SIGKILL, "a caller killed during its batches of the 2007 "
+	   "pattern dies");
+	close(p[0]);
+	memset(&c, 0, sizeof(c));
+	c.op = PC_KERNEL_OP_SELFCHECK;
+	c.entry = PC_KE_kmalloc_batch10000;
+	c.size = 64;
+	e = kernel_cmd(fd, &c);
+	ok(e == 0 && c.status == PC_KERNEL_OK, "... and the module answers the next caller");
 }
 
 /* Drops root for good in a child, which runs what(), and reports. */
@@ -479,6 +608,7 @@ int main(void)
 	states(fd);
 	kernel_group(fd);
 	killed_caller(fd);
+	killed_in_batch(fd);
 	unprivileged(fd);
 	copies_forward();
 	cmd(&c, PC_RING0_OP_SELFCHECK, PC_PROBE_local_irq_save_restore, 1);

@@ -9,9 +9,10 @@
 # emulated and ring 0 refused whatever the gate measures, and with the
 # test-only switch the rows are written, merged and compared against the
 # Pentium 4 and Athlon 64 tables; the kernel group (run --kernel) runs
-# every kernel.* row with its self-check passed, flagged emulated, the
-# contended spin lock on the guest's 2 vCPUs, compared with the 2007
-# kmalloc and irq tables; tests/kmod_hostile, the module against a hostile
+# every kernel.* row with its self-check passed, flagged emulated (the
+# 2007 pattern's batches, the constant sizes, the page allocator's sizes
+# named, the kernel's settings recorded), the contended spin lock on the
+# guest's 2 vCPUs, compared with the 2007 kmalloc and irq tables; tests/kmod_hostile, the module against a hostile
 # caller, passes; rmmod is clean and dmesg has no warning, oops or lockdep
 # report after it. Then a second guest whose CPU lacks cmpxchg16b (qemu's
 # -cx16) runs the hostile caller alone, with the same checks. Runs where
@@ -160,7 +161,7 @@ except (OSError, ValueError, KeyError) as e:
     print("1..%d" % n)
     sys.exit()
 rows = {k: v for k, v in probes.items() if k.startswith("kernel.")}
-ok(len(rows) == 21, "21 kernel rows filed: %d" % len(rows))
+ok(len(rows) == 26, "26 kernel rows filed: %d" % len(rows))
 # every row runs and passes its self-check: ok, or unsupported where this
 # kernel cannot give it to a module (this_cpu_cmpxchg_double before 6.5,
 # with that reason)
@@ -186,6 +187,35 @@ ok(k.get("release") and k.get("preempt") != "unknown" and k.get("spinlock") ==
    ("rt_mutex (raw: queued, paravirt)" if k.get("preempt") == "rt" else "queued, paravirt"),
    "the kernel's configuration is recorded: %s, preemption %s, spin lock %s"
    % (k.get("release"), k.get("preempt"), k.get("spinlock")))
+want = ["preempt_lazy", "preempt_rcu", "debug_atomic_sleep", "kfence", "kfence_on",
+        "slab_freelist_hardened", "random_kmalloc_caches", "mem_alloc_profiling",
+        "mem_alloc_profiling_on", "init_on_alloc", "init_on_free"]
+cfg = k.get("config", {})
+ok(all(isinstance(cfg.get(w), bool) for w in want),
+   "... with what moves the allocator's and the locks' figures: "
+   + ", ".join("%s %s" % (w, cfg.get(w)) for w in want))
+mc = k.get("module_cache", {})
+ok(mc.get("merged") is False and k.get("kmalloc_max_cache_size", 0) > 0,
+   "the module's cache is not merged (%s); kmalloc's largest cache %s bytes"
+   % (mc, k.get("kmalloc_max_cache_size")))
+# the 2007 pattern, the constant sizes and the page allocator's label
+def pts(name):
+    return {p["size"]: p for p in rows.get(name, {}).get("points", [])}
+for name in ("kernel.kmalloc.batch10000", "kernel.kfree.batch10000",
+             "kernel.kmalloc.const", "kernel.kfree.const", "kernel.kmalloc_kfree.const"):
+    p = pts(name)
+    ok(sorted(p) == [8 << i for i in range(12)] and
+       all(q["status"] in ("ok", "noisy") and q["cycles"]["median"] > 0 for q in p.values()),
+       "%s: 12 sizes measured" % name)
+b = pts("kernel.kmalloc.batch10000")
+ok(all(q.get("samples", 0) >= 1 and q.get("iters") == 10000 for q in b.values()),
+   "kernel.kmalloc.batch10000: batches of 10000, a sample each (%s samples at 8 bytes)"
+   % b.get(8, {}).get("samples"))
+big = [s for s in b if s > k.get("kmalloc_max_cache_size", 1 << 30)]
+ok(big and all(b[s].get("served_by", "").startswith("page allocator, order ") for s in big)
+   and all(b[s].get("served_by") == "slab cache" for s in b if s not in big),
+   "the sizes above the largest kmalloc cache say the page allocator serves them: %s"
+   % ", ".join("%d %s" % (s, b[s].get("served_by")) for s in big))
 inflating = k.get("inflating", [])
 pts = rows["kernel.kmalloc"]["points"]
 ok("init_on_alloc" not in inflating or
@@ -198,8 +228,10 @@ EOF2
 tap_import <"$pc_tmp/kernel.tap"
 grep -v '^\(ok\|not ok\|1\.\.\)' "$pc_tmp/kernel.tap" | sed 's/^/# /'
 ok $(grep -q 'B = kmalloc against A = slub-base' "$out/compare-kmalloc.txt" &&
-     grep -q 'marked unreliable' "$out/compare-kmalloc.txt"; echo $?) \
-	"compare --by allocator: the kernel's kmalloc against the 2007 SLUB table, flagged"
+     grep -q 'marked unreliable' "$out/compare-kmalloc.txt" &&
+     tr '\n' ' ' <"$out/compare-kmalloc.txt" | tr -s ' ' |
+     grep -q 'repeated allocations then frees (10000 of each, the mean)'; echo $?) \
+	"compare --by allocator: the kernel's 2007 pattern against the 2007 SLUB table, in its words, flagged"
 ok $(grep -q 'cmpxchg_local ~ kernel.cmpxchg_local' "$out/compare-kernel-irq.txt" &&
      grep -q 'local_irq_save ~ kernel.local_irq_save_restore' "$out/compare-kernel-irq.txt"
      echo $?) "compare: the kernel's rows beside the 2007 irq and cmpxchg_local figures"

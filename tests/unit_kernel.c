@@ -3,7 +3,9 @@
  * unit_kernel.c - the kernel group's pieces that need no module: the
  * inflating options named beside exactly the figures they touch (lockdep,
  * which no Debian kernel flavour has, included), the configuration's
- * words, slub_debug read from a cache's sysfs files, the rows selected by
+ * words, slub_debug read from a cache's sysfs files (and the module's
+ * cache merged, KFENCE and allocation profiling), the page allocator's
+ * sizes named, the rows selected by
  * -p, the group's JSON accepted by the validator with "inflated_by", and
  * each row's portable twin paired in compare.
  */
@@ -63,6 +65,26 @@ static void test_inflated(void)
 	ok(!inflated(PC_KCFG_PARAVIRT | PC_KCFG_QUEUED_SPINLOCKS | PC_KCFG_PARAVIRT_SPINLOCKS |
 		     PC_KCFG_PREEMPT_DYNAMIC, PC_KE_spin_lock_unlock)[0],
 	   "paravirt and the queued lock are recorded, not named as inflating");
+	ok(strcmp(inflated(PC_KCFG_DEBUG_ATOMIC_SLEEP, PC_KE_mutex_lock_unlock),
+		  "atomic-sleep debugging") == 0 &&
+	   strcmp(inflated(PC_KCFG_DEBUG_ATOMIC_SLEEP, PC_KE_kmalloc_batch10000),
+		  "atomic-sleep debugging") == 0 &&
+	   !inflated(PC_KCFG_DEBUG_ATOMIC_SLEEP, PC_KE_kfree)[0] &&
+	   !inflated(PC_KCFG_DEBUG_ATOMIC_SLEEP, PC_KE_spin_lock_unlock)[0],
+	   "atomic-sleep debugging beside what may sleep (the mutex, GFP_KERNEL), not kfree "
+	   "or the spin lock");
+	ok(strcmp(inflated(PC_KCFG_KFENCE_ON | PC_KCFG_SLAB_FREELIST_HARDENED |
+			   PC_KCFG_MEM_ALLOC_PROFILING_ON, PC_KE_kfree_const),
+		  "KFENCE, freelist hardening, allocation profiling") == 0 &&
+	   !inflated(PC_KCFG_KFENCE | PC_KCFG_MEM_ALLOC_PROFILING, PC_KE_kfree)[0],
+	   "KFENCE, freelist hardening and allocation profiling beside the frees when on; "
+	   "built in but off, nothing");
+	ok(strcmp(inflated(PC_KCFG_RANDOM_KMALLOC_CACHES, PC_KE_kmalloc_const),
+		  "random kmalloc caches") == 0 &&
+	   !inflated(PC_KCFG_RANDOM_KMALLOC_CACHES, PC_KE_kfree)[0],
+	   "random kmalloc caches beside the allocations");
+	ok(!inflated(PC_KCFG_PREEMPT_RCU | PC_KCFG_PREEMPT_LAZY, PC_KE_rcu_read_lock_unlock)[0],
+	   "preemptible RCU and lazy preemption are recorded, not named as inflating");
 }
 
 static void test_words(void)
@@ -88,6 +110,8 @@ static void test_words(void)
 	   strcmp(pc_kernel_spinlock_name(PC_KPREEMPT_NONE, PC_KCFG_QUEUED_SPINLOCKS),
 		  "queued") == 0,
 	   "preemption models and spin locks named");
+	ok(strcmp(pc_kernel_preempt_name(PC_KPREEMPT_LAZY), "lazy") == 0,
+	   "the lazy model (6.13 on) is named, not unknown");
 	ok(strcmp(pc_kernel_spinlock_name(PC_KPREEMPT_RT, PC_KCFG_QUEUED_SPINLOCKS |
 					  PC_KCFG_PARAVIRT_SPINLOCKS),
 		  "rt_mutex (raw: queued, paravirt)") == 0,
@@ -112,6 +136,71 @@ static void test_slub_debug(void)
 	ok(!pc_kernel_slub_debug_on("/nonexistent"), "no such cache: off");
 	remove(path);
 	rmdir(dir);
+}
+
+/* What the module cannot see, from a tree of its own: slub_debug on a
+ * timed kmalloc cache, the module's cache merged (a link), KFENCE
+ * sampling and allocation profiling on. */
+static void put(const char *root, const char *path, const char *text)
+{
+	char full[256], dir[256], *slash;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	snprintf(dir, sizeof(dir), "%s", full);
+	for (slash = dir + strlen(root) + 1; (slash = strchr(slash, '/')); slash++) {
+		*slash = 0;
+		mkdir(dir, 0700);
+		*slash = '/';
+	}
+	if ((f = fopen(full, "w"))) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_config_read(void)
+{
+	char root[] = "/tmp/unit_kernel_root.XXXXXX", alias[64], link[256], cmd[300];
+	uint64_t cfg;
+
+	ok(mkdtemp(root) != NULL, "a temporary root");
+	cfg = pc_kernel_config_read(root, 8192, alias, sizeof(alias));
+	ok(cfg == 0 && !alias[0], "nothing there: nothing on, nothing merged");
+	put(root, "/sys/kernel/slab/kmalloc-2k/poison", "1\n");
+	put(root, "/sys/kernel/slab/:0000256/red_zone", "0\n");
+	snprintf(link, sizeof(link), "%s/sys/kernel/slab/primcost_kernel", root);
+	ok(symlink(":0000256", link) == 0, "the module's cache a link to an alias");
+	put(root, "/sys/module/kfence/parameters/sample_interval", "100\n");
+	put(root, "/proc/sys/vm/mem_profiling", "1\n");
+	cfg = pc_kernel_config_read(root, 8192, alias, sizeof(alias));
+	ok(cfg == (PC_KCFG_SLUB_DEBUG_ON | PC_KCFG_CACHE_MERGED | PC_KCFG_KFENCE_ON |
+		   PC_KCFG_MEM_ALLOC_PROFILING_ON) && strcmp(alias, ":0000256") == 0,
+	   "slub_debug on kmalloc-2k, the module's cache merged into %s, KFENCE sampling, "
+	   "allocation profiling on", alias);
+	ok(!(pc_kernel_config_read(root, 1024, alias, sizeof(alias)) & PC_KCFG_SLUB_DEBUG_ON),
+	   "kmalloc-2k above the largest cache timed: its slub_debug not counted");
+	put(root, "/sys/module/kfence/parameters/sample_interval", "0\n");
+	ok(!(pc_kernel_config_read(root, 8192, alias, sizeof(alias)) & PC_KCFG_KFENCE_ON),
+	   "KFENCE's interval 0: not sampling");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ok(system(cmd) == 0, "the tree removed");
+}
+
+static void test_served_by(void)
+{
+	char buf[64];
+
+	ok(pc_kernel_served_by(8192, 8192, 12, buf, sizeof(buf)) &&
+	   strcmp(buf, "slab cache") == 0, "8192 bytes: a slab cache (the largest)");
+	ok(pc_kernel_served_by(16384, 8192, 12, buf, sizeof(buf)) &&
+	   strcmp(buf, "page allocator, order 2") == 0, "16384 bytes: %s", buf);
+	ok(pc_kernel_served_by(12288, 8192, 12, buf, sizeof(buf)) &&
+	   strcmp(buf, "page allocator, order 2") == 0, "12288 bytes: order 2 (rounded up)");
+	ok(pc_kernel_served_by(16384, 8192, 14, buf, sizeof(buf)) &&
+	   strcmp(buf, "page allocator, order 0") == 0, "16 KiB pages: order 0");
+	ok(!pc_kernel_served_by(16384, 0, 12, buf, sizeof(buf)),
+	   "a result of before (no largest cache known): no label");
 }
 
 static void test_select(void)
@@ -149,7 +238,8 @@ static void test_json(void)
 	};
 	struct pc_probe_result res[3];
 	struct pc_profile prof = { .probes = res, .nprobes = 3 };
-	struct pc_kernel_run kr = { .rows = rows, .nrows = 3, .config = PC_KCFG_INIT_ON_ALLOC };
+	struct pc_kernel_run kr = { .rows = rows, .nrows = 3, .config = PC_KCFG_INIT_ON_ALLOC,
+				    .kmalloc_max = 8192, .page_shift = 12 };
 	json_t *probes, *k;
 	size_t i;
 
@@ -176,6 +266,9 @@ static void test_json(void)
 	   json_integer_value(json_object_get(json_array_get(json_object_get(k, "points"), 0),
 					      "size")) == 64,
 	   "kernel.kmalloc: a point of 64 bytes, inflated by init_on_alloc");
+	ok(strcmp(json_string_value(json_object_get(json_array_get(json_object_get(k,
+		"points"), 0), "served_by")) ? : "", "slab cache") == 0,
+	   "... served by a slab cache");
 	ok(json_integer_value(json_object_get(json_array_get(json_object_get(json_object_get(
 		probes, PC_KERNEL_CONTENDED), "points"), 0), "threads")) == 2,
 	   "the contended row: a point of 2 threads");
@@ -225,6 +318,8 @@ int main(void)
 	test_inflated();
 	test_words();
 	test_slub_debug();
+	test_config_read();
+	test_served_by();
 	test_select();
 	test_json();
 	return done_testing();

@@ -8,7 +8,9 @@
  *
  * Every timed loop is one ioctl: a window of at most PC_KERNEL_MAX_OPS
  * operations, with preemption off only for the entries that must stay on
- * one CPU, then back to user space (a preemption point). No entry keeps
+ * one CPU, then back to user space (a preemption point); a BATCH of the
+ * 2007 pattern is one too, PC_KERNEL_BATCH_MAX kmalloc()s then as many
+ * kfree()s at most, preemptible, as the 2007 module ran them. No entry keeps
  * interrupts off from one operation to the next. The sleeping entries
  * (mutex, kmalloc, kmem_cache) run preemptible, and their batches end
  * early when the caller gets a fatal signal. The contended spin lock runs
@@ -50,9 +52,13 @@
 #include "pc_kernel_mod.h"
 
 /* The objects of one batch of kmalloc()s, and the most bytes a batch
- * holds (16 KiB objects: 512 of them). */
+ * holds (16 KiB objects: 512 of them); a BATCH of the 2007 pattern holds
+ * up to PC_KERNEL_BATCH_MAX, in the same array. */
 #define PC_KBATCH_OBJS	4096
 #define PC_KBATCH_BYTES	(8UL << 20)
+#define PC_KOBJS	(PC_KBATCH_OBJS > PC_KERNEL_BATCH_MAX ? PC_KBATCH_OBJS : PC_KERNEL_BATCH_MAX)
+
+struct pc_kconst;
 
 struct pc_kstate {
 	spinlock_t lock;
@@ -62,9 +68,10 @@ struct pc_kstate {
 	atomic64_t a64;
 	unsigned long w;
 	struct kmem_cache *cache;
-	void **objs;		/* [PC_KBATCH_OBJS] */
+	void **objs;		/* [PC_KOBJS] */
 	unsigned long nobjs;
 	size_t size;
+	const struct pc_kconst *cnst;	/* the constant size's loops, or NULL */
 	uint64_t nulls;
 	bool killed;		/* a batch loop ended by a fatal signal */
 };
@@ -225,16 +232,32 @@ static inline void *pc_knote(struct pc_kstate *k, void *p)
 	return p;
 }
 
+/*
+ * Nothing but the operations runs inside a timed loop: the batches store
+ * what kmalloc() returns and their NULLs are counted after the loop, and a
+ * pair's kmalloc() is tried once, untimed, before it (kfree(NULL) does
+ * nothing). The one exception is the module's cache, whose
+ * kmem_cache_free() must not be given a NULL: a branch never taken.
+ */
 PC_KLOOP(kmalloc_kfree, void *p,
-	 p = pc_knote(k, kmalloc(k->size, GFP_KERNEL)); OPTIMIZER_HIDE_VAR(p); kfree(p);)
+	 p = kmalloc(k->size, GFP_KERNEL); OPTIMIZER_HIDE_VAR(p); kfree(p);)
 PC_KLOOP(kmem_cache_alloc_free, void *p,
 	 p = pc_knote(k, kmem_cache_alloc(k->cache, GFP_KERNEL)); OPTIMIZER_HIDE_VAR(p);
 	 if (p) kmem_cache_free(k->cache, p);)
 /* The batches: n counts the objects of this batch. */
 PC_KLOOP(kmalloc_batch, unsigned long n = 0,
-	 k->objs[n++] = pc_knote(k, kmalloc(k->size, GFP_KERNEL));)
+	 k->objs[n++] = kmalloc(k->size, GFP_KERNEL);)
 PC_KLOOP(kfree_batch, unsigned long n = 0,
 	 kfree(k->objs[n++]);)
+
+/* The untimed half of a batch of the variable size. */
+static void pc_kfill(struct pc_kstate *k, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		k->objs[i] = kmalloc(k->size, GFP_KERNEL);
+}
 
 static void pc_kfree_objs(struct pc_kstate *k, unsigned long n)
 {
@@ -242,6 +265,68 @@ static void pc_kfree_objs(struct pc_kstate *k, unsigned long n)
 
 	for (i = 0; i < n; i++)
 		kfree(k->objs[i]);
+}
+
+/* The NULLs among objs[0 .. n), counted after the loop that got them. */
+static void pc_kcount_nulls(struct pc_kstate *k, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		k->nulls += !k->objs[i];
+}
+
+/*
+ * The constant sizes: kmalloc() of a size known at compile time resolves
+ * its cache there (kmalloc_trace() of kmalloc_caches[type][index] in 6.1,
+ * kmalloc_large() above KMALLOC_MAX_CACHE_SIZE), where a variable size goes
+ * through __kmalloc() and finds its cache at run time. Each size has its
+ * own loops: the timed batch of kmalloc()s, the untimed one, and the pair.
+ */
+#define PC_KSIZES(X) X(8) X(16) X(32) X(64) X(128) X(256) X(512) X(1024)	\
+	X(2048) X(4096) X(8192) X(16384)
+#define PC_KCONST_LOOPS(sz)							\
+PC_KLOOP(kmalloc_batch_c##sz, unsigned long j = 0,				\
+	 k->objs[j++] = kmalloc(sz, GFP_KERNEL);)				\
+PC_KLOOP(kmalloc_kfree_c##sz, void *p,						\
+	 p = kmalloc(sz, GFP_KERNEL); OPTIMIZER_HIDE_VAR(p); kfree(p);)		\
+static void pc_kfill_c##sz(struct pc_kstate *k, unsigned long n)		\
+{										\
+	unsigned long j;							\
+										\
+	for (j = 0; j < n; j++)							\
+		k->objs[j] = kmalloc(sz, GFP_KERNEL);				\
+}										\
+static void *pc_kmalloc_c##sz(void)						\
+{										\
+	return kmalloc(sz, GFP_KERNEL);						\
+}
+PC_KSIZES(PC_KCONST_LOOPS)
+#undef PC_KCONST_LOOPS
+
+/* A constant size's loops (NULL where the size is variable). */
+struct pc_kconst {
+	unsigned int size;
+	uint64_t (*batch)(struct pc_kstate *k, uint64_t iters, bool hi);
+	uint64_t (*pair)(struct pc_kstate *k, uint64_t iters, bool hi);
+	void (*fill)(struct pc_kstate *k, unsigned long n);
+	void *(*one)(void);
+};
+
+#define PC_KCONST_ROW(sz) { sz, loop_kmalloc_batch_c##sz, loop_kmalloc_kfree_c##sz,	\
+			    pc_kfill_c##sz, pc_kmalloc_c##sz },
+static const struct pc_kconst pc_kconsts[] = { PC_KSIZES(PC_KCONST_ROW) };
+#undef PC_KCONST_ROW
+
+/* The loops of constant size `size`; NULL when it is none of them. */
+static const struct pc_kconst *pc_kconst_of(uint32_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pc_kconsts); i++)
+		if (pc_kconsts[i].size == size)
+			return &pc_kconsts[i];
+	return NULL;
 }
 
 /* The iterations of one batch: its objects fit PC_KBATCH_OBJS and
@@ -255,22 +340,27 @@ static uint64_t pc_kbatch_iters(const struct pc_kstate *k, bool hi)
 	return max_t(unsigned long, objs / per, 1);
 }
 
-/* N kmalloc()s then N kfree()s, batch by batch: the kmalloc()s timed
- * (free_timed false) or the kfree()s (true); the other half untimed. A
- * fatal signal ends it between two batches (k->killed). */
+/* N kmalloc()s then N kfree()s, batch by batch, of the variable size or
+ * of the constant one (k->cnst): the kmalloc()s timed (free_timed false)
+ * or the kfree()s (true); the other half untimed. A fatal signal ends it
+ * between two batches (k->killed). */
 static uint64_t pc_kbatches(struct pc_kstate *k, uint64_t iters, bool hi, bool free_timed)
 {
 	uint64_t per = pc_kbatch_iters(k, hi), ticks = 0, n;
-	unsigned long copies = hi ? PC_UNROLL_HI : PC_UNROLL_LO, i;
+	unsigned long copies = hi ? PC_UNROLL_HI : PC_UNROLL_LO;
 
 	while (iters) {
 		n = min(iters, per);
 		if (free_timed) {
-			for (i = 0; i < n * copies; i++)
-				k->objs[i] = pc_knote(k, kmalloc(k->size, GFP_KERNEL));
+			if (k->cnst)
+				k->cnst->fill(k, n * copies);
+			else
+				pc_kfill(k, n * copies);
+			pc_kcount_nulls(k, n * copies);
 			ticks += loop_kfree_batch(k, n, hi);
 		} else {
-			ticks += loop_kmalloc_batch(k, n, hi);
+			ticks += k->cnst ? k->cnst->batch(k, n, hi) : loop_kmalloc_batch(k, n, hi);
+			pc_kcount_nulls(k, n * copies);
 			pc_kfree_objs(k, n * copies);
 		}
 		iters -= n;
@@ -291,6 +381,29 @@ static uint64_t loop_kmalloc(struct pc_kstate *k, uint64_t iters, bool hi)
 static uint64_t loop_kfree(struct pc_kstate *k, uint64_t iters, bool hi)
 {
 	return pc_kbatches(k, iters, hi, true);
+}
+
+/* The constant size's rows: the same batches, and its own pair. */
+#define loop_kmalloc_const loop_kmalloc
+#define loop_kfree_const loop_kfree
+
+static uint64_t loop_kmalloc_kfree_const(struct pc_kstate *k, uint64_t iters, bool hi)
+{
+	return k->cnst ? k->cnst->pair(k, iters, hi) : 0;
+}
+
+/* The 2007 pattern's two rows are BATCH's, not loops of RUN. */
+#define loop_kmalloc_batch10000 NULL
+#define loop_kfree_batch10000 NULL
+
+/* The pairs' kmalloc() tried once, untimed, before their loop: its NULL
+ * is counted there, and then no NULL is looked for inside. */
+static void pc_kpair_try(struct pc_kstate *k)
+{
+	void *p = k->cnst ? k->cnst->one() : kmalloc(k->size, GFP_KERNEL);
+
+	pc_knote(k, p);
+	kfree(p);
 }
 
 /* ---- the entries ------------------------------------------------------------------ */
@@ -459,6 +572,15 @@ static int pc_kcheck_inside(int id, struct pc_kernel_cmd *c)
 				 pc_kentries[id].name);
 }
 
+/* One object of the entry's allocator: the module's cache, kmalloc() of
+ * the constant size, or of the variable one. */
+static void *pc_kalloc_one(int id)
+{
+	if (id == PC_KE_kmem_cache_alloc_free)
+		return kmem_cache_alloc(pc_k.cache, GFP_KERNEL);
+	return pc_k.cnst ? pc_k.cnst->one() : kmalloc(pc_k.size, GFP_KERNEL);
+}
+
 /* Allocation: non-NULL, writable (each byte written and read back) and
  * distinct objects, a batch of them at once. */
 static int pc_kcheck_alloc(int id, struct pc_kernel_cmd *c)
@@ -468,8 +590,7 @@ static int pc_kcheck_alloc(int id, struct pc_kernel_cmd *c)
 	int rc = 0;
 
 	for (i = 0; i < n; i++) {
-		pc_k.objs[i] = id == PC_KE_kmem_cache_alloc_free ?
-			kmem_cache_alloc(pc_k.cache, GFP_KERNEL) : kmalloc(size, GFP_KERNEL);
+		pc_k.objs[i] = pc_kalloc_one(id);
 		if (!pc_k.objs[i]) {
 			rc = PC_KFAIL(c, "object %lu of %zu bytes: NULL", i, size);
 			break;
@@ -503,7 +624,10 @@ static void pc_kselfcheck(int id, struct pc_kernel_cmd *c)
 {
 	uint64_t nulls = pc_k.nulls;
 
-	if (pc_kcheck_inside(id, c) < 0 || pc_kcheck_loops(id, c) < 0)
+	/* the 2007 pattern's rows have no loop of RUN: their BATCH is its
+	 * allocation checked */
+	if (pc_kcheck_inside(id, c) < 0 ||
+	    (pc_kentries[id].loop && pc_kcheck_loops(id, c) < 0))
 		goto failed;
 	if (PC_KE_SLEEPS(id) && id != PC_KE_mutex_lock_unlock && pc_kcheck_alloc(id, c) < 0)
 		goto failed;
@@ -734,6 +858,11 @@ static uint32_t pc_kpreempt_model(void)
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
 	if (preempt_model_rt())
 		return PC_KPREEMPT_RT;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	/* from 6.13 none of the three below is true of the lazy model */
+	if (preempt_model_lazy())
+		return PC_KPREEMPT_LAZY;
+#endif
 	if (preempt_model_full())
 		return PC_KPREEMPT_FULL;
 	if (preempt_model_voluntary())
@@ -768,6 +897,13 @@ static void pc_kinfo(struct pc_kernel_cmd *c)
 		{ IS_ENABLED(CONFIG_KCSAN), PC_KCFG_KCSAN },
 		{ IS_ENABLED(CONFIG_SLUB_DEBUG), PC_KCFG_SLUB_DEBUG },
 		{ IS_ENABLED(CONFIG_PREEMPT_DYNAMIC), PC_KCFG_PREEMPT_DYNAMIC },
+		{ IS_ENABLED(CONFIG_PREEMPT_LAZY), PC_KCFG_PREEMPT_LAZY },
+		{ IS_ENABLED(CONFIG_PREEMPT_RCU), PC_KCFG_PREEMPT_RCU },
+		{ IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP), PC_KCFG_DEBUG_ATOMIC_SLEEP },
+		{ IS_ENABLED(CONFIG_KFENCE), PC_KCFG_KFENCE },
+		{ IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED), PC_KCFG_SLAB_FREELIST_HARDENED },
+		{ IS_ENABLED(CONFIG_RANDOM_KMALLOC_CACHES), PC_KCFG_RANDOM_KMALLOC_CACHES },
+		{ IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING), PC_KCFG_MEM_ALLOC_PROFILING },
 	};
 	uint64_t cfg = 0;
 	unsigned int i;
@@ -776,14 +912,18 @@ static void pc_kinfo(struct pc_kernel_cmd *c)
 		if (opts[i].on)
 			cfg |= opts[i].bit;
 	/* Whether slub_debug is on (PC_KCFG_SLUB_DEBUG_ON) primcost reads
-	 * from the module's cache in /sys/kernel/slab: the cache's flags are
-	 * not in the headers a module may include. */
+	 * from the caches timed in /sys/kernel/slab, as whether the module's
+	 * cache was merged, KFENCE samples and allocation profiling is on:
+	 * a cache's flags and those switches are not in the headers a module
+	 * may include. */
 	if (want_init_on_alloc(GFP_KERNEL))
 		cfg |= PC_KCFG_INIT_ON_ALLOC;
 	if (want_init_on_free())
 		cfg |= PC_KCFG_INIT_ON_FREE;
 	c->config = cfg;
 	c->preempt = pc_kpreempt_model();
+	c->kmalloc_max = KMALLOC_MAX_CACHE_SIZE;
+	c->page_shift = PAGE_SHIFT;
 	strscpy(c->release, utsname()->release, sizeof(c->release));
 }
 
@@ -795,6 +935,9 @@ static long pc_kentry_check(struct pc_kernel_cmd *c)
 		return -EINVAL;
 	if (PC_KE_SIZED(c->entry) && (c->size < 1 || c->size > PC_KERNEL_MAX_SIZE))
 		return -EINVAL;
+	/* a constant size is one the module was compiled with */
+	if (PC_KE_CONST(c->entry) && !pc_kconst_of(c->size))
+		return -EINVAL;
 	if (c->entry == PC_KE_this_cpu_cmpxchg_double && PC_KDOUBLE_WHY) {
 		c->status = PC_KERNEL_UNSUPPORTED;
 		PC_KFAIL(c, "%s", PC_KDOUBLE_WHY);
@@ -805,6 +948,7 @@ static long pc_kentry_check(struct pc_kernel_cmd *c)
 			 "does not export to modules");
 	}
 	pc_k.size = PC_KE_SIZED(c->entry) ? c->size : 0;
+	pc_k.cnst = PC_KE_CONST(c->entry) ? pc_kconst_of(c->size) : NULL;
 	return 0;
 }
 
@@ -812,13 +956,73 @@ static long pc_kentry_check(struct pc_kernel_cmd *c)
  * when a fatal signal ended it. */
 static long pc_krun(struct pc_kernel_cmd *c)
 {
-	if (c->iters < 1 || c->iters > PC_KERNEL_MAX_OPS / PC_UNROLL_HI)
+	if (c->iters < 1 || c->iters > PC_KERNEL_MAX_OPS / PC_UNROLL_HI ||
+	    !pc_kentries[c->entry].loop)
 		return -EINVAL;
 	pc_k.nulls = 0;
 	pc_k.killed = false;
+	if (c->entry == PC_KE_kmalloc_kfree || c->entry == PC_KE_kmalloc_kfree_const)
+		pc_kpair_try(&pc_k);
 	c->ticks = pc_kloop(c->entry, c->iters, c->hi != 0);
 	c->nulls = pc_k.nulls;
 	return pc_k.killed ? -EINTR : 0;
+}
+
+/* The 2007 pattern's two passes, each timed as a whole: nothing but the
+ * calls, the loop's count and the pointers stored. */
+static noinline uint64_t pc_kbatch_alloc(void **objs, unsigned long n, size_t size)
+{
+	uint64_t t0, t1;
+	unsigned long i;
+
+	t0 = pc_timer_read();
+	for (i = 0; i < n; i++)
+		objs[i] = kmalloc(size, GFP_KERNEL);
+	t1 = pc_timer_read();
+	return t1 - t0;
+}
+
+static noinline uint64_t pc_kbatch_free(void **objs, unsigned long n)
+{
+	uint64_t t0, t1;
+	unsigned long i;
+
+	t0 = pc_timer_read();
+	for (i = 0; i < n; i++)
+		kfree(objs[i]);
+	t1 = pc_timer_read();
+	return t1 - t0;
+}
+
+/*
+ * One batch of the 2007 pattern: count kmalloc()s of the variable size,
+ * then their kfree()s, preemptible (GFP_KERNEL may sleep), as the 2007
+ * module ran them. -EINVAL for a count out of range; unsupported where
+ * the batch's bytes are over a quarter of the memory available (10000
+ * objects of 16 KiB are 160 MiB).
+ */
+static long pc_kbatch(struct pc_kernel_cmd *c)
+{
+	u64 bytes = (u64)c->count * c->size, avail;
+
+	if (!PC_KE_BATCH(c->entry) || c->count < 1 || c->count > PC_KERNEL_BATCH_MAX)
+		return -EINVAL;
+	avail = (u64)si_mem_available() << PAGE_SHIFT;
+	if (bytes > avail / 4) {
+		c->status = PC_KERNEL_UNSUPPORTED;
+		PC_KFAIL(c, "%u kmalloc()s of %u bytes (%llu MiB) are over a quarter of "
+			 "the memory available (%llu MiB)", c->count, c->size,
+			 (unsigned long long)(bytes >> 20), (unsigned long long)(avail >> 20));
+		return 0;
+	}
+	pc_k.nulls = 0;
+	cond_resched();
+	c->ticks = pc_kbatch_alloc(pc_k.objs, c->count, c->size);
+	pc_kcount_nulls(&pc_k, c->count);
+	c->ticks_free = pc_kbatch_free(pc_k.objs, c->count);
+	c->nulls = pc_k.nulls;
+	cond_resched();
+	return 0;
 }
 
 long pc_kernel_exec(struct pc_kernel_cmd *c)
@@ -844,6 +1048,11 @@ long pc_kernel_exec(struct pc_kernel_cmd *c)
 	case PC_KERNEL_OP_CONTEND:
 		rc = pc_kcontend(c);
 		break;
+	case PC_KERNEL_OP_BATCH:
+		rc = pc_kentry_check(c);
+		if (!rc && c->status == PC_KERNEL_OK)
+			rc = pc_kbatch(c);
+		break;
 	default:
 		rc = -EINVAL;
 		break;
@@ -851,13 +1060,33 @@ long pc_kernel_exec(struct pc_kernel_cmd *c)
 	return rc;
 }
 
+/*
+ * The module's cache, never merged with another of its size: merged, its
+ * objects would come from a cache others use too, and its name in
+ * /sys/kernel/slab would be that alias's. SLAB_NO_MERGE says so from 6.5;
+ * before, a cache with a user-copy region (the whole object) is never
+ * merged, which changes only what hardened usercopy checks, not the
+ * allocation (a constructor would, and poisoning or red zones would too).
+ * primcost checks the name in /sys/kernel/slab all the same.
+ */
+static struct kmem_cache *pc_kcache_create(void)
+{
+#ifdef SLAB_NO_MERGE
+	return kmem_cache_create("primcost_kernel", PC_KERNEL_CACHE_BYTES, 0, SLAB_NO_MERGE,
+				 NULL);
+#else
+	return kmem_cache_create_usercopy("primcost_kernel", PC_KERNEL_CACHE_BYTES, 0, 0, 0,
+					  PC_KERNEL_CACHE_BYTES, NULL);
+#endif
+}
+
 int pc_kernel_init(void)
 {
 	spin_lock_init(&pc_k.lock);
 	raw_spin_lock_init(&pc_k.raw);
 	mutex_init(&pc_k.mutex);
-	pc_k.objs = kvmalloc_array(PC_KBATCH_OBJS, sizeof(*pc_k.objs), GFP_KERNEL);
-	pc_k.cache = kmem_cache_create("primcost_kernel", PC_KERNEL_CACHE_BYTES, 0, 0, NULL);
+	pc_k.objs = kvmalloc_array(PC_KOBJS, sizeof(*pc_k.objs), GFP_KERNEL);
+	pc_k.cache = pc_kcache_create();
 	if (!pc_k.objs || !pc_k.cache) {
 		pc_kernel_exit();
 		return -ENOMEM;

@@ -8,8 +8,10 @@
  * One command is one struct pc_kernel_cmd: what the kernel's configuration
  * is (INFO), an entry's self-check, one timed loop of it (RUN: iters
  * iterations of the entry repeated PC_UNROLL_HI or PC_UNROLL_LO times,
- * the elapsed timer ticks; primcost takes the differences), or one window
- * of the contended spin lock on kernel threads bound to CPUs 0..threads-1.
+ * the elapsed timer ticks; primcost takes the differences), one window
+ * of the contended spin lock on kernel threads bound to CPUs 0..threads-1,
+ * or one batch of the 2007 pattern (BATCH: count kmalloc()s timed, then
+ * their kfree()s timed, each pass as a whole).
  */
 #ifndef PC_KERNEL_H
 #define PC_KERNEL_H
@@ -60,15 +62,35 @@
 	  "spin_lock_irqsave() then spin_unlock_irqrestore(), uncontended")	\
 	X(raw_spin_lock_unlock, "raw_spin_lock_unlock", PC_KT_LOCK, "",	\
 	  "raw_spin_lock() then raw_spin_unlock(), uncontended")		\
-	X(mutex_lock_unlock, "mutex_lock_unlock", PC_KT_LOCK, "",		\
+	X(mutex_lock_unlock, "mutex_lock_unlock", PC_KT_LOCK | PC_KT_SLEEP, "",	\
 	  "mutex_lock() then mutex_unlock(), uncontended")			\
-	X(kmalloc, "kmalloc", PC_KT_ALLOC, "",					\
-	  "kmalloc(size, GFP_KERNEL): a batch timed, its kfree()s untimed")	\
+	X(kmalloc, "kmalloc", PC_KT_ALLOC | PC_KT_SLEEP, "",			\
+	  "kmalloc(size, GFP_KERNEL), the size variable (__kmalloc()): a batch "	\
+	  "timed, its kfree()s untimed")					\
 	X(kfree, "kfree", PC_KT_FREE, "",					\
-	  "kfree(): a batch of kmalloc()s untimed, their kfree()s timed")	\
-	X(kmalloc_kfree, "kmalloc_kfree", PC_KT_ALLOC | PC_KT_FREE, "",	\
-	  "kmalloc(size, GFP_KERNEL) immediately kfree()d, the pair timed")	\
-	X(kmem_cache_alloc_free, "kmem_cache_alloc_free", PC_KT_ALLOC | PC_KT_FREE, \
+	  "kfree(): a batch of kmalloc()s of a variable size untimed, their "	\
+	  "kfree()s timed")							\
+	X(kmalloc_kfree, "kmalloc_kfree", PC_KT_ALLOC | PC_KT_FREE | PC_KT_SLEEP, "",	\
+	  "kmalloc(size, GFP_KERNEL), the size variable, immediately kfree()d, "	\
+	  "the pair timed")							\
+	X(kmalloc_const, "kmalloc.const", PC_KT_ALLOC | PC_KT_SLEEP, "",	\
+	  "kmalloc(SIZE, GFP_KERNEL), the size a constant (its cache chosen at "	\
+	  "compile time): a batch timed, its kfree()s untimed")			\
+	X(kfree_const, "kfree.const", PC_KT_FREE, "",				\
+	  "kfree(): a batch of kmalloc()s of a constant size untimed, their "	\
+	  "kfree()s timed")							\
+	X(kmalloc_kfree_const, "kmalloc_kfree.const",				\
+	  PC_KT_ALLOC | PC_KT_FREE | PC_KT_SLEEP,				\
+	  "", "kmalloc(SIZE, GFP_KERNEL), the size a constant, immediately "	\
+	  "kfree()d, the pair timed")						\
+	X(kmalloc_batch10000, "kmalloc.batch10000", PC_KT_ALLOC | PC_KT_SLEEP, "",	\
+	  "the 2007 pattern: 10000 kmalloc(size, GFP_KERNEL), the size "	\
+	  "variable, then their 10000 kfree()s; the mean of the kmalloc()s")	\
+	X(kfree_batch10000, "kfree.batch10000", PC_KT_FREE, "",			\
+	  "the 2007 pattern: 10000 kmalloc()s, then their 10000 kfree()s; "	\
+	  "the mean of the kfree()s")						\
+	X(kmem_cache_alloc_free, "kmem_cache_alloc_free",			\
+	  PC_KT_ALLOC | PC_KT_FREE | PC_KT_SLEEP,				\
 	  "", "kmem_cache_alloc() and kmem_cache_free() of the module's own "	\
 	  "cache of " PC_KERNEL_CACHE_STR "-byte objects, the pair timed")
 
@@ -82,10 +104,15 @@ enum pc_kernel_entry {
 	PC_KE_COUNT
 };
 
-/* The entries of kmalloc by size, and those that may sleep: the module
- * and primcost read these, so that they cannot disagree. */
+/* The entries of kmalloc by size (of them, those of a constant size and
+ * the two of the 2007 pattern, which BATCH runs, not RUN), and those that
+ * may sleep: the module and primcost read these, so that they cannot
+ * disagree. */
+#define PC_KE_CONST(e)	((e) == PC_KE_kmalloc_const || (e) == PC_KE_kfree_const || \
+			 (e) == PC_KE_kmalloc_kfree_const)
+#define PC_KE_BATCH(e)	((e) == PC_KE_kmalloc_batch10000 || (e) == PC_KE_kfree_batch10000)
 #define PC_KE_SIZED(e)	((e) == PC_KE_kmalloc || (e) == PC_KE_kfree ||		\
-			 (e) == PC_KE_kmalloc_kfree)
+			 (e) == PC_KE_kmalloc_kfree || PC_KE_CONST(e) || PC_KE_BATCH(e))
 #define PC_KE_SLEEPS(e)	(PC_KE_SIZED(e) || (e) == PC_KE_mutex_lock_unlock ||	\
 			 (e) == PC_KE_kmem_cache_alloc_free)
 
@@ -97,6 +124,7 @@ enum pc_kernel_entry {
 #define PC_KT_LOCK	0x10	/* takes and releases a lock */
 #define PC_KT_ALLOC	0x20	/* allocates */
 #define PC_KT_FREE	0x40	/* frees */
+#define PC_KT_SLEEP	0x80	/* may sleep (might_sleep()) */
 
 /* The kernel's configuration as the module was built against it and as it
  * runs (PC_KCFG_* bits of cmd.config). */
@@ -116,6 +144,16 @@ enum pc_kernel_entry {
 #define PC_KCFG_PREEMPT_DYNAMIC		(1ULL << 13)
 #define PC_KCFG_DEBUG_LOCK_ALLOC	(1ULL << 14)
 #define PC_KCFG_KCSAN			(1ULL << 15)
+#define PC_KCFG_PREEMPT_LAZY		(1ULL << 16)
+#define PC_KCFG_PREEMPT_RCU		(1ULL << 17)
+#define PC_KCFG_DEBUG_ATOMIC_SLEEP	(1ULL << 18)
+#define PC_KCFG_KFENCE			(1ULL << 19)	/* built in */
+#define PC_KCFG_KFENCE_ON		(1ULL << 20)	/* sampling now (primcost) */
+#define PC_KCFG_SLAB_FREELIST_HARDENED	(1ULL << 21)
+#define PC_KCFG_RANDOM_KMALLOC_CACHES	(1ULL << 22)
+#define PC_KCFG_MEM_ALLOC_PROFILING	(1ULL << 23)	/* built in */
+#define PC_KCFG_MEM_ALLOC_PROFILING_ON	(1ULL << 24)	/* on now (primcost) */
+#define PC_KCFG_CACHE_MERGED		(1ULL << 25)	/* the module's cache (primcost) */
 
 enum pc_kernel_preempt {
 	PC_KPREEMPT_UNKNOWN,
@@ -123,6 +161,7 @@ enum pc_kernel_preempt {
 	PC_KPREEMPT_VOLUNTARY,
 	PC_KPREEMPT_FULL,
 	PC_KPREEMPT_RT,
+	PC_KPREEMPT_LAZY,
 };
 
 enum pc_kernel_op {
@@ -130,6 +169,7 @@ enum pc_kernel_op {
 	PC_KERNEL_OP_SELFCHECK,	/* the entry's self-check */
 	PC_KERNEL_OP_RUN,	/* one timed loop: ticks */
 	PC_KERNEL_OP_CONTEND,	/* one window of the contended spin lock */
+	PC_KERNEL_OP_BATCH,	/* the 2007 pattern: count kmallocs, then kfrees */
 };
 
 enum pc_kernel_status {
@@ -147,6 +187,9 @@ enum pc_kernel_status {
 #define PC_KERNEL_MAX_WINDOW_US	10000
 /* The kmalloc sizes, 8 .. 16384 bytes. */
 #define PC_KERNEL_MAX_SIZE	16384
+/* The most kmalloc()s of one BATCH (the 2007 pattern's 10000). Its bytes
+ * must also fit a quarter of the memory available (16 KiB: 160 MiB). */
+#define PC_KERNEL_BATCH_MAX	10000
 
 struct pc_kernel_cmd {
 	uint32_t op;		/* enum pc_kernel_op */
@@ -156,12 +199,20 @@ struct pc_kernel_cmd {
 	uint32_t size;		/* kmalloc entries: bytes */
 	uint32_t threads;	/* CONTEND: threads, on CPUs 0 .. threads-1 */
 	uint32_t window_us;	/* CONTEND: the window's length */
+	uint32_t count;		/* BATCH: kmalloc()s, then as many kfree()s */
 	uint32_t status;	/* enum pc_kernel_status */
 	uint32_t preempt;	/* enum pc_kernel_preempt, on every command */
+	/* On every command: KMALLOC_MAX_CACHE_SIZE (kmalloc above it is the
+	 * page allocator's) and PAGE_SHIFT. */
+	uint32_t kmalloc_max;
+	uint32_t page_shift;
+	uint32_t pad0;
 	uint64_t config;	/* PC_KCFG_* bits, on every command */
-	uint64_t ticks;		/* RUN: elapsed; CONTEND: every thread's, summed */
+	uint64_t ticks;		/* RUN: elapsed; CONTEND: every thread's, summed;
+				 * BATCH: the kmalloc()s' */
+	uint64_t ticks_free;	/* BATCH: the kfree()s' */
 	uint64_t ops;		/* CONTEND: lock+unlock pairs of all threads */
-	uint64_t nulls;		/* RUN of an allocation: NULLs returned */
+	uint64_t nulls;		/* RUN or BATCH of an allocation: NULLs returned */
 	char release[65];	/* utsname's release */
 	char pad[7];
 	char reason[128];	/* what failed, or why unsupported */

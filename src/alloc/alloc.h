@@ -20,10 +20,6 @@
  * malloc immediately freed. */
 enum pc_alloc_pattern { PC_ALLOC_MALLOC, PC_ALLOC_FREE, PC_ALLOC_PAIR, PC_ALLOC_PATTERNS };
 extern const char *const pc_alloc_rows[PC_ALLOC_PATTERNS];
-/* The same patterns of the running kernel's kmalloc (the kernel group,
- * src/kernel/): kernel.kmalloc, kernel.kfree, kernel.kmalloc_kfree, points
- * of allocator "kmalloc" that compare --by allocator sets beside these. */
-extern const char *const pc_alloc_kernel_rows[PC_ALLOC_PATTERNS];
 
 /* Sizes 8, 16, ... 16384 bytes (as the kernel's kmalloc caches of 2007). */
 #define PC_ALLOC_SIZE_MIN	8

@@ -20,10 +20,6 @@ const char *const pc_alloc_rows[PC_ALLOC_PATTERNS] = {
 	"alloc.malloc", "alloc.free", "alloc.malloc_free",
 };
 
-const char *const pc_alloc_kernel_rows[PC_ALLOC_PATTERNS] = {
-	"kernel.kmalloc", "kernel.kfree", "kernel.kmalloc_kfree",
-};
-
 /* ---- each allocator's version and count of bytes in use --------------------- */
 
 static void glibc_version(struct pc_allocator *a)

@@ -134,23 +134,70 @@ static long size_row(struct pc_table *t, size_t size)
 	return at;
 }
 
+/*
+ * The rows whose points are an allocator's figures: the column (pattern)
+ * each fills, and the label of its allocator, NULL for the point's own
+ * (the allocator group's rows, the reference tables). The kernel group's
+ * kmalloc rows are three allocators by pattern: "kmalloc" is the 2007
+ * table's own (10000 kmallocs then their kfrees, the mean of each; the
+ * pair), set beside it; "kmalloc-batch" today's batches timed by the
+ * engine; "kmalloc-const" those batches with the size a constant.
+ */
+static const struct alloc_row {
+	const char *row;
+	enum pc_alloc_pattern col;
+	const char *label;
+} alloc_rows[] = {
+	{ "alloc.malloc", PC_ALLOC_MALLOC, NULL },
+	{ "alloc.free", PC_ALLOC_FREE, NULL },
+	{ "alloc.malloc_free", PC_ALLOC_PAIR, NULL },
+	{ "kernel.kmalloc.batch10000", PC_ALLOC_MALLOC, "kmalloc" },
+	{ "kernel.kfree.batch10000", PC_ALLOC_FREE, "kmalloc" },
+	{ "kernel.kmalloc_kfree", PC_ALLOC_PAIR, "kmalloc" },
+	{ "kernel.kmalloc", PC_ALLOC_MALLOC, "kmalloc-batch" },
+	{ "kernel.kfree", PC_ALLOC_FREE, "kmalloc-batch" },
+	{ "kernel.kmalloc_kfree", PC_ALLOC_PAIR, "kmalloc-batch" },
+	{ "kernel.kmalloc.const", PC_ALLOC_MALLOC, "kmalloc-const" },
+	{ "kernel.kfree.const", PC_ALLOC_FREE, "kmalloc-const" },
+	{ "kernel.kmalloc_kfree.const", PC_ALLOC_PAIR, "kmalloc-const" },
+};
+
+/* What the kernel's allocators of alloc_rows measure, in the 2007 table's
+ * words, for the legend; NULL for any other label. */
+static const char *label_words(const char *label)
+{
+	static const struct { const char *label, *words; } words[] = {
+		{ "kmalloc", "measured, in cycles: kmalloc(size), repeated allocations "
+		  "then frees (10000 of each, the mean); kmalloc(size) then kfree at "
+		  "once, per pair" },
+		{ "kmalloc-batch", "measured, in cycles: batches of 80, calls 17 to 80 "
+		  "timed" },
+		{ "kmalloc-const", "measured, in cycles: those batches, the size a "
+		  "constant" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(words[i].label, label) == 0)
+			return words[i].words;
+	return NULL;
+}
+
 /* The points of one CPU entry's rows, its allocators from origin: an ok
  * point's median in its cell; -1 when out of memory. */
 static int allocs_add(struct allocs *a, json_t *entry, const char *origin)
 {
 	json_t *probes = json_object_get(entry, "probes"), *pt;
-	unsigned row;
-	size_t i;
+	size_t row, i;
 
-	for (row = 0; row < 2 * PC_ALLOC_PATTERNS; row++) {
-		/* the allocator group's rows, then the kernel group's kmalloc */
-		const char *name = row < PC_ALLOC_PATTERNS ? pc_alloc_rows[row] :
-				   pc_alloc_kernel_rows[row - PC_ALLOC_PATTERNS];
-		json_t *points = json_object_get(json_object_get(probes, name), "points");
-		unsigned col = row % PC_ALLOC_PATTERNS;
+	for (row = 0; row < sizeof(alloc_rows) / sizeof(alloc_rows[0]); row++) {
+		json_t *points = json_object_get(json_object_get(probes, alloc_rows[row].row),
+						 "points");
+		unsigned col = alloc_rows[row].col;
 
 		json_array_foreach(points, i, pt) {
-			const char *alloc = json_string_value(json_object_get(pt, "allocator"));
+			const char *alloc = alloc_rows[row].label ? alloc_rows[row].label :
+				json_string_value(json_object_get(pt, "allocator"));
 			const char *st = json_string_value(json_object_get(pt, "status"));
 			json_t *size = json_object_get(pt, "size");
 			json_t *m = json_object_get(json_object_get(pt, "cycles"), "median");
@@ -327,8 +374,44 @@ static const char *unreliable(json_t *const *docs, unsigned ndocs, const char *o
 	return NULL;
 }
 
-/* Each allocator's label and the CPU its points are from; a run marked
- * unreliable says so under it. -1 when out of memory. */
+/* How a reference table published allocator label's figures (from the
+ * CPU entry whose brand is origin): "as published, in UNIT: LABEL" of its
+ * first malloc point, the table's own words; NULL when none says. */
+static const char *published(json_t *const *docs, unsigned ndocs, const char *origin,
+			     const char *label)
+{
+	static char words[320];
+	json_t *entry, *pt, *pub;
+	const char *key;
+	unsigned d;
+	size_t i;
+
+	for (d = 0; d < ndocs; d++)
+		json_object_foreach(json_object_get(docs[d], "cpus"), key, entry) {
+			if (pc_entry_brand(entry, key) != origin)
+				continue;
+			json_array_foreach(json_object_get(json_object_get(json_object_get(entry,
+					   "probes"), pc_alloc_rows[PC_ALLOC_MALLOC]), "points"), i, pt) {
+				const char *alloc = json_string_value(json_object_get(pt,
+										  "allocator"));
+
+				if (!alloc || strcmp(alloc, label) != 0 ||
+				    !(pub = json_object_get(pt, "published")) ||
+				    !json_string_value(json_object_get(pub, "label")))
+					continue;
+				snprintf(words, sizeof(words), "as published, in %s: %s",
+					 json_string_value(json_object_get(pub, "unit")) ? : "cycles",
+					 json_string_value(json_object_get(pub, "label")));
+				return words;
+			}
+		}
+	return NULL;
+}
+
+/* Each allocator's label and the CPU its points are from, and under it
+ * what its figures are (the reference table's words, or the kernel's
+ * pattern) and whether its run was marked unreliable. -1 when out of
+ * memory. */
 static int legend(struct pc_view *v, json_t *const *docs, unsigned ndocs,
 		  const struct allocs *a)
 {
@@ -348,11 +431,21 @@ static int legend(struct pc_view *v, json_t *const *docs, unsigned ndocs,
 	t.under_indent = 4;
 	for (k = 0; rc == 0 && k < a->n; k++) {
 		const char *why = unreliable(docs, ndocs, a->origin[k]);
+		const char *words = published(docs, ndocs, a->origin[k], alloc_label(a, k));
+		size_t j;
 
+		/* an origin's marking said once, then named */
+		for (j = 0; why && j < k && a->origin[j] != a->origin[k]; j++)
+			;
+		if (why && j < k)
+			why = "marked unreliable, as above";
+		if (!words)
+			words = label_words(alloc_label(a, k));
 		if ((r = pc_table_row(&t)) < 0 ||
 		    pc_table_text(&t, (size_t)r, 0, "%.20s", alloc_label(a, k)) < 0 ||
 		    pc_table_text(&t, (size_t)r, 1, "%.56s", a->origin[k]) < 0 ||
-		    (why && pc_table_text(&t, (size_t)r, 2, "%s", why) < 0))
+		    ((why || words) && pc_table_text(&t, (size_t)r, 2, "%s%s%s", why ? : "",
+						     words && why ? "; " : "", words ? : "") < 0))
 			rc = -1;
 	}
 	if (rc == 0)

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -14,6 +15,7 @@
 
 #include "kernel.h"
 #include "alloc/alloc.h"
+#include "core/contain.h"
 #include "core/executor.h"
 #include "core/primcost.h"
 #include "core/select.h"
@@ -38,13 +40,6 @@ const char *const pc_kernel_entry_twins[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_TW
 #define KE_WHAT(id, name, touches, twin, what) [PC_KE_##id] = what,
 const char *const pc_kernel_entry_whats[PC_KE_COUNT] = { PC_KERNEL_ENTRIES(KE_WHAT) };
 #undef KE_WHAT
-
-/* The sized entries' pattern, as the allocator group numbers them. */
-static enum pc_alloc_pattern sized_pattern(int entry)
-{
-	return entry == PC_KE_kmalloc ? PC_ALLOC_MALLOC :
-	       entry == PC_KE_kfree ? PC_ALLOC_FREE : PC_ALLOC_PAIR;
-}
 
 /* ---- selection ----------------------------------------------------------------- */
 
@@ -101,9 +96,10 @@ int pc_kernel_open(const void *opts, void *state, char *err, size_t errlen)
 		snprintf(err, errlen, "kernel group unsupported: %s", why);
 		return -1;
 	}
-	kr->config = c.config;
-	if (pc_kernel_slub_debug_on("/sys/kernel/slab/primcost_kernel"))
-		kr->config |= PC_KCFG_SLUB_DEBUG_ON;
+	kr->config = c.config | pc_kernel_config_read(PC_KERNEL_ROOT, c.kmalloc_max,
+						      kr->cache_alias, sizeof(kr->cache_alias));
+	kr->kmalloc_max = c.kmalloc_max;
+	kr->page_shift = c.page_shift;
 	kr->preempt = c.preempt;
 	memcpy(kr->release, c.release, sizeof(kr->release));
 	kr->release[sizeof(kr->release) - 1] = 0;
@@ -239,7 +235,7 @@ static int measure_entries(struct pc_kernel_run *kr, const struct pc_measure_con
 	for (i = 0; i < kr->nrows; i++) {
 		struct pc_kernel_row *row = &kr->rows[i];
 
-		if (row->entry < 0)
+		if (row->entry < 0 || PC_KE_BATCH(row->entry))
 			continue;
 		if (selfcheck(kr, row, &prof->probes[i], err, errlen) < 0)
 			goto out;
@@ -275,6 +271,199 @@ static int measure_entries(struct pc_kernel_run *kr, const struct pc_measure_con
 out:
 	free(items);
 	free(loops);
+	return rc;
+}
+
+/* ---- the 2007 pattern, in batches ------------------------------------------------ */
+
+/* The rows of one size of the 2007 pattern: its kmalloc.batch10000 and
+ * kfree.batch10000 results (either NULL where not selected), and the
+ * mean ticks a call of each of its batches. */
+struct batch_size {
+	unsigned size;
+	struct pc_kernel_row *row[2];
+	struct pc_probe_result *r[2];
+	double *v[2];
+	unsigned n;
+	bool refused;		/* its self-check failed, or it is unsupported */
+	bool unsupported;	/* its batch is: why says why */
+	char why[192];		/* the first failure of its batches, or "" */
+};
+
+/* One batch of the size: its two means into v[], or why not. 1 when the
+ * caller got a fatal signal (the batch's ioctl said EINTR), -1 on error. */
+static int batch_once(int fd, struct batch_size *b, bool keep)
+{
+	struct pc_kernel_cmd c;
+	char err[160];
+
+	memset(&c, 0, sizeof(c));
+	c.op = PC_KERNEL_OP_BATCH;
+	c.entry = PC_KE_kmalloc_batch10000;
+	c.size = b->size;
+	c.count = PC_KERNEL_BATCH;
+	if (kernel_ioctl(fd, &c, err, sizeof(err)) < 0) {
+		snprintf(b->why, sizeof(b->why), "%s", err);
+		return errno == EINTR ? 1 : -1;
+	}
+	if (c.status != PC_KERNEL_OK || c.nulls) {
+		if (c.nulls)
+			snprintf(b->why, sizeof(b->why), "kmalloc(%u) returned NULL %llu times "
+				 "in a batch of %d", b->size, (unsigned long long)c.nulls,
+				 PC_KERNEL_BATCH);
+		else
+			snprintf(b->why, sizeof(b->why), "%s", c.reason);
+		b->unsupported = c.status == PC_KERNEL_UNSUPPORTED && !c.nulls;
+		return 0;
+	}
+	if (keep) {
+		b->v[0][b->n] = (double)c.ticks / PC_KERNEL_BATCH;
+		b->v[1][b->n] = (double)c.ticks_free / PC_KERNEL_BATCH;
+		b->n++;
+	}
+	return 0;
+}
+
+/* The figures of one row of the size from its batches' means: the
+ * engine's summary, cycles by the run's calibration; noisy where the
+ * batches spread over the allocator's limit (not judged when emulated). */
+static void batch_figures(struct pc_probe_result *r, const double *v, unsigned n,
+			  double cpt, const struct pc_clock *clk, bool emulated)
+{
+	double spread;
+
+	if (pc_summarize(v, n, &r->ticks) < 0) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "no batch measured");
+		return;
+	}
+	r->status = PC_STATUS_OK;
+	r->samples = n;
+	r->iters = PC_KERNEL_BATCH;
+	r->ops_per_sample = PC_KERNEL_BATCH;
+	r->cycles_source = PC_CYCLES_CALIBRATED;
+	r->cycles_per_tick = cpt;
+	r->cycles = pc_summary_scale(&r->ticks, cpt);
+	r->ns = pc_summary_scale(&r->ticks, 1e9 / clk->tick_hz);
+	spread = r->ticks.median > 0 ? r->ticks.mad / r->ticks.median : 0;
+	if (!emulated && spread > PC_NOISY_SPREAD_ALLOC) {
+		r->status = PC_STATUS_NOISY;
+		snprintf(r->reason, sizeof(r->reason), "its batches spread by %.0f %% (MAD over "
+			 "median; over %.0f %%)", 100 * spread, 100 * PC_NOISY_SPREAD_ALLOC);
+	}
+}
+
+/* The sizes of the 2007 pattern's rows, each with what was selected of
+ * it; how many. */
+static unsigned batch_sizes(struct pc_kernel_run *kr, struct pc_profile *prof,
+			    struct batch_size *b)
+{
+	unsigned n = 0, k, j;
+	size_t i;
+
+	for (i = 0; i < kr->nrows; i++) {
+		struct pc_kernel_row *row = &kr->rows[i];
+
+		if (row->entry < 0 || !PC_KE_BATCH(row->entry))
+			continue;
+		for (j = 0; j < n && b[j].size != row->size; j++)
+			;
+		if (j == n)
+			b[n++] = (struct batch_size){ .size = row->size };
+		k = row->entry == PC_KE_kfree_batch10000;
+		b[j].row[k] = row;
+		b[j].r[k] = &prof->probes[i];
+	}
+	return n;
+}
+
+/*
+ * The 2007 pattern: PC_KERNEL_BATCH kmalloc()s of a size, then their
+ * kfree()s, each pass timed as a whole and its mean a call the sample, as
+ * the 2007 table was made; one warm-up batch a size, then the samples in
+ * rounds, a batch of every size in each, so that a phase of the host
+ * touches every size alike.
+ */
+static int measure_batches(struct pc_kernel_run *kr, const struct pc_measure_config *cfg,
+			   const struct pc_clock *clk, struct pc_profile *prof, char *err,
+			   size_t errlen)
+{
+	struct batch_size b[PC_KERNEL_SIZES];
+	unsigned nb = batch_sizes(kr, prof, b), s, k, round;
+	double cpt = prof->cycles_per_tick;
+	int rc = 0, got;
+
+	if (!nb)
+		return 0;
+	for (s = 0; s < nb; s++) {
+		struct pc_kernel_row *row = b[s].row[0] ? b[s].row[0] : b[s].row[1];
+		struct pc_probe_result *r = b[s].r[0] ? b[s].r[0] : b[s].r[1];
+
+		b[s].v[0] = calloc(cfg->samples + 1, sizeof(double));
+		b[s].v[1] = calloc(cfg->samples + 1, sizeof(double));
+		if (!b[s].v[0] || !b[s].v[1]) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+			goto out;
+		}
+		if ((rc = selfcheck(kr, row, r, err, errlen)) < 0)
+			goto out;
+		/* failed or unsupported: both rows of the size say so */
+		b[s].refused = r->status != PC_STATUS_OK;
+		for (k = 0; k < 2; k++)
+			if (b[s].r[k] && b[s].r[k] != r) {
+				b[s].r[k]->status = r->status;
+				memcpy(b[s].r[k]->reason, r->reason, sizeof(r->reason));
+			}
+	}
+	if (!(cpt > 0) && (rc = pc_calibrate(clk, 21, cfg->sample_s, &cpt, err, errlen)) < 0)
+		goto out;
+	if (!(prof->cycles_per_tick > 0))
+		prof->cycles_per_tick = cpt;
+	for (round = 0; round <= cfg->samples && !prof->interrupted; round++) {
+		pc_progress(cfg, round ? "round" : "warm-up", round ? round : 1,
+			    round ? cfg->samples : 1, pc_kernel_row_names[PC_KE_kmalloc_batch10000]);
+		for (s = 0; s < nb; s++) {
+			if (b[s].refused || b[s].why[0])
+				continue;
+			if ((got = batch_once(kr->fd, &b[s], round > 0)) < 0) {
+				snprintf(err, errlen, "%s", b[s].why);
+				rc = -1;
+				goto out;
+			}
+			if (got > 0 || pc_interrupted()) {
+				prof->interrupted = pc_interrupted() ? pc_interrupted() : SIGINT;
+				break;
+			}
+		}
+	}
+	for (s = 0; s < nb; s++)
+		for (k = 0; k < 2; k++) {
+			struct pc_probe_result *r = b[s].r[k];
+
+			if (!r || b[s].refused)
+				continue;
+			if (b[s].unsupported) {
+				r->status = PC_STATUS_UNSUPPORTED;
+				snprintf(r->reason, sizeof(r->reason), "%s", b[s].why);
+			} else if (b[s].why[0]) {
+				r->status = PC_STATUS_FAILED;
+				snprintf(r->reason, sizeof(r->reason), "in the kernel: %s", b[s].why);
+			} else if (!b[s].n && prof->interrupted) {
+				r->status = PC_STATUS_SKIPPED;
+				r->partial = true;
+				snprintf(r->reason, sizeof(r->reason), "interrupted before it was "
+					 "measured");
+			} else {
+				batch_figures(r, b[s].v[k], b[s].n, cpt, clk, cfg->emulated);
+				r->partial = prof->interrupted != 0;
+			}
+		}
+out:
+	for (s = 0; s < nb; s++) {
+		free(b[s].v[0]);
+		free(b[s].v[1]);
+	}
 	return rc;
 }
 
@@ -364,6 +553,7 @@ int pc_kernel_measure(const void *opts, void *state, const struct pc_measure_con
 		return -1;
 	}
 	if (measure_entries(kr, cfg, clk, prof, err, errlen) < 0 ||
+	    measure_batches(kr, cfg, clk, prof, err, errlen) < 0 ||
 	    measure_contended(kr, cfg, clk, prof, err, errlen) < 0)
 		return -1;
 	if (cfg->emulated && !prof->unreliable) {
@@ -416,11 +606,11 @@ json_t *pc_kernel_json_probes(const void *state, const struct pc_profile *prof,
 			      const struct pc_clock *clk)
 {
 	const struct pc_kernel_run *kr = state;
-	struct pc_points sized[PC_ALLOC_PATTERNS] = { { NULL, 0 } }, cont = { NULL, 0 };
+	struct pc_points sized[PC_KE_COUNT] = { { NULL, 0 } }, cont = { NULL, 0 };
 	json_t *probes = json_object();
-	char inflated[160];
+	char inflated[160], served[64];
 	size_t i;
-	unsigned k;
+	int e;
 
 	(void)clk;
 
@@ -442,10 +632,15 @@ json_t *pc_kernel_json_probes(const void *state, const struct pc_profile *prof,
 				"{s:i, s:s, s:s}", "threads", row->threads, "cpus", cpus,
 				"status", pc_status_name(r->status)), inflated), r->status);
 		} else if (PC_KE_SIZED(row->entry)) {
-			pc_points_add(&sized[sized_pattern(row->entry)], &pc_group_kernel,
-				figures(r, json_pack("{s:i, s:s, s:s}", "size", row->size,
-					"allocator", "kmalloc", "status",
-					pc_status_name(r->status)), inflated), r->status);
+			json_t *pt = json_pack("{s:i, s:s, s:s}", "size", row->size,
+					       "allocator", "kmalloc", "status",
+					       pc_status_name(r->status));
+
+			if (pt && pc_kernel_served_by(row->size, kr->kmalloc_max, kr->page_shift,
+						      served, sizeof(served)))
+				json_object_set_new(pt, "served_by", json_string(served));
+			pc_points_add(&sized[row->entry], &pc_group_kernel, figures(r, pt, inflated),
+				      r->status);
 		} else {
 			json_object_set_new(probes, pc_kernel_row_names[row->entry],
 				figures(r, json_pack("{s:s, s:i, s:s}", "status",
@@ -453,9 +648,10 @@ json_t *pc_kernel_json_probes(const void *state, const struct pc_profile *prof,
 					inflated));
 		}
 	}
-	for (k = 0; k < PC_ALLOC_PATTERNS; k++)
-		pc_points_file(probes, pc_alloc_kernel_rows[k], &sized[k], &pc_group_kernel, 0,
-			       "per call", NULL);
+	for (e = 0; e < PC_KE_COUNT; e++)
+		if (PC_KE_SIZED(e))
+			pc_points_file(probes, pc_kernel_row_names[e], &sized[e], &pc_group_kernel,
+				       0, "per call", NULL);
 	pc_points_file(probes, PC_KERNEL_CONTENDED, &cont, &pc_group_kernel, 0,
 		       "per lock+unlock per thread", NULL);
 	return probes;

@@ -32,6 +32,10 @@
  * emulator cost a thousand times what they do on a CPU. */
 #define PC_KERNEL_SAMPLES	21
 #define PC_KERNEL_SIZES		12	/* 8 .. 16384 bytes */
+/* The 2007 pattern's batch: this many kmalloc()s, then their kfree()s. */
+#define PC_KERNEL_BATCH		PC_KERNEL_BATCH_MAX
+/* Where the kernel's switches are read: / (tests give a tree of their own). */
+#define PC_KERNEL_ROOT		""
 #define PC_KSTR_(x)		#x
 #define PC_STRINGIFY_KERNEL(x)	PC_KSTR_(x)	/* a constant in text */
 
@@ -54,6 +58,17 @@ json_t *pc_kernel_config_json(const char *release, uint32_t preempt, uint64_t co
 /* slub_debug on a cache: any of sanity_checks, red_zone, poison,
  * store_user reads 1 in dir (/sys/kernel/slab/CACHE). */
 bool pc_kernel_slub_debug_on(const char *dir);
+/* What the module cannot see, read under root ("" for /): slub_debug on
+ * any cache timed (kmalloc-8 .. kmalloc-KMALLOC_MAX, the module's own),
+ * the module's cache merged (its name a link to an alias: the alias in
+ * alias), KFENCE sampling, allocation profiling on. PC_KCFG_* bits. */
+uint64_t pc_kernel_config_read(const char *root, unsigned kmalloc_max, char *alias,
+			       size_t len);
+/* What serves kmalloc(size): "page allocator, order N" above the largest
+ * kmalloc cache (kmalloc_max), else "slab cache"; NULL (nothing written)
+ * where kmalloc_max is not known (0: a result of before). */
+const char *pc_kernel_served_by(unsigned size, unsigned kmalloc_max, unsigned page_shift,
+				char *buf, size_t len);
 
 /* ---- kernel.c: the group ---------------------------------------------------- */
 
@@ -84,6 +99,9 @@ struct pc_kernel_run {
 	size_t nrows;
 	uint64_t config;
 	uint32_t preempt;
+	uint32_t kmalloc_max;	/* KMALLOC_MAX_CACHE_SIZE */
+	uint32_t page_shift;
+	char cache_alias[64];	/* the module's cache merged into this, or "" */
 	char release[65];
 	unsigned online;	/* CPUs the contended points may use */
 };

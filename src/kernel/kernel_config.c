@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernel.h"
 
@@ -35,6 +36,18 @@ static const struct inflating inflating[] = {
 	/* the object zeroed when allocated, or when freed */
 	{ "init_on_alloc", PC_KCFG_INIT_ON_ALLOC, PC_KT_ALLOC },
 	{ "init_on_free", PC_KCFG_INIT_ON_FREE, PC_KT_FREE },
+	/* might_sleep()'s check in what may sleep: the GFP_KERNEL
+	 * allocations and the mutex */
+	{ "atomic-sleep debugging", PC_KCFG_DEBUG_ATOMIC_SLEEP, PC_KT_SLEEP },
+	/* an allocation sampled now and then (a guarded page), and every
+	 * free asks whether its object is one */
+	{ "KFENCE", PC_KCFG_KFENCE_ON, PC_KT_ALLOC | PC_KT_FREE },
+	/* the free pointer stored scrambled, unscrambled on allocation */
+	{ "freelist hardening", PC_KCFG_SLAB_FREELIST_HARDENED, PC_KT_ALLOC | PC_KT_FREE },
+	/* the kmalloc cache chosen by a hash of the caller */
+	{ "random kmalloc caches", PC_KCFG_RANDOM_KMALLOC_CACHES, PC_KT_ALLOC },
+	/* a counter of the call site raised and lowered */
+	{ "allocation profiling", PC_KCFG_MEM_ALLOC_PROFILING_ON, PC_KT_ALLOC | PC_KT_FREE },
 };
 
 #define NINFLATING (sizeof(inflating) / sizeof(inflating[0]))
@@ -75,7 +88,7 @@ const char *pc_kernel_preempt_name(uint32_t model)
 	static const char *const names[] = {
 		[PC_KPREEMPT_UNKNOWN] = "unknown", [PC_KPREEMPT_NONE] = "none",
 		[PC_KPREEMPT_VOLUNTARY] = "voluntary", [PC_KPREEMPT_FULL] = "full",
-		[PC_KPREEMPT_RT] = "rt",
+		[PC_KPREEMPT_RT] = "rt", [PC_KPREEMPT_LAZY] = "lazy",
 	};
 
 	return model < sizeof(names) / sizeof(names[0]) ? names[model] : "unknown";
@@ -114,6 +127,16 @@ json_t *pc_kernel_config_json(const char *release, uint32_t preempt, uint64_t co
 		{ "slub_debug_on", PC_KCFG_SLUB_DEBUG_ON },
 		{ "init_on_alloc", PC_KCFG_INIT_ON_ALLOC },
 		{ "init_on_free", PC_KCFG_INIT_ON_FREE },
+		{ "preempt_lazy", PC_KCFG_PREEMPT_LAZY },
+		{ "preempt_rcu", PC_KCFG_PREEMPT_RCU },
+		{ "debug_atomic_sleep", PC_KCFG_DEBUG_ATOMIC_SLEEP },
+		{ "kfence", PC_KCFG_KFENCE },
+		{ "kfence_on", PC_KCFG_KFENCE_ON },
+		{ "slab_freelist_hardened", PC_KCFG_SLAB_FREELIST_HARDENED },
+		{ "random_kmalloc_caches", PC_KCFG_RANDOM_KMALLOC_CACHES },
+		{ "mem_alloc_profiling", PC_KCFG_MEM_ALLOC_PROFILING },
+		{ "mem_alloc_profiling_on", PC_KCFG_MEM_ALLOC_PROFILING_ON },
+		{ "module_cache_merged", PC_KCFG_CACHE_MERGED },
 	};
 	json_t *o = json_object(), *c = json_object();
 	size_t i;
@@ -149,4 +172,78 @@ bool pc_kernel_slub_debug_on(const char *dir)
 			return true;
 	}
 	return false;
+}
+
+/* The first character of file path under root; 0 when it cannot be read. */
+static int first_char(const char *root, const char *path)
+{
+	char full[512];
+	FILE *f;
+	int c;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	if (!(f = fopen(full, "r")))
+		return 0;
+	c = fgetc(f);
+	fclose(f);
+	return c == EOF ? 0 : c;
+}
+
+uint64_t pc_kernel_config_read(const char *root, unsigned kmalloc_max, char *alias,
+			       size_t len)
+{
+	char path[512], link[256];
+	uint64_t cfg = 0;
+	unsigned size;
+	ssize_t n;
+	int c;
+
+	if (len)
+		alias[0] = 0;
+	/* the caches timed: kmalloc's of the sizes measured, and the module's */
+	for (size = 8; size <= kmalloc_max && size <= PC_KERNEL_MAX_SIZE; size *= 2) {
+		if (size < 1024)
+			snprintf(path, sizeof(path), "%s/sys/kernel/slab/kmalloc-%u", root, size);
+		else
+			snprintf(path, sizeof(path), "%s/sys/kernel/slab/kmalloc-%uk", root,
+				 size / 1024);
+		if (pc_kernel_slub_debug_on(path))
+			cfg |= PC_KCFG_SLUB_DEBUG_ON;
+	}
+	snprintf(path, sizeof(path), "%s/sys/kernel/slab/primcost_kernel", root);
+	if (pc_kernel_slub_debug_on(path))
+		cfg |= PC_KCFG_SLUB_DEBUG_ON;
+	/* merged, the cache's name is a link to the alias's unique name */
+	if ((n = readlink(path, link, sizeof(link) - 1)) > 0) {
+		link[n] = 0;
+		cfg |= PC_KCFG_CACHE_MERGED;
+		if (len)
+			snprintf(alias, len, "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 :
+				 link);
+	}
+	/* KFENCE samples unless its interval is 0 */
+	c = first_char(root, "/sys/module/kfence/parameters/sample_interval");
+	if (c && c != '0')
+		cfg |= PC_KCFG_KFENCE_ON;
+	if (first_char(root, "/proc/sys/vm/mem_profiling") == '1')
+		cfg |= PC_KCFG_MEM_ALLOC_PROFILING_ON;
+	return cfg;
+}
+
+const char *pc_kernel_served_by(unsigned size, unsigned kmalloc_max, unsigned page_shift,
+				char *buf, size_t len)
+{
+	unsigned order = 0;
+
+	if (!kmalloc_max || !page_shift || page_shift > 20)
+		return NULL;
+	if (size <= kmalloc_max) {
+		snprintf(buf, len, "slab cache");
+		return buf;
+	}
+	/* get_order(): the pages, rounded up to a power of two */
+	while (((size_t)1 << (page_shift + order)) < size)
+		order++;
+	snprintf(buf, len, "page allocator, order %u", order);
+	return buf;
 }

@@ -24,9 +24,21 @@ static void kernel_describe(const void *opts, const void *state, json_t *run)
 {
 	const struct pc_kernel_run *kr = state;
 
+	json_t *k = pc_kernel_config_json(kr->release, kr->preempt, kr->config);
+	json_t *cache = json_pack("{s:s, s:i, s:b}", "name", "primcost_kernel", "size",
+				  PC_KERNEL_CACHE_BYTES, "merged",
+				  (kr->config & PC_KCFG_CACHE_MERGED) != 0);
+
 	(void)opts;
-	json_object_set_new(run, "kernel_config", pc_kernel_config_json(kr->release, kr->preempt,
-								 kr->config));
+	if (cache && kr->cache_alias[0])
+		json_object_set_new(cache, "alias", json_string(kr->cache_alias));
+	if (k && kr->kmalloc_max)
+		json_object_set_new(k, "kmalloc_max_cache_size", json_integer(kr->kmalloc_max));
+	if (k)
+		json_object_set_new(k, "module_cache", cache);
+	else
+		json_decref(cache);
+	json_object_set_new(run, "kernel_config", k);
 }
 
 static const struct pc_point_shape *const kernel_points[] = { &pc_alloc_point_shape,

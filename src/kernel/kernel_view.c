@@ -95,41 +95,88 @@ static int entries_table(struct pc_view *v, json_t *probes)
 	return rc;
 }
 
-static int sizes_table(struct pc_view *v, json_t *probes)
+/* A table of kmalloc by size: what it is, and its three rows (NULL: a
+ * column of none), a column each. */
+struct sizes {
+	const char *title;
+	const char *what;
+	const char *rows[3];
+	const char *heads[3];
+};
+
+static const struct sizes sizes_tables[] = {
+	{ "kmalloc by size, the size variable",
+	  "the size variable, as the 2007 module called kmalloc() (__kmalloc() finds "
+	  "the cache): batches of 80 timed by the engine's two loop lengths; cycles per "
+	  "call, the pair's per pair",
+	  { "kernel.kmalloc", "kernel.kfree", "kernel.kmalloc_kfree" },
+	  { "kmalloc", "kfree", "kmalloc+kfree" } },
+	{ "kmalloc by size, the size a constant",
+	  "the size a constant (the cache chosen at compile time): the same batches",
+	  { "kernel.kmalloc.const", "kernel.kfree.const", "kernel.kmalloc_kfree.const" },
+	  { "kmalloc", "kfree", "kmalloc+kfree" } },
+	{ "the 2007 pattern",
+	  "the 2007 pattern: 10000 kmalloc(size) then their 10000 kfree(), the mean "
+	  "cycles per call of each, a batch a sample; kmalloc then kfree at once, per "
+	  "pair (the size variable)",
+	  { "kernel.kmalloc.batch10000", "kernel.kfree.batch10000", "kernel.kmalloc_kfree" },
+	  { "kmalloc", "kfree", "kmalloc+kfree" } },
+};
+
+/* The row of size in t, added after the others where there is none; -1
+ * when out of memory. A size the page allocator serves has its words as
+ * the note of its cell. */
+static long size_row(struct pc_table *t, json_t *pt)
 {
-	static const struct pc_table_col cols[] = {
-		{ NULL, "size", 6, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
-		{ "kmalloc: cycles per call", "kmalloc", 9, PC_CELL_CYCLES, 0, 0, NULL, NULL, NULL, NULL },
-		{ "kmalloc: cycles per call", "kfree", 9, PC_CELL_CYCLES, 0, 0, "", NULL, NULL, NULL },
-		{ "kmalloc: cycles per call", "kmalloc+kfree", 14, PC_CELL_CYCLES, 0, 0, "",
-		  NULL, NULL, NULL },
+	double size = (double)json_integer_value(json_object_get(pt, "size"));
+	const char *by = json_string_value(json_object_get(pt, "served_by"));
+	size_t r;
+	long row;
+
+	for (r = 0; r < t->nrows && pc_table_at(t, r, 0)->v != size; r++)
+		;
+	if (r < t->nrows)
+		return (long)r;
+	if ((row = pc_table_row(t)) < 0)
+		return -1;
+	pc_table_at(t, (size_t)row, 0)->v = size;
+	if (by && strncmp(by, "page", 4) == 0 &&
+	    !(pc_table_at(t, (size_t)row, 0)->note = pc_table_note(t, by)))
+		return -1;
+	return row;
+}
+
+static int sizes_table(struct pc_view *v, json_t *probes, const struct sizes *z)
+{
+	struct pc_table_col cols[] = {
+		{ NULL, "size", 8, PC_CELL_FIXED, PC_COL_STUB, 0, NULL, NULL, NULL, NULL },
+		{ "cycles per call", z->heads[0], 10, PC_CELL_CYCLES, 0, 0, NULL, NULL, NULL, NULL },
+		{ "cycles per call", z->heads[1], 10, PC_CELL_CYCLES, 0, 0, "", NULL, NULL, NULL },
+		{ "cycles per call", z->heads[2], 14, PC_CELL_CYCLES, 0, 0, "", NULL, NULL,
+		  NULL },
 	};
 	struct pc_table t;
 	unsigned k;
-	size_t i, r;
+	size_t i;
 	json_t *pt;
-	long row;
+	long r;
 
 	if (pc_table_init(&t, "  ", cols, 4) < 0)
 		return -1;
-	for (k = 0; k < PC_ALLOC_PATTERNS; k++)
-		json_array_foreach(json_object_get(json_object_get(probes,
-				   pc_alloc_kernel_rows[k]), "points"), i, pt) {
-			double size = (double)json_integer_value(json_object_get(pt, "size"));
-
-			for (r = 0; r < t.nrows && pc_table_at(&t, r, 0)->v != size; r++)
-				;
-			if (r == t.nrows) {
-				if ((row = pc_table_row(&t)) < 0)
-					goto oom;
-				pc_table_at(&t, (size_t)row, 0)->v = size;
-			}
-			if (fill(&t, r, 1 + k, pt, 1) < 0)
+	for (k = 0; k < 3; k++)
+		json_array_foreach(json_object_get(json_object_get(probes, z->rows[k]),
+				   "points"), i, pt) {
+			if ((r = size_row(&t, pt)) < 0 || fill(&t, (size_t)r, 1 + k, pt, 1) < 0)
 				goto oom;
 		}
-	if (t.nrows) {
+	/* a table of the pair alone is the one before it again */
+	for (r = 0, i = 0; i < t.nrows; i++)
+		r += !isnan(pc_table_at(&t, i, 1)->v) || !isnan(pc_table_at(&t, i, 2)->v) ||
+		     pc_table_at(&t, i, 1)->text || pc_table_at(&t, i, 2)->text;
+	if (r) {
 		pc_view_printf(v, "\n");
-		pc_view_table(v, &t, "kmalloc by size");
+		pc_view_wrap(v, "", z->what, 2);
+		pc_view_table(v, &t, z->title);
 	}
 	pc_table_free(&t);
 	return 0;
@@ -286,6 +333,7 @@ int pc_kernel_show(struct pc_view *v, json_t *doc)
 	json_t *entry, *probes;
 	const char *key;
 	struct pc_table t;
+	size_t k;
 	int rc;
 
 	if (v->fmt == PC_FORMAT_CSV) {
@@ -298,8 +346,12 @@ int pc_kernel_show(struct pc_view *v, json_t *doc)
 	json_object_foreach(json_object_get(doc, "cpus"), key, entry) {
 		probes = json_object_get(entry, "probes");
 		heading(v, entry, key);
-		if (entries_table(v, probes) < 0 || sizes_table(v, probes) < 0 ||
-		    contended_table(v, probes) < 0)
+		if (entries_table(v, probes) < 0)
+			return -1;
+		for (k = 0; k < sizeof(sizes_tables) / sizeof(sizes_tables[0]); k++)
+			if (sizes_table(v, probes, &sizes_tables[k]) < 0)
+				return -1;
+		if (contended_table(v, probes) < 0)
 			return -1;
 	}
 	return 0;
@@ -333,9 +385,15 @@ const struct pc_point_row *pc_kernel_point_rows(size_t *n)
 	const char *why = unavailable(), *avail = why ? "unsupported" : "ok";
 	int e;
 
+	static const char batch[] = "the 2007 pattern: " PC_STRINGIFY_KERNEL(PC_KERNEL_BATCH)
+		" kmalloc()s of the size in the primcost_ring0 module, then their kfree()s, "
+		"each pass timed as a whole, preemptible, as the 2007 module ran them; the "
+		"mean per call of a batch is a sample, cycles by the run's calibration";
+
 	for (e = 0; e < PC_KE_COUNT; e++)
 		rows[e] = (struct pc_point_row){ pc_kernel_row_names[e], "kernel",
-						 pc_kernel_entry_whats[e], method, sel, avail,
+						 pc_kernel_entry_whats[e],
+						 PC_KE_BATCH(e) ? batch : method, sel, avail,
 						 true, why };
 	rows[e] = (struct pc_point_row){ PC_KERNEL_CONTENDED, "kernel",
 		"spin_lock() and spin_unlock() contended, by kernel threads on CPUs 0, 1, ...",
