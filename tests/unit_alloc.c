@@ -431,6 +431,62 @@ static void test_view_compare(void)
 	json_decref(docs[1]);
 }
 
+/* A point's distribution from known calls: every 10th of 16000 takes
+ * 1000 ticks, the rest 10; the timer's empty interval 5 ticks; 2 cycles a
+ * tick. The slow mode has mass 1/10 in the histogram, p50 and p90 are the
+ * fast calls less the timer, p99 the slow ones, the step (the ticks'
+ * greatest common divisor, 5) the resolution, and the JSON says it all. */
+static void test_dist(void)
+{
+	static uint32_t calls[PC_DIST_CALLS], empty[PC_DIST_EMPTY];
+	struct pc_alloc_timer timer;
+	struct pc_alloc_dist d;
+	unsigned i, slow = 0, all = 0;
+	json_t *j;
+
+	for (i = 0; i < PC_DIST_CALLS; i++)
+		calls[i] = i % 10 == 9 ? 1000 : 10;
+	for (i = 0; i < PC_DIST_EMPTY; i++)
+		empty[i] = 5;
+	pc_alloc_timer_cost(empty, PC_DIST_EMPTY, calls, PC_DIST_CALLS, 2.0, &timer);
+	ok(timer.ticks == 5 && timer.resolution_cycles == 10,
+	   "the timer: 5 ticks an empty interval, resolution its step (5 ticks) = %.1f cycles",
+	   timer.resolution_cycles);
+	ok(pc_alloc_dist_make(&d, calls, PC_DIST_CALLS, &timer, 2.0) == 0 && d.calls == PC_DIST_CALLS,
+	   "a distribution of 16000 calls");
+	ok(d.p50 == 10 && d.p90 == 10 && d.p99 == 1990 && d.p999 == 1990 && d.max == 1990 &&
+	   d.timer_cycles == 10,
+	   "p50 %.0f, p90 %.0f (the fast calls less the timer), p99 %.0f, p99.9, max (the slow)",
+	   d.p50, d.p90, d.p99);
+	for (i = 0; i < PC_DIST_BUCKETS; i++) {
+		all += d.bucket[i];
+		if (pc_alloc_dist_bucket_lo(i) >= 1000)
+			slow += d.bucket[i];
+	}
+	ok(all == PC_DIST_CALLS && slow == PC_DIST_CALLS / 10,
+	   "the histogram holds every call, the slow mode 1/10 of them (%u)", slow);
+	ok(pc_alloc_dist_bucket_lo(0) == 0 && pc_alloc_dist_bucket_lo(1) == 1 &&
+	   pc_alloc_dist_bucket_lo(1 + PC_DIST_PER_OCTAVE) == 2,
+	   "buckets: below 1 cycle, then %d a power of two", PC_DIST_PER_OCTAVE);
+	for (i = 0; i < PC_DIST_CHUNKS && d.chunk_p99[i] == 1990; i++)
+		;
+	ok(i == PC_DIST_CHUNKS, "each chunk's p99 is the slow mode's");
+	j = pc_alloc_dist_json(&d);
+	ok(j && json_integer_value(json_object_get(j, "calls")) == PC_DIST_CALLS &&
+	   json_number_value(json_object_get(j, "p99.9")) == 1990 &&
+	   json_array_size(json_object_get(j, "p99_chunks")) == PC_DIST_CHUNKS &&
+	   json_array_size(json_object_get(json_object_get(j, "histogram"), "buckets")) == 2,
+	   "its JSON: calls, the percentiles, the chunks' p99, two buckets not empty");
+	json_decref(j);
+	for (i = 0; i < PC_DIST_CALLS; i++)
+		calls[i] = 3;
+	pc_alloc_timer_cost(empty, PC_DIST_EMPTY, calls, PC_DIST_CALLS, 2.0, &timer);
+	pc_alloc_dist_make(&d, calls, PC_DIST_CALLS, &timer, 2.0);
+	ok(d.p50 == 0 && d.max == 0 && timer.resolution_cycles == 2,
+	   "calls faster than the empty interval read 0, never below; a timer of 1-tick "
+	   "steps resolves a tick");
+}
+
 int main(int argc, char **argv)
 {
 	const char *t = getenv("GLIBC_TUNABLES");
@@ -456,5 +512,6 @@ int main(int argc, char **argv)
 	test_view_all_points();
 	test_view_noisy();
 	test_view_compare();
+	test_dist();
 	return done_testing();
 }

@@ -162,7 +162,7 @@ static void analog_and_matrix(void)
 	json_t *d2 = json_pack("{s:s, s:{s:o}}", "schema", "primcost-result/1", "cpus",
 			       "i386.p4", entry(0, p4_n, p4_v, 1));
 	struct pc_compare_input in[2] = { { "here.json", d1 }, { "p4.json", d2 } };
-	struct pc_compare_config cfg = { PC_METRIC_CYCLES, 3, 0.05, NULL, false };
+	struct pc_compare_config cfg = { PC_METRIC_CYCLES, PC_STAT_MEDIAN, 3, 0.05, NULL, false };
 	struct pc_compare m;
 	char err[256], *buf = NULL, line[256];
 	size_t len = 0, r, widest = 0;

@@ -665,7 +665,7 @@ int main(void)
 		{ "local_irq_save", 0, 0, 0, "skipped", 0 },
 		{ "zz.extra_a", 5, 0.1, 101, NULL, 0 },
 	};
-	struct pc_compare_config cfg = { PC_METRIC_CYCLES, 3, 0.05, NULL, false };
+	struct pc_compare_config cfg = { PC_METRIC_CYCLES, PC_STAT_MEDIAN, 3, 0.05, NULL, false };
 	struct pc_compare m;
 	const struct pc_cmp_table *t;
 	const struct pc_cmp_row *r;

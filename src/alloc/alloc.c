@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "core/contain.h"
 #include "core/executor.h"
 #include "core/samples.h"
 #include "core/primcost.h"
@@ -167,6 +168,71 @@ static uint64_t alloc_body(void *ctx, int probe, struct pc_probe_state *st,
 	return pairs(l, iters, timed);
 }
 
+/* ---- single calls ---------------------------------------------------------------- */
+
+/*
+ * The point's calls timed one by one into t[0 .. PC_DIST_CALLS), in its
+ * pattern's batches of PC_UNROLL_HI: each malloc of a batch (its frees
+ * untimed), each free (its mallocs untimed), or each pair between two
+ * timer reads, the read's own cost subtracted later (alloc_dist.c).
+ */
+static void single_calls(struct alloc_loop *l, uint32_t *t)
+{
+	void *(*m)(size_t) = l->a->malloc;
+	void (*f)(void *) = l->a->free;
+	size_t size = l->size;
+	bool touch = l->touch;
+	unsigned b, i, k = 0;
+	uint64_t t0;
+	void *p;
+
+	for (b = 0; b < PC_DIST_CALLS / PC_UNROLL_HI && !l->nulls; b++) {
+		if (l->pattern == PC_ALLOC_MALLOC) {
+			for (i = 0; i < PC_UNROLL_HI; i++) {
+				t0 = pc_timer_read();
+				p = m(size);
+				if (touch && p)
+					*(volatile char *)p = 0;
+				t[k++] = (uint32_t)(pc_timer_read() - t0);
+				l->ptr[i] = p;
+			}
+			l->nulls = nulls(l->ptr);
+			drain(f, l->ptr, 0, PC_UNROLL_HI);
+		} else if (l->pattern == PC_ALLOC_FREE) {
+			fill(m, size, l->ptr, 0, PC_UNROLL_HI, touch);
+			if ((l->nulls = nulls(l->ptr)))
+				drain(f, l->ptr, 0, PC_UNROLL_HI);
+			for (i = 0; i < PC_UNROLL_HI && !l->nulls; i++) {
+				t0 = pc_timer_read();
+				f(l->ptr[i]);
+				t[k++] = (uint32_t)(pc_timer_read() - t0);
+			}
+		} else {
+			for (i = 0; i < PC_UNROLL_HI; i++) {
+				t0 = pc_timer_read();
+				p = m(size);
+				if (touch && p)
+					*(volatile char *)p = 0;
+				f(p);
+				t[k++] = (uint32_t)(pc_timer_read() - t0);
+				l->nulls += !p;
+			}
+		}
+	}
+}
+
+/* The timer's own cost: n empty intervals between two reads. */
+static void empty_intervals(uint32_t *t, unsigned n)
+{
+	unsigned i;
+	uint64_t t0;
+
+	for (i = 0; i < n; i++) {
+		t0 = pc_timer_read();
+		t[i] = (uint32_t)(pc_timer_read() - t0);
+	}
+}
+
 /* The allocator group's executor: ctx is the struct alloc_loop. */
 static const struct pc_executor alloc_executor = {
 	.init = NULL,
@@ -223,7 +289,9 @@ void pc_alloc_close(void *state)
 		pc_allocator_close(&ar->alloc[i]);
 	}
 	free(ar->points);
+	free(ar->dist);
 	ar->points = NULL;
+	ar->dist = NULL;
 	ar->nalloc = 0;
 }
 
@@ -241,7 +309,8 @@ static int plan(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 	n *= (size_t)PC_ALLOC_NSIZES * ar->nalloc;
 	prof->probes = calloc(n ? n : 1, sizeof(*prof->probes));
 	ar->points = calloc(n ? n : 1, sizeof(*ar->points));
-	if (!prof->probes || !ar->points)
+	ar->dist = calloc(n ? n : 1, sizeof(*ar->dist));
+	if (!prof->probes || !ar->points || !ar->dist)
 		return -1;
 	prof->nprobes = n;
 	for (a = 0; a < ar->nalloc; a++)
@@ -339,6 +408,44 @@ static void merge_run(struct pc_profile *prof, const struct pc_profile *sub, uns
 }
 
 /*
+ * The single calls of allocator points items[0 .. n), right after their
+ * samples (the allocator as warm as they left it): the calls of a point
+ * measured ok or noisy timed one by one, with the timer's cost taken
+ * just before. Stops between two points when the run is interrupted.
+ */
+static int distributions(const struct pc_measure_item *items, struct pc_alloc_dist *dist,
+			 size_t n, double run_cpt)
+{
+	uint32_t *t = malloc(PC_DIST_CALLS * sizeof(*t)), *e = malloc(PC_DIST_EMPTY * sizeof(*e));
+	struct pc_alloc_timer timer;
+	size_t i;
+	int rc = 0;
+
+	if (!t || !e) {
+		free(t);
+		free(e);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0 && !pc_interrupted(); i++) {
+		const struct pc_probe_result *r = items[i].r;
+		struct alloc_loop *l = items[i].body.ctx;
+		double cpt = r->cycles_per_tick > 0 ? r->cycles_per_tick : run_cpt;
+
+		if ((r->status != PC_STATUS_OK && r->status != PC_STATUS_NOISY) || !(cpt > 0))
+			continue;
+		empty_intervals(e, PC_DIST_EMPTY);
+		single_calls(l, t);
+		if (l->nulls)
+			continue;
+		pc_alloc_timer_cost(e, PC_DIST_EMPTY, t, PC_DIST_CALLS, cpt, &timer);
+		rc = pc_alloc_dist_make(&dist[i], t, PC_DIST_CALLS, &timer, cpt);
+	}
+	free(t);
+	free(e);
+	return rc;
+}
+
+/*
  * One allocator's points at a time (plan() puts them together), each
  * allocator's in rounds of their own: the engine's rounds interleave the
  * items they are given, and one allocator's calls between another's
@@ -347,7 +454,7 @@ static void merge_run(struct pc_profile *prof, const struct pc_profile *sub, uns
  * points; glibc's 19.0 to 20.0 and 23.0. Now an allocator's figures do
  * not depend on which others the run measures.
  */
-static int measure_each(struct pc_measure_item *items, const struct pc_alloc_run *ar,
+static int measure_each(struct pc_measure_item *items, struct pc_alloc_run *ar,
 			const struct pc_measure_config *cfg, const struct pc_clock *clk,
 			struct pc_profile *prof, char *err, size_t errlen)
 {
@@ -373,6 +480,11 @@ static int measure_each(struct pc_measure_item *items, const struct pc_alloc_run
 			items[first + i].r = &s->probes[i];
 		if (pc_measure_items(items + first, n, cfg, clk, s, err, errlen) < 0)
 			return -1;	/* s freed there */
+		if (distributions(items + first, ar->dist + first, n, s->cycles_per_tick) < 0) {
+			snprintf(err, errlen, "out of memory");
+			pc_profile_free(s);
+			return -1;
+		}
 		memcpy(prof->probes + first, s->probes, n * sizeof(*s->probes));
 		free(s->probes);
 		s->probes = NULL;

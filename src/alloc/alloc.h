@@ -8,6 +8,7 @@
 #ifndef PC_ALLOC_H
 #define PC_ALLOC_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -24,7 +25,9 @@ extern const char *const pc_alloc_rows[PC_ALLOC_PATTERNS];
 /* Sizes 8, 16, ... 16384 bytes (as the kernel's kmalloc caches of 2007). */
 #define PC_ALLOC_SIZE_MIN	8
 #define PC_ALLOC_NSIZES		12
-#define PC_ALLOCATORS_MAX	4
+#define PC_ALLOCATORS_MAX	5
+/* The test allocator's library (--allocator test, the tests only). */
+#define PC_TEST_ALLOCATOR_ENV	"PRIMCOST_TEST_ALLOCATOR"
 
 /* The group's default samples a point (run -n); docs/design.md gives the
  * measurements. */
@@ -90,12 +93,60 @@ struct pc_alloc_point {
 	unsigned allocator;		/* index into the run's allocators */
 };
 
+/* ---- alloc_dist.c: each point's single calls --------------------------------- */
+
+/* Calls timed one by one a point, after its samples, in PC_DIST_CHUNKS
+ * chunks (each a p99: what compare --stat p99 judges). */
+#define PC_DIST_CALLS		16000
+#define PC_DIST_CHUNKS		16
+/* Empty intervals timed a point for the timer's own cost. */
+#define PC_DIST_EMPTY		4000
+/* The histogram's buckets: this many a power of two, from 1 cycle to
+ * 2^40 (the last open-ended), and one below 1. */
+#define PC_DIST_PER_OCTAVE	8
+#define PC_DIST_BUCKETS		(PC_DIST_PER_OCTAVE * 40 + 2)
+
+/* The timer's own cost: an empty interval between two reads, in ticks
+ * (the median), and what a call's figure resolves, in cycles: the
+ * timer's step (what every interval is a multiple of), or the empty
+ * interval's interquartile range where that is wider. */
+struct pc_alloc_timer {
+	double ticks;
+	double resolution_cycles;
+};
+
+/* The distribution of a point's single calls, in cycles, the timer's
+ * cost subtracted (none below 0). */
+struct pc_alloc_dist {
+	unsigned calls;			/* 0: not measured */
+	double p50, p90, p99, p999, max;
+	double chunk_p99[PC_DIST_CHUNKS];
+	double timer_cycles, resolution_cycles;
+	uint32_t bucket[PC_DIST_BUCKETS];
+};
+
+/* The timer's cost from n empty intervals (ticks), and its step from
+ * those and the ncalls intervals of the calls: the greatest common
+ * divisor of them all (a VM's TSC here moves 21 ticks at a time), at
+ * cpt cycles per tick. */
+void pc_alloc_timer_cost(const uint32_t *ticks, unsigned n, const uint32_t *calls,
+			 unsigned ncalls, double cpt, struct pc_alloc_timer *t);
+/* d from n calls' ticks (n a multiple of PC_DIST_CHUNKS); -1 when out of
+ * memory. */
+int pc_alloc_dist_make(struct pc_alloc_dist *d, const uint32_t *ticks, unsigned n,
+		       const struct pc_alloc_timer *timer, double cpt);
+/* The lower bound of bucket b, in cycles. */
+double pc_alloc_dist_bucket_lo(unsigned b);
+/* A point's "latency" (data/schema.json), or NULL when out of memory. */
+json_t *pc_alloc_dist_json(const struct pc_alloc_dist *d);
+
 struct pc_alloc_run {
 	struct pc_allocator alloc[PC_ALLOCATORS_MAX];
 	/* A block of each allocator held above its reserve (alloc.c). */
 	void *pin[PC_ALLOCATORS_MAX];
 	unsigned nalloc;
 	struct pc_alloc_point *points;	/* [prof.nprobes] */
+	struct pc_alloc_dist *dist;	/* [prof.nprobes]: their single calls */
 	bool touch;
 };
 

@@ -27,6 +27,8 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 	if (!pc_json_outcome(p, r))
 		return p;
 	pc_json_figures(p, r);
+	if (ar->dist && ar->dist[i].calls)
+		json_object_set_new(p, "latency", pc_alloc_dist_json(&ar->dist[i]));
 	json_object_set_new(p, "discarded", pc_json_discarded(&r->events));
 	if (r->raw_ticks && r->raw_cycles)
 		json_object_set_new(p, "raw", json_pack("{s:o, s:o}", "ticks",

@@ -137,6 +137,9 @@ static const struct known {
 	  tcmalloc_version, tcmalloc_in_use },
 	{ "mimalloc", "libmimalloc.so.2", "libmimalloc2.0", mimalloc_version,
 	  mimalloc_in_use },
+	/* the tests' own (tests/test_alloc.c): its library named by
+	 * PRIMCOST_TEST_ALLOCATOR, never found otherwise */
+	{ "test", NULL, "none: primcost's tests build it", glibc_version, NULL },
 };
 
 #define NKNOWN (sizeof(known) / sizeof(known[0]))
@@ -177,7 +180,7 @@ int pc_allocator_list_check(const char *list, char *err, size_t errlen)
 				snprintf(err, errlen, "--allocator: '%s' given twice", k->name);
 				return -1;
 			}
-		seen[n++] = k;	/* n < NKNOWN == PC_ALLOCATORS_MAX: no repeats */
+		seen[n++] = k;	/* n < NKNOWN <= PC_ALLOCATORS_MAX: no repeats */
 		if (!p[len])
 			return 0;
 		p += len + 1;
@@ -188,6 +191,7 @@ int pc_allocator_open(const char *name, struct pc_allocator *a, char *err,
 		      size_t errlen)
 {
 	const struct known *k = find(name, strlen(name));
+	const char *library;
 	Dl_info info;
 
 	memset(a, 0, sizeof(*a));
@@ -198,7 +202,13 @@ int pc_allocator_open(const char *name, struct pc_allocator *a, char *err,
 	}
 	a->name = k->name;
 	a->package = k->package;
-	a->handle = dlopen(k->library, RTLD_NOW | RTLD_LOCAL);
+	library = k->library ? k->library : getenv(PC_TEST_ALLOCATOR_ENV);
+	if (!library || !library[0]) {
+		snprintf(err, errlen, "--allocator %s: the test allocator is for primcost's "
+			 "tests: %s names its library", k->name, PC_TEST_ALLOCATOR_ENV);
+		return -1;
+	}
+	a->handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
 	if (!a->handle) {
 		const char *e = dlerror();
 
@@ -206,16 +216,20 @@ int pc_allocator_open(const char *name, struct pc_allocator *a, char *err,
 			snprintf(err, errlen, "--allocator %s: %s", k->name, e);
 			return PC_ALLOC_NEEDS_TLS;
 		}
-		snprintf(err, errlen, "--allocator %s: %s is not installed (Debian "
-			 "package %s)", k->name, k->library, k->package);
+		if (!k->library)
+			snprintf(err, errlen, "--allocator %s: %s: %.200s", k->name,
+				 PC_TEST_ALLOCATOR_ENV, e ? e : "cannot be opened");
+		else
+			snprintf(err, errlen, "--allocator %s: %s is not installed (Debian "
+				 "package %s)", k->name, k->library, k->package);
 		return -1;
 	}
 	a->malloc = (void *(*)(size_t))dlsym(a->handle, "malloc");
 	a->free = (void (*)(void *))dlsym(a->handle, "free");
 	a->usable_size = (size_t (*)(void *))dlsym(a->handle, "malloc_usable_size");
 	if (!a->malloc || !a->free || !a->usable_size) {
-		snprintf(err, errlen, "--allocator %s: %s has no malloc, free and "
-			 "malloc_usable_size", k->name, k->library);
+		snprintf(err, errlen, "--allocator %s: %.200s has no malloc, free and "
+			 "malloc_usable_size", k->name, library);
 		dlclose(a->handle);
 		a->handle = NULL;
 		return -1;

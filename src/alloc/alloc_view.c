@@ -249,8 +249,97 @@ static void versions(struct pc_view *v, json_t *entry)
 	}
 }
 
+/* ---- single calls: the percentiles ------------------------------------------------ */
+
+/* The percentiles the views show; the JSON and CSV have p90 and max too. */
+static const struct {
+	const char *key, *head;
+} shown[] = { { "p50", "p50" }, { "p99", "p99" }, { "p99.9", "p99.9" } };
+#define NSHOWN (sizeof(shown) / sizeof(shown[0]))
+
+/* The group of allocator alloc's pattern row in t, added after the
+ * others when there is none: its first column; -1 when out of memory. */
+static long latency_cols(struct pc_table *t, const char *alloc, unsigned row)
+{
+	struct pc_table_col col = { NULL, NULL, 7, PC_CELL_CYCLES, 0, 0, NULL, NULL, NULL, NULL };
+	char group[96];
+	size_t c;
+	long first = -1;
+	unsigned k;
+
+	snprintf(group, sizeof(group), "%s %s", alloc, pattern[row].head);
+	for (c = 1; c < t->ncols; c += NSHOWN)
+		if (strcmp(t->cols[c].group, group) == 0)
+			return (long)c;
+	col.group = group;
+	for (k = 0; k < NSHOWN; k++) {
+		long at;
+
+		col.head = shown[k].head;
+		if ((at = pc_table_col_add(t, &col)) < 0)
+			return -1;
+		if (first < 0)
+			first = at;
+	}
+	return first;
+}
+
+/* One CPU entry's single calls: a row per size, a group of p50, p99 and
+ * p99.9 per allocator and pattern, under the timer's cost and resolution;
+ * nothing where no point has them. -1 when out of memory. */
+static int latency_table(struct pc_view *v, json_t *entry, const char *brand)
+{
+	static const struct pc_table_col size = { NULL, "size", 6, PC_CELL_FIXED,
+						   PC_COL_STUB, 0, NULL, NULL, NULL, NULL };
+	json_t *probes = json_object_get(entry, "probes"), *pt, *l;
+	double timer = 0, resolution = 0;
+	struct pc_table t;
+	unsigned row, k;
+	char line[240];
+	long c, r;
+	size_t i;
+
+	if (pc_table_init(&t, "  ", &size, 1) < 0)
+		return -1;
+	for (row = 0; row < PC_ALLOC_PATTERNS; row++)
+		json_array_foreach(json_object_get(json_object_get(probes, pc_alloc_rows[row]),
+						   "points"), i, pt) {
+			const char *alloc = json_string_value(json_object_get(pt, "allocator"));
+			json_t *sz = json_object_get(pt, "size");
+
+			if (!alloc || !json_is_integer(sz) || !(l = json_object_get(pt, "latency")))
+				continue;
+			if ((c = latency_cols(&t, alloc, row)) < 0 ||
+			    (r = size_row(&t, (size_t)json_integer_value(sz))) < 0)
+				goto oom;
+			for (k = 0; k < NSHOWN; k++)
+				pc_table_at(&t, (size_t)r, (size_t)c + k)->v =
+					json_number_value(json_object_get(l, shown[k].key));
+			timer = fmax(timer, json_number_value(json_object_get(l, "timer_cycles")));
+			resolution = fmax(resolution, json_number_value(json_object_get(l,
+							"resolution_cycles")));
+		}
+	if (t.ncols > 1) {
+		snprintf(line, sizeof(line), "single calls: cycles per call at p50, p99 and "
+			 "p99.9, of %d calls a point, the timer's own cost (%.0f cycles) "
+			 "subtracted; resolution %.*f cycles", PC_DIST_CALLS, timer,
+			 resolution < 10 ? 1 : 0, resolution);
+		pc_view_printf(v, "\n");
+		pc_view_wrap(v, "", line, 2);
+		if (v->fmt == PC_FORMAT_MARKDOWN)
+			pc_view_printf(v, "\n");
+		pc_view_table(v, &t, brand);
+	}
+	pc_table_free(&t);
+	return 0;
+oom:
+	pc_table_free(&t);
+	return -1;
+}
+
 /* Every CPU of doc with allocator points as a table: the text view (the
- * CPU, the title, the allocators' versions) or markdown. */
+ * CPU, the title, the allocators' versions) or markdown; then their
+ * single calls' percentiles. */
 static int tables(struct pc_view *v, json_t *doc)
 {
 	json_t *entry;
@@ -270,6 +359,8 @@ static int tables(struct pc_view *v, json_t *doc)
 			versions(v, entry);
 			pc_view_table(v, &a.t, brand);
 		}
+		if (rc == 0 && a.n)
+			rc = latency_table(v, entry, brand);
 		allocs_free(&a);
 		if (rc < 0)
 			break;
@@ -492,7 +583,7 @@ out:
 /* ---- csv ------------------------------------------------------------------------------------ */
 
 enum { A_CPU, A_PROBE, A_ALLOC, A_SIZE, A_STATUS, A_CMED, A_CQ1, A_CQ3, A_NMED, A_SAMPLES,
-       A_COLS };
+       A_P50, A_P90, A_P99, A_P999, A_PMAX, A_COLS };
 
 /* A point's statistic, or none. */
 static double stat_of(json_t *pt, const char *metric, const char *stat)
@@ -515,7 +606,12 @@ static int points_table(struct pc_table *t, json_t *doc)
 		[A_CQ1] = A_FIGURE("cycles_q1"), [A_CQ3] = A_FIGURE("cycles_q3"),
 		[A_NMED] = A_FIGURE("ns_median"),
 		[A_SAMPLES] = { .head = "samples", .style = PC_CELL_FIXED },
+		[A_P50] = A_FIGURE("p50_cycles"), [A_P90] = A_FIGURE("p90_cycles"),
+		[A_P99] = A_FIGURE("p99_cycles"), [A_P999] = A_FIGURE("p99.9_cycles"),
+		[A_PMAX] = A_FIGURE("max_cycles"),
 	};
+	static const char *const dist[] = { "p50", "p90", "p99", "p99.9", "max" };
+	unsigned k;
 #undef A_WORDS
 #undef A_FIGURE
 	json_t *entry, *pt;
@@ -549,6 +645,9 @@ static int points_table(struct pc_table *t, json_t *doc)
 				pc_table_at(t, (size_t)r, A_NMED)->v = stat_of(pt, "ns", "median");
 				pc_table_at(t, (size_t)r, A_SAMPLES)->v = (double)json_integer_value(
 					json_object_get(pt, "samples"));
+				for (k = 0; k < sizeof(dist) / sizeof(dist[0]); k++)
+					pc_table_at(t, (size_t)r, A_P50 + k)->v = stat_of(pt,
+						"latency", dist[k]);
 			}
 		}
 	return 0;

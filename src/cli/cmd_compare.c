@@ -26,6 +26,8 @@ static const char usage_text[] =
 	"\n"
 	"  -c, --cpu GLOB        only CPUs whose model key matches (repeatable)\n"
 	"  -m, --metric UNIT     cycles, ns or ticks (default cycles)\n"
+	"      --stat STAT       median (default) or p99: the p99 of the allocator\n"
+	"                        points' single calls, judged as medians are\n"
 	"  -f, --format FMT      table, markdown, csv or json (default table)\n"
 	"      --color WHEN      auto, always or never (default auto: on a terminal)\n"
 	"  -t, --threshold PCT   smallest difference that is a verdict (default 3)\n"
@@ -41,7 +43,7 @@ static const char usage_text[] =
 	"                        2014 spin_lock_unlock tables, by threads and nodes\n"
 	"  -h, --help            this help\n";
 
-enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_MATRIX, OPT_BY, OPT_BASE };
+enum { OPT_COLOR = 256, OPT_ALPHA, OPT_FAIL, OPT_MATRIX, OPT_BY, OPT_BASE, OPT_STAT };
 
 /* --color, in the order of enum pc_color */
 static const char *const color_words[] = { "auto", "always", "never", NULL };
@@ -57,6 +59,7 @@ static const struct option long_options[] = {
 	{ "matrix", no_argument, NULL, OPT_MATRIX },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "base", required_argument, NULL, OPT_BASE },
+	{ "stat", required_argument, NULL, OPT_STAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -103,6 +106,13 @@ static int take_option(int c, const char *arg, void *ctx, char *err, size_t errl
 		if (pc_metric_parse(arg, &o->metric) < 0) {
 			snprintf(err, errlen, "--metric: want cycles, ns or ticks, got '%s'",
 				 arg);
+			return -1;
+		}
+		o->metric_given = true;
+		return 0;
+	case OPT_STAT:
+		if (pc_stat_parse(arg, &o->stat) < 0) {
+			snprintf(err, errlen, "--stat: want median or p99, got '%.64s'", arg);
 			return -1;
 		}
 		return 0;
@@ -153,6 +163,15 @@ static int parse_options(int argc, char **argv, struct pc_compare_options *o,
 		return -1;
 	if (!o->nfiles) {
 		snprintf(err, errlen, "no file to compare (see primcost compare --help)");
+		return -1;
+	}
+	if (o->stat == PC_STAT_P99 && o->by) {
+		snprintf(err, errlen, "--stat p99 does not go with --by");
+		return -1;
+	}
+	if (o->stat == PC_STAT_P99 && o->metric_given && o->metric != PC_METRIC_CYCLES) {
+		snprintf(err, errlen, "--stat p99 is in cycles: --metric %s does not go with it",
+			 pc_metric_name(o->metric));
 		return -1;
 	}
 	if (o->base && !(o->by && o->by->by_base)) {
@@ -282,6 +301,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.metric = o.metric;
+	cfg.stat = o.stat;
 	cfg.threshold_pct = o.threshold_pct;
 	cfg.alpha = o.alpha;
 	cfg.cpu_globs = o.nglobs ? o.globs : NULL;

@@ -17,6 +17,8 @@ struct pc_compare_options {
 	const char *globs[PC_COMPARE_MAX_GLOBS + 1];	/* NULL-terminated */
 	size_t nglobs;
 	enum pc_metric metric;
+	bool metric_given;
+	enum pc_stat stat;		/* --stat */
 	enum pc_format format;
 	enum pc_color color;
 	double threshold_pct;

@@ -177,8 +177,9 @@ static void legend(struct pc_view *v, const struct pc_compare *m, const struct p
 		pc_view_wrap(v, lead, d ? d : s->key, 4);
 		free(d);
 	}
-	pc_view_printf(v, "%s%s per operation, median; %s: no value; [N]: footnote N\n\n",
-		       pc_view_quote(v), pc_metric_name(m->cfg.metric), PC_NO_VALUE);
+	pc_view_printf(v, "%s%s per operation, %s; %s: no value; [N]: footnote N\n\n",
+		       pc_view_quote(v), pc_metric_name(m->cfg.metric),
+		       m->cfg.stat == PC_STAT_P99 ? "p99 of single calls" : "median", PC_NO_VALUE);
 }
 
 /* The probe column's width, that of the widest block beside it: as many

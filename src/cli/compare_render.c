@@ -99,10 +99,13 @@ static void rule_line(FILE *f, const struct pc_compare *m, const char *quote)
 {
 	char text[512];
 
-	snprintf(text, sizeof(text), "%s per operation, median \xc2\xb1MAD; verdict "
+	snprintf(text, sizeof(text), "%s, median \xc2\xb1MAD; verdict "
 		 "against A: significant (Mann-Whitney U p < %g on raw samples, else "
 		 "no overlap of quartiles) and |\xce\x94| >= %g%% or the probe's spread",
-		 pc_metric_name(m->cfg.metric), m->cfg.alpha, m->cfg.threshold_pct);
+		 m->cfg.stat == PC_STAT_P99 ? "cycles per call at p99 of single calls, "
+		 "each chunk's p99 a sample" : m->cfg.metric == PC_METRIC_CYCLES ?
+		 "cycles per operation" : m->cfg.metric == PC_METRIC_NS ? "ns per operation" :
+		 "ticks per operation", m->cfg.alpha, m->cfg.threshold_pct);
 	prose(f, quote, "", text, 0);
 }
 

@@ -941,6 +941,7 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 	const char *const *globs = cfg->cpu_globs;
 	struct pc_cmp_table *t;
 	size_t f, r, c, most = 0;
+	long kept = 0, k;
 	const char *key;
 	json_t *e;
 
@@ -951,6 +952,10 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 
 		if (pc_compare_expand_points(in[f].doc) < 0)
 			ERR("out of memory");
+		if (cfg->stat == PC_STAT_P99 && (k = pc_compare_p99(in[f].doc)) < 0)
+			ERR("out of memory");
+		if (cfg->stat == PC_STAT_P99)
+			kept += k;
 
 		if (!n)
 			ERR("%s: no CPU %s", in[f].path, globs ? "matches --cpu" :
@@ -958,6 +963,9 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 		if (n > most)
 			most = n;
 	}
+	if (cfg->stat == PC_STAT_P99 && !kept)
+		ERR("--stat p99: no row of %s has single calls (the allocator group's "
+		    "points keep them: run --alloc)", nin > 1 ? "the files" : in[0].path);
 	if (nin == 1 || most == 1) {
 		/* One table: every selected CPU of every file, the first one
 		 * the reference point. */

@@ -15,6 +15,9 @@
 #include "results.h"
 
 enum pc_metric { PC_METRIC_CYCLES, PC_METRIC_NS, PC_METRIC_TICKS };
+/* What each row's figure is: its samples' median, or the p99 of its
+ * single calls (allocator points: the median of its chunks' p99). */
+enum pc_stat { PC_STAT_MEDIAN, PC_STAT_P99 };
 
 /* Verdict of a side against the first side of its table. */
 enum pc_verdict {
@@ -179,6 +182,7 @@ struct pc_cmp_table {
 
 struct pc_compare_config {
 	enum pc_metric metric;
+	enum pc_stat stat;		/* PC_STAT_P99: cycles only */
 	double threshold_pct;		/* |delta| below it reads same */
 	double alpha;			/* significance level of the U test */
 	const char *const *cpu_globs;	/* NULL-terminated; NULL = every CPU */
@@ -214,6 +218,16 @@ const char *pc_side_label(size_t i, char *buf);
  * parameters. pc_compare_build() does it to its documents. -1 when
  * memory runs out. */
 int pc_compare_expand_points(json_t *doc);
+/* compare --stat p99: every row of doc (points expanded) that has single
+ * calls (its "latency") gets their p99 as its figure, in cycles: the
+ * median and quartiles of its chunks' p99, the chunks as its raw samples,
+ * so that they are judged as medians are, and as its spread the chunks'
+ * interquartile range or the timer's step where wider (a difference of
+ * one step is no verdict); rows without are dropped. How
+ * many rows it kept; -1 when memory runs out. */
+long pc_compare_p99(json_t *doc);
+const char *pc_stat_name(enum pc_stat s);
+int pc_stat_parse(const char *s, enum pc_stat *st);
 /* The row name of point pt (index i) of probe, whose "group" is group:
  * as the point's shape names it (group.h: alloc.malloc.glibc.64,
  * lock.ticket.compact.threads2, c2c.latency.cpus0,1, ...), else, for a
