@@ -8,6 +8,10 @@
  * on the monotonic clock. K is PRIMCOST_TEST_ALLOCATOR_EVERY (default
  * 100). A distribution of its calls must show that mode with mass 1/K:
  * nothing the measurement does can tune it away (tests/alloc_dist.sh).
+ * free() counts the frees of each thread: the remote pattern must count
+ * every free at its far end (pc_test_alloc_frees(), which primcost finds
+ * by name); with PRIMCOST_TEST_ALLOCATOR_MISCOUNT set, the count leaves
+ * out every 1000th free, and the remote points must fail on it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,7 +21,8 @@ extern void *__libc_malloc(size_t size);
 extern void __libc_free(void *p);
 
 static unsigned long every = 100, slow_ns = 20000;
-static __thread unsigned long mallocs;
+static int miscount;
+static __thread unsigned long mallocs, frees;
 
 __attribute__((constructor)) static void test_alloc_init(void)
 {
@@ -28,6 +33,7 @@ __attribute__((constructor)) static void test_alloc_init(void)
 		every = strtoul(k, NULL, 10);
 	if (us && strtoul(us, NULL, 10) >= 1)
 		slow_ns = strtoul(us, NULL, 10) * 1000;
+	miscount = getenv("PRIMCOST_TEST_ALLOCATOR_MISCOUNT") != NULL;
 }
 
 static uint64_t now_ns(void)
@@ -56,5 +62,15 @@ void *malloc(size_t size)
 
 void free(void *p)
 {
+	static __thread unsigned long calls;
+
+	if (p && !(miscount && ++calls % 1000 == 0))
+		frees++;
 	__libc_free(p);
+}
+
+/* The frees of the calling thread so far. */
+unsigned long pc_test_alloc_frees(void)
+{
+	return frees;
 }

@@ -125,7 +125,7 @@ static void test_reserve(void)
 		return;
 	}
 	before = break_moves(&a, 10);
-	pin = pc_alloc_reserve(&a);
+	pin = pc_alloc_reserve(&a, PC_ALLOC_RESERVE);
 	ok(pin && a.usable_size(pin) >= PC_ALLOC_PIN_SIZE,
 	   "the reserve holds a block of %zu bytes", (size_t)PC_ALLOC_PIN_SIZE);
 	ok(break_moves(&a, 10) == 0, "glibc: 10 batches of 80 x 16 KiB above the "

@@ -16,8 +16,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "alloc.h"
+#include "contend/contend.h"
 #include "core/contain.h"
 #include "core/executor.h"
 #include "core/samples.h"
@@ -241,6 +243,39 @@ static const struct pc_executor alloc_executor = {
 
 /* ---- the run ----------------------------------------------------------------------- */
 
+/* The remote pattern's pairs of CPUs: the first two of each placement
+ * of the contended group's, read before the thread is pinned (placement.c;
+ * a pair two placements give alike is measured once, under the first);
+ * -1 with err where fewer than two CPUs are allowed. */
+static int remote_pairs(struct pc_alloc_run *ar, char *err, size_t errlen)
+{
+	static const enum pc_placement how[PC_ALLOC_PAIRS] = { PC_PLACE_COMPACT,
+								PC_PLACE_SPREAD };
+	struct pc_place place;
+	unsigned k, j;
+	int cpus[2];
+
+	if (pc_place_open(&place, NULL, err, errlen) < 0)
+		return -1;
+	for (k = 0; k < PC_ALLOC_PAIRS; k++) {
+		if (pc_place_pick(&place, how[k], 2, cpus, err, errlen) < 0) {
+			pc_place_close(&place);
+			snprintf(err, errlen, "the remote pattern needs two CPUs, and %u %s "
+				 "allowed", place.ncpus, place.ncpus == 1 ? "is" : "are");
+			return -1;
+		}
+		for (j = 0; j < ar->npairs && (ar->pairs[j].cpus[0] != cpus[0] ||
+						ar->pairs[j].cpus[1] != cpus[1]); j++)
+			;
+		if (j < ar->npairs)
+			continue;
+		ar->pairs[ar->npairs++] = (struct pc_alloc_pair){ { cpus[0], cpus[1] },
+			pc_placement_names[how[k]], pc_place_class(&place, cpus, 2) };
+	}
+	pc_place_close(&place);
+	return 0;
+}
+
 int pc_alloc_open(const void *opts, void *state, char *err, size_t errlen)
 {
 	const struct pc_alloc_options *o = opts;
@@ -250,7 +285,11 @@ int pc_alloc_open(const void *opts, void *state, char *err, size_t errlen)
 
 	memset(ar, 0, sizeof(*ar));
 	ar->touch = o->touch;
+	memcpy(ar->rows, o->rows, sizeof(ar->rows));
 	if (pc_allocator_list_check(p, err, errlen) < 0)
+		return -1;
+	if ((o->rows[PC_ALLOC_REMOTE_MALLOC] || o->rows[PC_ALLOC_REMOTE_FREE]) &&
+	    remote_pairs(ar, err, errlen) < 0)
 		return -1;
 	for (;;) {
 		size_t len = strcspn(p, ",");
@@ -295,17 +334,34 @@ void pc_alloc_close(void *state)
 	ar->nalloc = 0;
 }
 
-/* The points, allocator by allocator, size by size, row by row; each gets a
- * result, and a job unless its allocator does not take memory back. */
+/* A point's result as planned: failed when its allocator does not take
+ * memory back (bad says why). */
+static void plan_result(struct pc_probe_result *r, const char *bad)
+{
+	r->linearity = NAN;
+	r->cycles_source = PC_CYCLES_CALIBRATED;
+	r->ring = 3;
+	if (bad) {
+		r->status = PC_STATUS_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "self-check failed: %s", bad);
+	}
+}
+
+/* The points, allocator by allocator, size by size, row by row, then its
+ * remote ones; each gets a result, and a job unless its allocator does
+ * not take memory back. */
 static int plan(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 		struct pc_profile *prof)
 {
+	bool remote = o->rows[PC_ALLOC_REMOTE_MALLOC] || o->rows[PC_ALLOC_REMOTE_FREE];
 	size_t n = 0, k = 0, size;
-	unsigned a, row;
+	unsigned a, row, p;
 	char why[256];
 
 	for (row = 0; row < PC_ALLOC_PATTERNS; row++)
 		n += o->rows[row];
+	/* the remote rows measured together, each point's malloc and free */
+	n += remote ? 2 * ar->npairs : 0;
 	n *= (size_t)PC_ALLOC_NSIZES * ar->nalloc;
 	prof->probes = calloc(n ? n : 1, sizeof(*prof->probes));
 	ar->points = calloc(n ? n : 1, sizeof(*ar->points));
@@ -313,28 +369,34 @@ static int plan(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
 	if (!prof->probes || !ar->points || !ar->dist)
 		return -1;
 	prof->nprobes = n;
-	for (a = 0; a < ar->nalloc; a++)
+	for (a = 0; a < ar->nalloc; a++) {
 		for (size = PC_ALLOC_SIZE_MIN; size < PC_ALLOC_SIZE_MIN << PC_ALLOC_NSIZES;
 		     size *= 2) {
 			const char *bad = pc_allocator_returns(&ar->alloc[a], size,
 							       PC_UNROLL_HI, why, sizeof(why));
 
 			for (row = 0; row < PC_ALLOC_PATTERNS; row++) {
-				struct pc_probe_result *r = &prof->probes[k];
-
 				if (!o->rows[row])
 					continue;
-				ar->points[k++] = (struct pc_alloc_point){ row, size, a };
-				r->linearity = NAN;
-				r->cycles_source = PC_CYCLES_CALIBRATED;
-				r->ring = 3;
-				if (bad) {
-					r->status = PC_STATUS_FAILED;
-					snprintf(r->reason, sizeof(r->reason),
-						 "self-check failed: %s", bad);
-				}
+				ar->points[k] = (struct pc_alloc_point){ row, size, a, -1, 0, 0 };
+				plan_result(&prof->probes[k++], bad);
 			}
 		}
+		/* its remote points after its others: pair by pair, size by
+		 * size, the malloc row's point and the free row's */
+		for (p = 0; remote && p < ar->npairs; p++)
+			for (size = PC_ALLOC_SIZE_MIN; size < PC_ALLOC_SIZE_MIN << PC_ALLOC_NSIZES;
+			     size *= 2) {
+				const char *bad = pc_allocator_returns(&ar->alloc[a], size,
+								       PC_UNROLL_HI, why, sizeof(why));
+
+				for (row = PC_ALLOC_REMOTE_MALLOC; row < PC_ALLOC_ROWS; row++) {
+					ar->points[k] = (struct pc_alloc_point){ row, size, a,
+										 (int)p, 0, 0 };
+					plan_result(&prof->probes[k++], bad);
+				}
+			}
+	}
 	return 0;
 }
 
@@ -352,16 +414,17 @@ static int plan(const struct pc_alloc_options *o, struct pc_alloc_run *ar,
  * pair).
  */
 
-void *pc_alloc_reserve(const struct pc_allocator *a)
+void *pc_alloc_reserve(const struct pc_allocator *a, unsigned batches)
 {
-	void *held[PC_ALLOC_RESERVE * PC_UNROLL_HI], *pin;
+	void *held[PC_REMOTE_RESERVE * PC_UNROLL_HI], *pin;
 	size_t size = (size_t)PC_ALLOC_SIZE_MIN << (PC_ALLOC_NSIZES - 1);
-	unsigned i;
+	unsigned i, n = (batches < PC_REMOTE_RESERVE ? batches : PC_REMOTE_RESERVE) *
+			PC_UNROLL_HI;
 
-	for (i = 0; i < PC_ALLOC_RESERVE * PC_UNROLL_HI; i++)
+	for (i = 0; i < n; i++)
 		held[i] = a->malloc(size);
 	pin = a->malloc(PC_ALLOC_PIN_SIZE);
-	for (i = 0; i < PC_ALLOC_RESERVE * PC_UNROLL_HI; i++)
+	for (i = 0; i < n; i++)
 		a->free(held[i]);
 	return pin;
 }
@@ -454,6 +517,27 @@ static int distributions(const struct pc_measure_item *items, struct pc_alloc_di
  * points; glibc's 19.0 to 20.0 and 23.0. Now an allocator's figures do
  * not depend on which others the run measures.
  */
+/* An allocator's remote points, points[first .. first + n), at *cpt
+ * cycles a tick (the run's calibration, taken here when no other point
+ * took it), their time added to the run's. */
+static int remote(struct pc_alloc_run *ar, unsigned a, size_t first, size_t n,
+		  const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		  struct pc_profile *prof, double *cpt, char *err, size_t errlen)
+{
+	struct timespec t0, t1;
+	int rc;
+
+	if (!(*cpt > 0) && pc_calibrate(clk, 21, cfg->sample_s, cpt, err, errlen) < 0)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = pc_alloc_remote(ar, a, first, n, cfg, clk, prof, *cpt, err, errlen);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	prof->wall_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (pc_interrupted() && !prof->interrupted)
+		prof->interrupted = pc_interrupted();
+	return rc;
+}
+
 static int measure_each(struct pc_measure_item *items, struct pc_alloc_run *ar,
 			const struct pc_measure_config *cfg, const struct pc_clock *clk,
 			struct pc_profile *prof, char *err, size_t errlen)
@@ -461,36 +545,49 @@ static int measure_each(struct pc_measure_item *items, struct pc_alloc_run *ar,
 	struct pc_profile sub[PC_ALLOCATORS_MAX];
 	size_t first = 0, n, i;
 	unsigned a, nsub = 0;
+	double cpt = 0;
 
 	for (a = 0; a < ar->nalloc; a++, first += n) {
 		struct pc_profile *s = &sub[nsub];
+		size_t nc;
 
 		for (n = 0; first + n < prof->nprobes && ar->points[first + n].allocator == a; n++)
 			;
+		/* its remote points come last, and not through the engine */
+		for (nc = 0; nc < n && ar->points[first + nc].pair < 0; nc++)
+			;
 		memset(s, 0, sizeof(*s));
-		if (!n || !(s->probes = malloc(n * sizeof(*s->probes)))) {
-			if (!n)
-				continue;
+		if (nc && !(s->probes = malloc(nc * sizeof(*s->probes)))) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-		s->nprobes = n;
-		memcpy(s->probes, prof->probes + first, n * sizeof(*s->probes));
-		for (i = 0; i < n; i++)
-			items[first + i].r = &s->probes[i];
-		if (pc_measure_items(items + first, n, cfg, clk, s, err, errlen) < 0)
-			return -1;	/* s freed there */
-		if (distributions(items + first, ar->dist + first, n, s->cycles_per_tick) < 0) {
-			snprintf(err, errlen, "out of memory");
-			pc_profile_free(s);
-			return -1;
+		if (nc) {
+			s->nprobes = nc;
+			memcpy(s->probes, prof->probes + first, nc * sizeof(*s->probes));
+			for (i = 0; i < nc; i++)
+				items[first + i].r = &s->probes[i];
+			if (pc_measure_items(items + first, nc, cfg, clk, s, err, errlen) < 0)
+				return -1;	/* s freed there */
+			if (distributions(items + first, ar->dist + first, nc,
+					  s->cycles_per_tick) < 0) {
+				snprintf(err, errlen, "out of memory");
+				pc_profile_free(s);
+				return -1;
+			}
+			memcpy(prof->probes + first, s->probes, nc * sizeof(*s->probes));
+			free(s->probes);
+			s->probes = NULL;
+			if (!(cpt > 0))
+				cpt = s->cycles_per_tick;
+			nsub++;
 		}
-		memcpy(prof->probes + first, s->probes, n * sizeof(*s->probes));
-		free(s->probes);
-		s->probes = NULL;
-		nsub++;
+		if (nc < n && remote(ar, a, first + nc, n - nc, cfg, clk, prof, &cpt, err,
+				     errlen) < 0)
+			return -1;
 	}
 	merge_run(prof, sub, nsub, clk);
+	if (!(prof->cycles_per_tick > 0))
+		prof->cycles_per_tick = cpt;
 	return 0;
 }
 
@@ -508,7 +605,7 @@ int pc_alloc_measure(const void *opts, void *state, const struct pc_measure_conf
 	memset(prof, 0, sizeof(*prof));
 	for (i = 0; i < ar->nalloc; i++)
 		if (!ar->pin[i])
-			ar->pin[i] = pc_alloc_reserve(&ar->alloc[i]);
+			ar->pin[i] = pc_alloc_reserve(&ar->alloc[i], PC_ALLOC_RESERVE);
 	if (plan(o, ar, prof) < 0)
 		goto oom;
 	items = calloc(prof->nprobes + 1, sizeof(*items));

@@ -18,9 +18,16 @@
 #include "results/report.h"
 
 /* The three rows: N calls timed, then their N frees; or the reverse; or a
- * malloc immediately freed. */
-enum pc_alloc_pattern { PC_ALLOC_MALLOC, PC_ALLOC_FREE, PC_ALLOC_PAIR, PC_ALLOC_PATTERNS };
-extern const char *const pc_alloc_rows[PC_ALLOC_PATTERNS];
+ * malloc immediately freed. Then the remote pattern's two (alloc_remote.c):
+ * the mallocs on one CPU, the frees of those objects on another. */
+enum pc_alloc_pattern { PC_ALLOC_MALLOC, PC_ALLOC_FREE, PC_ALLOC_PAIR, PC_ALLOC_PATTERNS,
+			PC_ALLOC_REMOTE_MALLOC = PC_ALLOC_PATTERNS, PC_ALLOC_REMOTE_FREE,
+			PC_ALLOC_ROWS };
+extern const char *const pc_alloc_rows[PC_ALLOC_ROWS];
+/* The remote pattern's batches go through a ring of this many slots; a
+ * sample is this many batches of PC_UNROLL_HI objects. */
+#define PC_REMOTE_RING		4
+#define PC_REMOTE_BATCHES	16
 
 /* Sizes 8, 16, ... 16384 bytes (as the kernel's kmalloc caches of 2007). */
 #define PC_ALLOC_SIZE_MIN	8
@@ -44,21 +51,26 @@ struct pc_allocator {
 	/* The allocator's own count of bytes in use, where it keeps one
 	 * (NULL: none); -1 when it cannot tell. */
 	long long (*in_use)(const struct pc_allocator *a);
+	/* The frees the calling thread made, where the allocator counts them
+	 * (the test allocator's pc_test_alloc_frees), or NULL. */
+	unsigned long (*frees)(void);
 	char version[64];
 	char library[256];		/* the file its malloc lives in */
 };
 
 struct pc_alloc_options {
-	bool rows[PC_ALLOC_PATTERNS];	/* -p among the three rows */
+	bool rows[PC_ALLOC_ROWS];	/* -p among the rows */
 	const char *allocators;		/* --allocator LIST, or NULL: glibc */
 	bool touch;			/* --touch: write the first byte */
+	bool remote;			/* --remote: the remote pattern's rows too */
 	char **argv;			/* the run command's, to run it again */
 };
 
 /* The allocator names, comma-separated ("glibc, jemalloc, ..."). */
 const char *pc_allocator_names(void);
 /* Marks rows[] from -p globs: how many; -1 (err) when a token matches
- * no row. */
+ * no row. The remote pattern's rows only by a token that names them
+ * (alloc.remote...): alloc.* is the three rows, the default run's. */
 int pc_alloc_select(const char *list, bool *rows, char *err, size_t errlen);
 /* Checks a --allocator list: known names, no repeats, at most
  * PC_ALLOCATORS_MAX. -1 with err otherwise. */
@@ -86,12 +98,26 @@ void pc_allocator_close(struct pc_allocator *a);
 const char *pc_allocator_returns(const struct pc_allocator *a, size_t size,
 				 unsigned n, char *why, size_t len);
 
-/* One point of the group: a row at one size on one allocator. */
+/* One point of the group: a row at one size on one allocator (and a
+ * remote one on a pair of CPUs). */
 struct pc_alloc_point {
 	enum pc_alloc_pattern pattern;
 	size_t size;
 	unsigned allocator;		/* index into the run's allocators */
+	int pair;			/* remote: index into the run's pairs; -1 */
+	unsigned long objects;		/* remote: handed over */
+	unsigned long counted;		/* remote: frees counted at the far end */
 };
+
+/* A pair of CPUs of the remote pattern: a placement of the contended
+ * group's, its first two CPUs (the near end, the far end) and what they
+ * share. */
+struct pc_alloc_pair {
+	int cpus[2];
+	const char *placement;		/* "compact", "spread" */
+	const char *cls;		/* "smt", "l2", ... (placement.c) */
+};
+#define PC_ALLOC_PAIRS		2
 
 /* ---- alloc_dist.c: each point's single calls --------------------------------- */
 
@@ -148,15 +174,28 @@ struct pc_alloc_run {
 	struct pc_alloc_point *points;	/* [prof.nprobes] */
 	struct pc_alloc_dist *dist;	/* [prof.nprobes]: their single calls */
 	bool touch;
+	bool rows[PC_ALLOC_ROWS];	/* the rows filed */
+	struct pc_alloc_pair pairs[PC_ALLOC_PAIRS];
+	unsigned npairs;		/* 0: no remote pattern */
 };
 
-/* An allocator's reserve (alloc.c says why): PC_ALLOC_RESERVE batches of
- * PC_UNROLL_HI blocks of the largest size allocated, a block of
+/* alloc_remote.c. The remote points of allocator a among points[first ..
+ * first + n) (each malloc row's point with its free row's next), on their
+ * pairs of CPUs, cfg->samples samples each at cpt cycles a tick, then
+ * their single calls; -1 with err when its threads cannot start. */
+int pc_alloc_remote(struct pc_alloc_run *ar, unsigned a, size_t first, size_t n,
+		    const struct pc_measure_config *cfg, const struct pc_clock *clk,
+		    struct pc_profile *prof, double cpt, char *err, size_t errlen);
+
+/* An allocator's reserve (alloc.c says why): batches (PC_ALLOC_RESERVE;
+ * the remote pattern's near end, what its ring holds, PC_REMOTE_RESERVE)
+ * of PC_UNROLL_HI blocks of the largest size allocated, a block of
  * PC_ALLOC_PIN_SIZE bytes (no point's size) allocated, the batches freed.
  * Returns that block, the pin, to free (a->free) when the run ends. */
 #define PC_ALLOC_RESERVE	2
+#define PC_REMOTE_RESERVE	(PC_REMOTE_RING + 2)
 #define PC_ALLOC_PIN_SIZE	(3 * ((size_t)PC_ALLOC_SIZE_MIN << (PC_ALLOC_NSIZES - 2)))
-void *pc_alloc_reserve(const struct pc_allocator *a);
+void *pc_alloc_reserve(const struct pc_allocator *a, unsigned batches);
 
 /* Runs primcost again (argv: the run command's, from "run") with glibc's
  * static TLS surplus raised to PC_ALLOC_TLS_BYTES; returns only on error. */
@@ -180,8 +219,9 @@ int pc_alloc_measure(const void *opts, void *state, const struct pc_measure_conf
 /* The group (alloc_group.c). */
 extern const struct pc_measurement_group pc_group_alloc;
 /* Its points: a size and an allocator (group.h; the kernel group's sized
- * rows' too). */
+ * rows' too); the remote pattern's, those and a placement. */
 extern const struct pc_point_shape pc_alloc_point_shape;
+extern const struct pc_point_shape pc_alloc_remote_shape;
 
 /* The group's probes and describe (group.h): state is its struct
  * pc_alloc_run. The probes object of the run: a probe per row, its

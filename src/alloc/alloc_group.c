@@ -7,12 +7,13 @@
 #include "alloc.h"
 #include "results/group.h"
 
-enum { OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH };
+enum { OPT_ALLOC, OPT_ALLOCATOR, OPT_TOUCH, OPT_REMOTE };
 
 static const struct pc_group_option alloc_options[] = {
 	[OPT_ALLOC] = { "alloc", false, true },
 	[OPT_ALLOCATOR] = { "allocator", true, true },
 	[OPT_TOUCH] = { "touch", false, false },
+	[OPT_REMOTE] = { "remote", false, true },
 	{ NULL, false, false },
 };
 
@@ -21,6 +22,7 @@ static int alloc_option(void *opts, int index, const char *arg, char *err, size_
 	struct pc_alloc_options *a = opts;
 
 	a->touch |= index == OPT_TOUCH;
+	a->remote |= index == OPT_REMOTE;
 	if (index != OPT_ALLOCATOR)
 		return 0;
 	if (a->allocators) {
@@ -42,10 +44,20 @@ static int alloc_finish(void *opts, const struct pc_group_args *g, char *err, si
 
 static int alloc_select(void *opts, const char *probes, char *err, size_t errlen)
 {
-	return pc_alloc_select(probes, ((struct pc_alloc_options *)opts)->rows, err, errlen);
+	struct pc_alloc_options *o = opts;
+	int n = pc_alloc_select(probes, o->rows, err, errlen);
+
+	/* --remote: the remote pattern's rows besides those selected */
+	if (n >= 0 && o->remote) {
+		n += !o->rows[PC_ALLOC_REMOTE_MALLOC] + !o->rows[PC_ALLOC_REMOTE_FREE];
+		o->rows[PC_ALLOC_REMOTE_MALLOC] = o->rows[PC_ALLOC_REMOTE_FREE] = true;
+	}
+	return n;
 }
 
-static const struct pc_point_shape *const alloc_points[] = { &pc_alloc_point_shape, NULL };
+/* The remote points first: they have a size and an allocator too. */
+static const struct pc_point_shape *const alloc_points[] = { &pc_alloc_remote_shape,
+							     &pc_alloc_point_shape, NULL };
 
 const struct pc_measurement_group pc_group_alloc = {
 	.name = "allocator group",
@@ -59,7 +71,9 @@ const struct pc_measurement_group pc_group_alloc = {
 		"      --alloc           measure the allocator group (also: -p 'alloc.*')\n"
 		"      --allocator LIST  glibc, jemalloc, tcmalloc, mimalloc (default glibc;\n"
 		"                        implies --alloc)\n"
-		"      --touch           write the first byte of every block allocated\n",
+		"      --touch           write the first byte of every block allocated\n"
+		"      --remote          also the remote pattern: allocated on one CPU, freed\n"
+		"                        on another (alloc.remote.*), at each placement\n",
 	.options = alloc_options,
 	.opts_size = sizeof(struct pc_alloc_options),
 	.option = alloc_option,

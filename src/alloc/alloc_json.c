@@ -24,6 +24,19 @@ static json_t *point_json(const struct pc_alloc_run *ar, size_t i,
 
 	if (!p)
 		return NULL;
+	if (pt->pair >= 0) {
+		const struct pc_alloc_pair *pair = &ar->pairs[pt->pair];
+		char cpus[32];
+
+		snprintf(cpus, sizeof(cpus), "%d,%d", pair->cpus[0], pair->cpus[1]);
+		json_object_set_new(p, "placement", json_string(pair->placement));
+		json_object_set_new(p, "cpus", json_string(cpus));
+		json_object_set_new(p, "class", json_string(pair->cls));
+		if (pt->objects) {
+			json_object_set_new(p, "objects", json_integer((json_int_t)pt->objects));
+			json_object_set_new(p, "freed_far", json_integer((json_int_t)pt->counted));
+		}
+	}
 	if (!pc_json_outcome(p, r))
 		return p;
 	pc_json_figures(p, r);
@@ -47,9 +60,11 @@ json_t *pc_alloc_json_probes(const void *state, const struct pc_profile *prof,
 
 	(void)clk;
 
-	for (row = 0; probes && row < PC_ALLOC_PATTERNS; row++) {
+	for (row = 0; probes && row < PC_ALLOC_ROWS; row++) {
 		struct pc_points pp = { NULL, 0 };
 
+		if (!ar->rows[row])
+			continue;
 		for (i = 0; i < prof->nprobes; i++)
 			if (ar->points[i].pattern == row)
 				pc_points_add(&pp, &pc_group_alloc, point_json(ar, i, &prof->probes[i]),
@@ -108,4 +123,31 @@ static int point_name(char *buf, size_t len, const char *probe, json_t *pt)
 /* Its key; its x axis: word, title, tag; its check and name (group.h). */
 const struct pc_point_shape pc_alloc_point_shape = {
 	"size", "size", "size (bytes)", "", point_check, point_name,
+};
+
+/* A remote point: a size, an allocator, and the placement of its pair of
+ * CPUs (compact, spread) with the CPUs, near end first. */
+static int remote_check(json_t *pt, const char *where, char *err, size_t errlen)
+{
+	if (point_check(pt, where, err, errlen) < 0)
+		return -1;
+	if (!json_is_string(json_object_get(pt, "placement")) ||
+	    !pc_name_ok(json_string_value(json_object_get(pt, "placement")), PC_LIMIT_NAME))
+		return pc_fail(err, errlen, "%s.placement: missing or not a name", where);
+	if (!json_is_string(json_object_get(pt, "cpus")))
+		return pc_fail(err, errlen, "%s.cpus: missing or not a string", where);
+	return 0;
+}
+
+/* alloc.remote.free.glibc.compact.64: the size last, as the others'. */
+static int remote_name(char *buf, size_t len, const char *probe, json_t *pt)
+{
+	return snprintf(buf, len, "%s.%s.%s.%lld", probe,
+			json_string_value(json_object_get(pt, "allocator")),
+			json_string_value(json_object_get(pt, "placement")),
+			(long long)json_integer_value(json_object_get(pt, "size")));
+}
+
+const struct pc_point_shape pc_alloc_remote_shape = {
+	"placement", "size", "size (bytes)", "", remote_check, remote_name,
 };

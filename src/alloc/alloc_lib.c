@@ -16,8 +16,9 @@
 #include "alloc.h"
 #include "core/select.h"
 
-const char *const pc_alloc_rows[PC_ALLOC_PATTERNS] = {
+const char *const pc_alloc_rows[PC_ALLOC_ROWS] = {
 	"alloc.malloc", "alloc.free", "alloc.malloc_free",
+	"alloc.remote.malloc", "alloc.remote.free",
 };
 
 /* ---- each allocator's version and count of bytes in use --------------------- */
@@ -235,6 +236,7 @@ int pc_allocator_open(const char *name, struct pc_allocator *a, char *err,
 		return -1;
 	}
 	a->in_use = k->in_use;
+	a->frees = (unsigned long (*)(void))dlsym(a->handle, "pc_test_alloc_frees");
 	snprintf(a->version, sizeof(a->version), "unknown");
 	k->version(a);
 	if (dladdr((void *)a->malloc, &info) && info.dli_fname)
@@ -330,9 +332,20 @@ const char *pc_allocator_returns(const struct pc_allocator *a, size_t size,
 
 int pc_alloc_select(const char *list, bool *rows, char *err, size_t errlen)
 {
-	return pc_select_names(list, pc_alloc_rows, PC_ALLOC_PATTERNS, rows,
-			       "the allocator group: alloc.malloc, alloc.free, "
-			       "alloc.malloc_free", err, errlen);
+	int n = pc_select_names(list, pc_alloc_rows, PC_ALLOC_ROWS, rows,
+				"the allocator group: alloc.malloc, alloc.free, "
+				"alloc.malloc_free, alloc.remote.malloc, alloc.remote.free",
+				err, errlen);
+	unsigned r;
+
+	/* the remote rows by name only: alloc.* is the default run's three */
+	if (n > 0 && !strstr(list, "alloc.remote"))
+		for (r = PC_ALLOC_REMOTE_MALLOC; r < PC_ALLOC_ROWS; r++)
+			if (rows[r]) {
+				rows[r] = false;
+				n--;
+			}
+	return n;
 }
 
 /* ---- room for an allocator's thread-local storage ------------------------------ */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "contend/contend.h"
 #include "results/report.h"
 #include "results/results.h"
 #include "results/table.h"
@@ -249,6 +250,14 @@ static void versions(struct pc_view *v, json_t *entry)
 	}
 }
 
+/* A point's statistic, or none. */
+static double stat_of(json_t *pt, const char *metric, const char *stat)
+{
+	json_t *v = json_object_get(json_object_get(pt, metric), stat);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 /* ---- single calls: the percentiles ------------------------------------------------ */
 
 /* The percentiles the views show; the JSON and CSV have p90 and max too. */
@@ -337,9 +346,81 @@ oom:
 	return -1;
 }
 
+/* ---- the remote pattern ----------------------------------------------------------- */
+
+/* One CPU entry's remote points: a row per size, a group per allocator
+ * and pair of CPUs (placement and CPUs, near end first) of the median
+ * malloc at the near end, the median free at the far end, and the p99 of
+ * their single calls; nothing where there are none. -1 when out of
+ * memory. */
+static int remote_table(struct pc_view *v, json_t *entry, const char *brand, bool heading)
+{
+	static const char *const heads[4] = { "malloc", "free", "p99 malloc", "p99 free" };
+	static const struct pc_table_col size = { NULL, "size", 6, PC_CELL_FIXED,
+						   PC_COL_STUB, 0, NULL, NULL, NULL, NULL };
+	json_t *probes = json_object_get(entry, "probes"), *pt;
+	struct pc_table_col col = { NULL, NULL, 11, PC_CELL_CYCLES, PC_COL_MARK, 0, NULL, NULL,
+				    NULL, NULL };
+	struct pc_table t;
+	char group[96];
+	unsigned row, k;
+	size_t i, c;
+	bool fresh;
+	long r;
+
+	if (pc_table_init(&t, "  ", &size, 1) < 0)
+		return -1;
+	t.marks = noisy;
+	t.nmarks = 1;
+	for (row = PC_ALLOC_REMOTE_MALLOC; row < PC_ALLOC_ROWS; row++)
+		json_array_foreach(json_object_get(json_object_get(probes, pc_alloc_rows[row]),
+						   "points"), i, pt) {
+			const char *alloc = json_string_value(json_object_get(pt, "allocator"));
+			const char *st = json_string_value(json_object_get(pt, "status"));
+			json_t *sz = json_object_get(pt, "size");
+			unsigned end = row - PC_ALLOC_REMOTE_MALLOC;
+
+			if (!alloc || !json_is_integer(sz))
+				continue;
+			snprintf(group, sizeof(group), "%s %s %s", alloc, json_string_value(
+				 json_object_get(pt, "placement")) ? : "?", json_string_value(
+				 json_object_get(pt, "cpus")) ? : "?");
+			for (c = 1; c < t.ncols && strcmp(t.cols[c].group, group) != 0; c += 4)
+				;
+			for (k = 0, fresh = c == t.ncols; fresh && k < 4; k++) {
+				col.group = group;
+				col.head = heads[k];
+				if (pc_table_col_add(&t, &col) < 0)
+					goto oom;
+			}
+			if ((r = size_row(&t, (size_t)json_integer_value(sz))) < 0)
+				goto oom;
+			if (strcmp(st ? : "", "ok") == 0 || strcmp(st ? : "", "noisy") == 0)
+				pc_table_at(&t, (size_t)r, c + end)->v = stat_of(pt, "cycles", "median");
+			pc_table_at(&t, (size_t)r, c + end)->marks = strcmp(st ? : "", "noisy") == 0;
+			pc_table_at(&t, (size_t)r, c + 2 + end)->v = stat_of(pt, "latency", "p99");
+		}
+	if (t.ncols > 1) {
+		pc_view_printf(v, heading ? "%s\n" : "\n", brand);
+		pc_view_wrap(v, "", "remote: objects allocated on one CPU (the near end, the "
+			     "first of the pair) and freed on the other, handed over in batches "
+			     "of 80 through a ring that is not timed: cycles per malloc at the "
+			     "near end and per free at the far end (median of the samples; * "
+			     "noisy), and the p99 of their single calls", 2);
+		if (v->fmt == PC_FORMAT_MARKDOWN)
+			pc_view_printf(v, "\n");
+		pc_view_table(v, &t, brand);
+	}
+	pc_table_free(&t);
+	return 0;
+oom:
+	pc_table_free(&t);
+	return -1;
+}
+
 /* Every CPU of doc with allocator points as a table: the text view (the
  * CPU, the title, the allocators' versions) or markdown; then their
- * single calls' percentiles. */
+ * single calls' percentiles, and the remote pattern's points. */
 static int tables(struct pc_view *v, json_t *doc)
 {
 	json_t *entry;
@@ -361,6 +442,8 @@ static int tables(struct pc_view *v, json_t *doc)
 		}
 		if (rc == 0 && a.n)
 			rc = latency_table(v, entry, brand);
+		if (rc == 0)
+			rc = remote_table(v, entry, brand, !a.n);
 		allocs_free(&a);
 		if (rc < 0)
 			break;
@@ -585,13 +668,6 @@ out:
 enum { A_CPU, A_PROBE, A_ALLOC, A_SIZE, A_STATUS, A_CMED, A_CQ1, A_CQ3, A_NMED, A_SAMPLES,
        A_P50, A_P90, A_P99, A_P999, A_PMAX, A_COLS };
 
-/* A point's statistic, or none. */
-static double stat_of(json_t *pt, const char *metric, const char *stat)
-{
-	json_t *v = json_object_get(json_object_get(pt, metric), stat);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* The points of every CPU, a row each (the reasons are in the JSON). */
 static int points_table(struct pc_table *t, json_t *doc)
@@ -659,7 +735,7 @@ const struct pc_point_row *pc_alloc_point_rows(size_t *n)
 {
 	static const char sel[] = "run --alloc, or --allocator LIST (glibc, jemalloc, "
 		"tcmalloc, mimalloc: those installed are found when it runs)";
-	static const struct pc_point_row rows[PC_ALLOC_PATTERNS] = {
+	static struct pc_point_row rows[PC_ALLOC_ROWS] = {
 		[PC_ALLOC_MALLOC] = { "alloc.malloc", "alloc",
 			"malloc fast path, by size (8 .. 16384 bytes) and allocator",
 			"batch: a batch of mallocs of one size timed, their frees "
@@ -674,9 +750,32 @@ const struct pc_point_row *pc_alloc_point_rows(size_t *n)
 			"malloc and free of one block at once, by size and allocator",
 			"pair: a malloc immediately freed, the pair timed; cycles per pair",
 			sel, "ok", false, NULL },
+		[PC_ALLOC_REMOTE_MALLOC] = { "alloc.remote.malloc", "alloc",
+			"malloc on one CPU of objects another CPU frees, by size, allocator "
+			"and placement", NULL, NULL, "ok", false, NULL },
+		[PC_ALLOC_REMOTE_FREE] = { "alloc.remote.free", "alloc",
+			"free on one CPU of objects another CPU allocated (the remote free "
+			"path), by size, allocator and placement", NULL, NULL, "ok", false,
+			NULL },
 	};
+	static const char remote_sel[] = "run --remote (with --allocator LIST), or -p "
+		"'alloc.remote.*'";
+	static const char remote[] = "remote: two threads on a pair of CPUs (compact and "
+		"spread placements): batches of 80 mallocs timed on the first, handed over "
+		"through a ring that is not timed, their frees timed on the second; cycles "
+		"per call, the median of samples of 16 batches; every free counted at the "
+		"far end";
+	bool lonely = !pc_contend_two_cpus();
+	unsigned k;
 
-	*n = PC_ALLOC_PATTERNS;
+	for (k = PC_ALLOC_REMOTE_MALLOC; k < PC_ALLOC_ROWS; k++) {
+		rows[k].method = remote;
+		rows[k].selected_by = remote_sel;
+		rows[k].availability = lonely ? "needs-2-cpus" : "ok";
+		rows[k].note = lonely ? "one CPU allowed: an object has no second CPU to "
+			       "be freed on" : NULL;
+	}
+	*n = PC_ALLOC_ROWS;
 	return rows;
 }
 

@@ -47,6 +47,8 @@ const char *pc_place_class(const struct pc_place *p, const int *cpus, unsigned n
 int pc_place_nodes(const struct pc_place *p, const int *cpus, unsigned n);
 /* One pair of CPUs per class, the first allowed CPU in each: at most max. */
 unsigned pc_place_pairs(const struct pc_place *p, int (*pairs)[2], unsigned max);
+/* At least two CPUs are allowed (list's availability of what needs two). */
+bool pc_contend_two_cpus(void);
 
 /* ---- contend_plan.c, contend_window.c, contend.c: the points and windows ---------- */
 

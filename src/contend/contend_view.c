@@ -716,7 +716,7 @@ static const char *const methods[] = {
 };
 
 /* Can this process run threads on two CPUs (c2c needs a pair)? */
-static bool two_cpus(void)
+bool pc_contend_two_cpus(void)
 {
 	cpu_set_t set;
 
@@ -735,7 +735,7 @@ const struct pc_point_row *pc_contend_point_rows(size_t *n)
 
 		if (kind->hidden)
 			continue;
-		lonely = kind->cls == PC_KIND_C2C && !two_cpus();
+		lonely = kind->cls == PC_KIND_C2C && !pc_contend_two_cpus();
 		rows[*n] = (struct pc_point_row){ kind->name, "contended", kind->what,
 			methods[kind->cls], "run --locks (or -p with its name)",
 			lonely ? "needs-2-cpus" : "ok", false,
