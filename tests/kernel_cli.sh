@@ -41,9 +41,9 @@ ok $(test $pc_rc -eq 2; echo $?) "-p of no row is a usage error: $(cat "$pc_tmp/
 
 pc list 'kernel.*'
 # A name wider than the column has a line of its own, its fields below it.
-ok $(test "$(grep -c '^kernel\.[a-z_0-9.]*' "$pc_tmp/out")" -eq 26 &&
-     test "$(grep -Ec '^(kernel\.[a-z_0-9.]*)? +kernel +0 ' "$pc_tmp/out")" -eq 26
-     echo $?) "list: the 25 entries and the contended row, in ring 0"
+ok $(test "$(grep -c '^kernel\.[a-z_0-9.]*' "$pc_tmp/out")" -eq 28 &&
+     test "$(grep -Ec '^(kernel\.[a-z_0-9.]*)? +kernel +0 ' "$pc_tmp/out")" -eq 28
+     echo $?) "list: the 27 entries and the contended row, in ring 0"
 # Where the rows cannot run, list -v and its JSON say why (the reason run gives).
 pc list -v kernel.kmalloc
 if grep -Eq ' unsupported( |$)' "$pc_tmp/out"; then
@@ -70,7 +70,7 @@ def ok(c, what):
     n += 1
     print(("ok %d - %s" if c else "not ok %d - %s") % (n, what))
 rows = [k for k in probes if k.startswith("kernel.")]
-ok(len(rows) == 26, "26 kernel rows (17 entries, 8 kmalloc rows of points, the contended row): %d" % len(rows))
+ok(len(rows) == 28, "28 kernel rows (17 entries, 10 kmalloc rows of points, the contended row): %d" % len(rows))
 ok(run.get("unreliable") and "emulated" in run.get("unreliable_reason", "")
    or "TCG" in run.get("unreliable_reason", ""), "the run is marked emulated: %s"
    % run.get("unreliable_reason"))

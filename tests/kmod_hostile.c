@@ -329,6 +329,34 @@ static void kernel_batch(int fd)
 	   "cache is %u bytes, pages 2^%u", c.kmalloc_max, c.page_shift);
 }
 
+/* The remote pattern on CPUs 0 and 1, its largest command: every object
+ * kfree()d on the far CPU; one CPU: refused. */
+static void kernel_remote(int fd, long cpus)
+{
+	struct pc_kernel_cmd c;
+	int e;
+
+	memset(&c, 0, sizeof(c));
+	c.op = PC_KERNEL_OP_REMOTE;
+	c.entry = PC_KE_kfree_remote;
+	c.size = PC_KERNEL_MAX_SIZE;
+	c.count = PC_KERNEL_REMOTE_MAX;
+	c.cpus[0] = 0;
+	c.cpus[1] = 1;
+	e = kernel_cmd(fd, &c);
+	if (cpus < 2) {
+		ok(e == EINVAL || (e == 0 && c.status == PC_KERNEL_UNSUPPORTED),
+		   "one CPU: a REMOTE on CPUs 0 and 1 is refused (%s)", e ? strerror(e) : c.reason);
+		return;
+	}
+	ok(e == 0 && c.status == PC_KERNEL_OK && c.nulls == 0 &&
+	   c.ops == (uint64_t)PC_KERNEL_REMOTE_MAX * PC_KERNEL_REMOTE_OBJS && c.ticks > 0 &&
+	   c.ticks_free > 0, "the largest REMOTE (%d batches of %d objects of %d bytes, CPU 0 "
+	   "to 1): every object kfree()d on the far CPU (%llu) %s", PC_KERNEL_REMOTE_MAX,
+	   PC_KERNEL_REMOTE_OBJS, PC_KERNEL_MAX_SIZE, (unsigned long long)c.ops,
+	   e ? strerror(e) : c.reason);
+}
+
 /* A window of the contended lock ends by its own timer, on one CPU. */
 static void kernel_window(int fd)
 {
@@ -398,7 +426,26 @@ static void kernel_group(int fd)
 		  PC_KERNEL_MAX_SIZE + 1, 0, 0, 0, 100 },
 		{ "a BATCH of 2^32-1 bytes", PC_KERNEL_OP_BATCH, PC_KE_kmalloc_batch10000,
 		  0xffffffffu, 0, 0, 0, PC_KERNEL_BATCH_MAX },
+		/* the remote pattern: REMOTE only, its size, batches and CPUs
+		 * (the CPUs are set below) in range */
+		{ "a RUN of kmalloc.remote", PC_KERNEL_OP_RUN, PC_KE_kmalloc_remote, 64, 0, 0,
+		  1, 0 },
+		{ "a REMOTE of kmalloc (not the remote pattern's)", PC_KERNEL_OP_REMOTE,
+		  PC_KE_kmalloc, 64, 0, 0, 0, 1 },
+		{ "a REMOTE of 0 batches", PC_KERNEL_OP_REMOTE, PC_KE_kmalloc_remote, 64, 0, 0,
+		  0, 0 },
+		{ "a REMOTE of 65 batches", PC_KERNEL_OP_REMOTE, PC_KE_kfree_remote, 64, 0, 0,
+		  0, PC_KERNEL_REMOTE_MAX + 1 },
+		{ "a REMOTE of 2^32-1 batches", PC_KERNEL_OP_REMOTE, PC_KE_kmalloc_remote, 64,
+		  0, 0, 0, 0xffffffffu },
+		{ "a REMOTE of 0 bytes", PC_KERNEL_OP_REMOTE, PC_KE_kmalloc_remote, 0, 0, 0, 0,
+		  1 },
+		{ "a REMOTE of 16385 bytes", PC_KERNEL_OP_REMOTE, PC_KE_kmalloc_remote,
+		  PC_KERNEL_MAX_SIZE + 1, 0, 0, 0, 1 },
 	};
+	/* the CPUs of a REMOTE: the same twice, past the kernel's, 2^32-1 */
+	static const uint32_t bad_cpus[][2] = { { 0, 0 }, { 0, 4096 }, { 4096, 0 },
+						{ 0xffffffffu, 1 }, { 1, 0xffffffffu } };
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct pc_kernel_cmd c;
 	size_t i;
@@ -417,6 +464,19 @@ static void kernel_group(int fd)
 		ok(e == EINVAL, "kernel group, %s: EINVAL (%s)",
 		   wrong[i].what, strerror(e));
 	}
+	for (i = 0; i < sizeof(bad_cpus) / sizeof(bad_cpus[0]); i++) {
+		memset(&c, 0, sizeof(c));
+		c.op = PC_KERNEL_OP_REMOTE;
+		c.entry = PC_KE_kmalloc_remote;
+		c.size = 64;
+		c.count = 1;
+		c.cpus[0] = bad_cpus[i][0];
+		c.cpus[1] = bad_cpus[i][1];
+		e = kernel_cmd(fd, &c);
+		ok(e == EINVAL, "kernel group, a REMOTE on CPUs %u and %u: EINVAL (%s)",
+		   bad_cpus[i][0], bad_cpus[i][1], strerror(e));
+	}
+	kernel_remote(fd, cpus);
 	/* more threads than the kernel has CPUs */
 	memset(&c, 0, sizeof(c));
 	c.op = PC_KERNEL_OP_CONTEND;
@@ -478,7 +538,8 @@ static void killed_caller(int fd)
 	ok(e == 0 && c.status == PC_RING0_OK, "... and the module answers the next caller");
 }
 
-/* A caller killed in the middle of its largest batches dies, and the
+/* A caller killed in the middle of its largest batches (and, with two
+ * CPUs, its remote commands, their threads on two CPUs) dies, and the
  * module answers the next. */
 static void killed_in_batch(int fd)
 {
@@ -501,14 +562,25 @@ static void killed_in_batch(int fd)
 			c.count = PC_KERNEL_BATCH_MAX;
 			if (kernel_cmd(fd, &c) || write(p[1], "b", 1) != 1)
 				_exit(1);
+			if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+				continue;
+			memset(&c, 0, sizeof(c));
+			c.op = PC_KERNEL_OP_REMOTE;
+			c.entry = PC_KE_kmalloc_remote;
+			c.size = 4096;
+			c.count = PC_KERNEL_REMOTE_MAX;
+			c.cpus[1] = 1;
+			if (kernel_cmd(fd, &c) || write(p[1], "r", 1) != 1)
+				_exit(1);
 		}
 	}
 	close(p[1]);
-	e = read(p[0], &b, 1) == 1;	/* one batch done, the next under way */
+	/* a batch and a remote command done, the next under way */
+	e = read(p[0], &b, 1) == 1 && read(p[0], &b, 1) == 1;
 	kill(pid, SIGKILL);
 	ok(e && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
 	   WTERMSIG(status) == SIGKILL, "a caller killed during its batches of the 2007 "
-	   "pattern dies");
+	   "pattern and its remote commands dies");
 	close(p[0]);
 	memset(&c, 0, sizeof(c));
 	c.op = PC_KERNEL_OP_SELFCHECK;

@@ -11,7 +11,8 @@
 # Pentium 4 and Athlon 64 tables; the kernel group (run --kernel) runs
 # every kernel.* row with its self-check passed, flagged emulated (the
 # 2007 pattern's batches, the constant sizes, the page allocator's sizes
-# named, the kernel's settings recorded), the contended spin lock on the
+# named, the kernel's settings recorded, the remote rows on the guest's
+# two CPUs, every object kfree()d on the far one), the contended spin lock on the
 # guest's 2 vCPUs, compared with the 2007 kmalloc and irq tables; tests/kmod_hostile, the module against a hostile
 # caller, passes; rmmod is clean and dmesg has no warning, oops or lockdep
 # report after it. Then a second guest whose CPU lacks cmpxchg16b (qemu's
@@ -161,7 +162,7 @@ except (OSError, ValueError, KeyError) as e:
     print("1..%d" % n)
     sys.exit()
 rows = {k: v for k, v in probes.items() if k.startswith("kernel.")}
-ok(len(rows) == 26, "26 kernel rows filed: %d" % len(rows))
+ok(len(rows) == 28, "28 kernel rows filed: %d" % len(rows))
 # every row runs and passes its self-check: ok, or unsupported where this
 # kernel cannot give it to a module (this_cpu_cmpxchg_double before 6.5,
 # with that reason)
@@ -211,6 +212,12 @@ b = pts("kernel.kmalloc.batch10000")
 ok(all(q.get("samples", 0) >= 1 and q.get("iters") == 10000 for q in b.values()),
    "kernel.kmalloc.batch10000: batches of 10000, a sample each (%s samples at 8 bytes)"
    % b.get(8, {}).get("samples"))
+rem = rows.get("kernel.kmalloc.remote", {}).get("points", []) + \
+    rows.get("kernel.kfree.remote", {}).get("points", [])
+ok(len(rem) == 24 and all(q["status"] in ("ok", "noisy") and q["cpus"] == "0,1" and
+                          q["objects"] > 0 and q["freed_far"] == q["objects"] for q in rem),
+   "the remote rows: 12 sizes each on CPUs 0 and 1, every object kfree()d on the far CPU "
+   "(%s objects a point)" % (rem[0].get("objects") if rem else "-"))
 big = [s for s in b if s > k.get("kmalloc_max_cache_size", 1 << 30)]
 ok(big and all(b[s].get("served_by", "").startswith("page allocator, order ") for s in big)
    and all(b[s].get("served_by") == "slab cache" for s in b if s not in big),

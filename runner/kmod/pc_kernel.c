@@ -392,9 +392,12 @@ static uint64_t loop_kmalloc_kfree_const(struct pc_kstate *k, uint64_t iters, bo
 	return k->cnst ? k->cnst->pair(k, iters, hi) : 0;
 }
 
-/* The 2007 pattern's two rows are BATCH's, not loops of RUN. */
+/* The 2007 pattern's two rows are BATCH's, and the remote pattern's
+ * REMOTE's, not loops of RUN. */
 #define loop_kmalloc_batch10000 NULL
 #define loop_kfree_batch10000 NULL
+#define loop_kmalloc_remote NULL
+#define loop_kfree_remote NULL
 
 /* The pairs' kmalloc() tried once, untimed, before their loop: its NULL
  * is counted there, and then no NULL is looked for inside. */
@@ -851,6 +854,254 @@ unlock:
 	return rc;
 }
 
+/* ---- the remote pattern -------------------------------------------------------------- */
+
+/* A slot of the ring: a batch's pointers, full or empty, a line of its own. */
+struct pc_kslot {
+	atomic_t full;
+	void *ptr[PC_KERNEL_REMOTE_OBJS];
+} ____cacheline_aligned;
+
+/* The two ends of one REMOTE command: the near thread kmalloc()s a batch
+ * (timed), hands it over through the ring (untimed), the far thread
+ * kfree()s it (timed) and counts the frees. */
+struct pc_kremote {
+	struct pc_kslot ring[PC_KERNEL_REMOTE_RING];
+	size_t size;
+	unsigned int batches;
+	int cpu[2];
+	atomic_t ready;
+	bool stop;			/* leave now: the caller gave up, or an end */
+	unsigned long give_up;		/* jiffies: the ends stop waiting by then */
+	uint64_t ticks[2];
+	unsigned long objects, freed, nulls;
+	int wrong_cpu[2];		/* an end's CPU when it was not its own, or -1 */
+	struct completion done[2];
+};
+
+/* Waits for the slot to be full (or empty): false when the run is to stop. */
+static bool pc_kremote_wait(struct pc_kremote *r, struct pc_kslot *s, int full)
+{
+	unsigned int spins = 0;
+
+	while (atomic_read_acquire(&s->full) != full) {
+		if (READ_ONCE(r->stop))
+			return false;
+		if (++spins % 1024 == 0) {
+			if (time_after(jiffies, r->give_up)) {
+				WRITE_ONCE(r->stop, true);
+				return false;
+			}
+			cond_resched();
+		}
+		cpu_relax();
+	}
+	return true;
+}
+
+static void pc_kremote_near(struct pc_kremote *r)
+{
+	void *local[PC_KERNEL_REMOTE_OBJS];
+	uint64_t t = 0, t0, t1;
+	unsigned int b, i;
+
+	for (b = 0; b < r->batches; b++) {
+		struct pc_kslot *s = &r->ring[b % PC_KERNEL_REMOTE_RING];
+
+		t0 = pc_timer_read();
+		for (i = 0; i < PC_KERNEL_REMOTE_OBJS; i++)
+			local[i] = kmalloc(r->size, GFP_KERNEL);
+		t1 = pc_timer_read();
+		t += t1 - t0;
+		if (!pc_kremote_wait(r, s, 0)) {
+			for (i = 0; i < PC_KERNEL_REMOTE_OBJS; i++)
+				kfree(local[i]);
+			break;
+		}
+		memcpy(s->ptr, local, sizeof(local));
+		atomic_set_release(&s->full, 1);
+		r->objects += PC_KERNEL_REMOTE_OBJS;
+	}
+	r->ticks[0] = t;
+}
+
+static void pc_kremote_far(struct pc_kremote *r)
+{
+	void *local[PC_KERNEL_REMOTE_OBJS];
+	uint64_t t = 0, t0, t1;
+	unsigned int b, i;
+
+	for (b = 0; b < r->batches; b++) {
+		struct pc_kslot *s = &r->ring[b % PC_KERNEL_REMOTE_RING];
+
+		if (!pc_kremote_wait(r, s, 1))
+			break;
+		memcpy(local, s->ptr, sizeof(local));
+		atomic_set_release(&s->full, 0);
+		for (i = 0; i < PC_KERNEL_REMOTE_OBJS; i++)
+			r->nulls += !local[i];
+		t0 = pc_timer_read();
+		for (i = 0; i < PC_KERNEL_REMOTE_OBJS; i++)
+			kfree(local[i]);
+		t1 = pc_timer_read();
+		t += t1 - t0;
+		r->freed += PC_KERNEL_REMOTE_OBJS;
+	}
+	r->ticks[1] = t;
+}
+
+/* One end: waits for the other (yielding: a bound thread spinning there
+ * would keep a late one from its CPU), checks its CPU, runs. */
+static int pc_kremote_thread(void *arg, int end)
+{
+	struct pc_kremote *r = arg;
+
+	atomic_inc(&r->ready);
+	while (atomic_read(&r->ready) < 2 && !READ_ONCE(r->stop)) {
+		if (time_after(jiffies, r->give_up))
+			WRITE_ONCE(r->stop, true);
+		cond_resched();
+	}
+	if (!READ_ONCE(r->stop)) {
+		if (raw_smp_processor_id() != r->cpu[end])
+			r->wrong_cpu[end] = raw_smp_processor_id();
+		if (end == 0)
+			pc_kremote_near(r);
+		else
+			pc_kremote_far(r);
+	}
+	kthread_complete_and_exit(&r->done[end], 0);
+}
+
+static int pc_kremote_near_thread(void *arg)
+{
+	return pc_kremote_thread(arg, 0);
+}
+
+static int pc_kremote_far_thread(void *arg)
+{
+	return pc_kremote_thread(arg, 1);
+}
+
+/* The CPUs, size and batches checked: -EINVAL out of range; a CPU not
+ * online, or the ring's bytes over a quarter of the memory available,
+ * unsupported. The CPU-hotplug lock is held. */
+static long pc_kremote_check(struct pc_kernel_cmd *c)
+{
+	u64 bytes = (u64)(PC_KERNEL_REMOTE_RING + 1) * PC_KERNEL_REMOTE_OBJS * c->size;
+	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
+	unsigned int k;
+
+	if (!PC_KE_REMOTE(c->entry) || c->size < 1 || c->size > PC_KERNEL_MAX_SIZE ||
+	    c->count < 1 || c->count > PC_KERNEL_REMOTE_MAX ||
+	    c->cpus[0] >= nr_cpu_ids || c->cpus[1] >= nr_cpu_ids || c->cpus[0] == c->cpus[1])
+		return -EINVAL;
+	for (k = 0; k < 2; k++)
+		if (!cpu_online(c->cpus[k])) {
+			c->status = PC_KERNEL_UNSUPPORTED;
+			PC_KFAIL(c, "CPU %u is not online (%u online)", c->cpus[k],
+				 num_online_cpus());
+			return 0;
+		}
+	if (bytes > avail / 4) {
+		c->status = PC_KERNEL_UNSUPPORTED;
+		PC_KFAIL(c, "the ring's %llu MiB are over a quarter of the memory available "
+			 "(%llu MiB)", (unsigned long long)(bytes >> 20),
+			 (unsigned long long)(avail >> 20));
+	}
+	return 0;
+}
+
+/*
+ * One REMOTE command: count batches kmalloc()ed on cpus[0] and kfree()d
+ * on cpus[1], by kernel threads bound there, preemptible (GFP_KERNEL may
+ * sleep). The caller's wait is killable and bounded; the ends give up
+ * after PC_KERNEL_REMOTE_LIMIT_MS. Every object handed over must be
+ * kfree()d on the far CPU: ops counts them.
+ */
+static long pc_kremote(struct pc_kernel_cmd *c)
+{
+	int (*fn[2])(void *) = { pc_kremote_near_thread, pc_kremote_far_thread };
+	struct task_struct *task[2];
+	struct pc_kremote *r;
+	long rc, left;
+	unsigned int k, n, b;
+
+	cpus_read_lock();
+	rc = pc_kremote_check(c);
+	if (rc || c->status != PC_KERNEL_OK)
+		goto unlock;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r) {
+		rc = -ENOMEM;
+		goto unlock;
+	}
+	r->size = c->size;
+	r->batches = c->count;
+	r->give_up = jiffies + msecs_to_jiffies(PC_KERNEL_REMOTE_LIMIT_MS);
+	for (k = 0; k < 2; k++) {
+		r->cpu[k] = (int)c->cpus[k];
+		r->wrong_cpu[k] = -1;
+		init_completion(&r->done[k]);
+	}
+	for (n = 0; n < 2; n++) {
+		task[n] = kthread_create(fn[n], r, "primcost/r%u", n);
+		if (IS_ERR(task[n]))
+			break;
+		kthread_bind(task[n], c->cpus[n]);
+	}
+	if (n < 2) {
+		rc = PTR_ERR(task[n]);
+		for (k = 0; k < n; k++)
+			kthread_stop(task[k]);
+		goto free;
+	}
+	for (k = 0; k < 2; k++)
+		wake_up_process(task[k]);
+	for (k = 0; k < 2; k++) {
+		left = wait_for_completion_killable_timeout(&r->done[k],
+			msecs_to_jiffies(PC_KERNEL_REMOTE_LIMIT_MS) + HZ);
+		if (left <= 0) {
+			/* told to stop, the ends leave at once */
+			WRITE_ONCE(r->stop, true);
+			rc = left < 0 ? -EINTR : -ETIMEDOUT;
+			for (; k < 2; k++)
+				wait_for_completion(&r->done[k]);
+			break;
+		}
+	}
+	/* what the near end handed over and the far end did not take */
+	for (b = 0; b < PC_KERNEL_REMOTE_RING; b++)
+		if (atomic_read(&r->ring[b].full))
+			for (k = 0; k < PC_KERNEL_REMOTE_OBJS; k++)
+				kfree(r->ring[b].ptr[k]);
+	c->ticks = r->ticks[0];
+	c->ticks_free = r->ticks[1];
+	c->ops = r->freed;
+	c->nulls = r->nulls;
+	if (rc)
+		goto free;
+	if (READ_ONCE(r->stop)) {
+		c->status = PC_KERNEL_UNSUPPORTED;
+		PC_KFAIL(c, "the two ends did not finish within %d ms (a CPU kept busy by "
+			 "another task)", PC_KERNEL_REMOTE_LIMIT_MS);
+	} else if (r->wrong_cpu[0] >= 0 || r->wrong_cpu[1] >= 0) {
+		c->status = PC_KERNEL_CHECK_FAILED;
+		PC_KFAIL(c, "an end ran off its CPU: the near end on %d (not %u), the far on "
+			 "%d (not %u)", r->wrong_cpu[0], c->cpus[0], r->wrong_cpu[1], c->cpus[1]);
+	} else if (r->freed != r->objects ||
+		   r->objects != (unsigned long)c->count * PC_KERNEL_REMOTE_OBJS) {
+		c->status = PC_KERNEL_CHECK_FAILED;
+		PC_KFAIL(c, "%lu objects handed over, %lu kfree()d on the far CPU",
+			 r->objects, r->freed);
+	}
+free:
+	kfree(r);
+unlock:
+	cpus_read_unlock();
+	return rc;
+}
+
 /* ---- the commands ------------------------------------------------------------------ */
 
 static uint32_t pc_kpreempt_model(void)
@@ -1052,6 +1303,11 @@ long pc_kernel_exec(struct pc_kernel_cmd *c)
 		rc = pc_kentry_check(c);
 		if (!rc && c->status == PC_KERNEL_OK)
 			rc = pc_kbatch(c);
+		break;
+	case PC_KERNEL_OP_REMOTE:
+		rc = pc_kentry_check(c);
+		if (!rc && c->status == PC_KERNEL_OK)
+			rc = pc_kremote(c);
 		break;
 	default:
 		rc = -EINVAL;

@@ -89,6 +89,12 @@
 	X(kfree_batch10000, "kfree.batch10000", PC_KT_FREE, "",			\
 	  "the 2007 pattern: 10000 kmalloc()s, then their 10000 kfree()s; "	\
 	  "the mean of the kfree()s")						\
+	X(kmalloc_remote, "kmalloc.remote", PC_KT_ALLOC | PC_KT_SLEEP, "",	\
+	  "kmalloc(size, GFP_KERNEL) on one CPU of objects another CPU "	\
+	  "kfree()s, by a kernel thread bound to each")				\
+	X(kfree_remote, "kfree.remote", PC_KT_FREE, "",				\
+	  "kfree() on one CPU of objects another CPU kmalloc()ed: SLUB's "	\
+	  "remote free path")							\
 	X(kmem_cache_alloc_free, "kmem_cache_alloc_free",			\
 	  PC_KT_ALLOC | PC_KT_FREE | PC_KT_SLEEP,				\
 	  "", "kmem_cache_alloc() and kmem_cache_free() of the module's own "	\
@@ -111,8 +117,10 @@ enum pc_kernel_entry {
 #define PC_KE_CONST(e)	((e) == PC_KE_kmalloc_const || (e) == PC_KE_kfree_const || \
 			 (e) == PC_KE_kmalloc_kfree_const)
 #define PC_KE_BATCH(e)	((e) == PC_KE_kmalloc_batch10000 || (e) == PC_KE_kfree_batch10000)
+#define PC_KE_REMOTE(e)	((e) == PC_KE_kmalloc_remote || (e) == PC_KE_kfree_remote)
 #define PC_KE_SIZED(e)	((e) == PC_KE_kmalloc || (e) == PC_KE_kfree ||		\
-			 (e) == PC_KE_kmalloc_kfree || PC_KE_CONST(e) || PC_KE_BATCH(e))
+			 (e) == PC_KE_kmalloc_kfree || PC_KE_CONST(e) || PC_KE_BATCH(e) ||	\
+			 PC_KE_REMOTE(e))
 #define PC_KE_SLEEPS(e)	(PC_KE_SIZED(e) || (e) == PC_KE_mutex_lock_unlock ||	\
 			 (e) == PC_KE_kmem_cache_alloc_free)
 
@@ -170,6 +178,7 @@ enum pc_kernel_op {
 	PC_KERNEL_OP_RUN,	/* one timed loop: ticks */
 	PC_KERNEL_OP_CONTEND,	/* one window of the contended spin lock */
 	PC_KERNEL_OP_BATCH,	/* the 2007 pattern: count kmallocs, then kfrees */
+	PC_KERNEL_OP_REMOTE,	/* count batches kmalloc()ed on cpus[0], kfree()d on cpus[1] */
 };
 
 enum pc_kernel_status {
@@ -190,6 +199,14 @@ enum pc_kernel_status {
 /* The most kmalloc()s of one BATCH (the 2007 pattern's 10000). Its bytes
  * must also fit a quarter of the memory available (16 KiB: 160 MiB). */
 #define PC_KERNEL_BATCH_MAX	10000
+/* The remote pattern: batches of PC_KERNEL_REMOTE_OBJS objects through a
+ * ring of PC_KERNEL_REMOTE_RING slots, at most PC_KERNEL_REMOTE_MAX
+ * batches a command, which its threads give up after
+ * PC_KERNEL_REMOTE_LIMIT_MS. */
+#define PC_KERNEL_REMOTE_OBJS	80
+#define PC_KERNEL_REMOTE_RING	4
+#define PC_KERNEL_REMOTE_MAX	64
+#define PC_KERNEL_REMOTE_LIMIT_MS	5000
 
 struct pc_kernel_cmd {
 	uint32_t op;		/* enum pc_kernel_op */
@@ -199,7 +216,9 @@ struct pc_kernel_cmd {
 	uint32_t size;		/* kmalloc entries: bytes */
 	uint32_t threads;	/* CONTEND: threads, on CPUs 0 .. threads-1 */
 	uint32_t window_us;	/* CONTEND: the window's length */
-	uint32_t count;		/* BATCH: kmalloc()s, then as many kfree()s */
+	uint32_t count;		/* BATCH: kmalloc()s, then as many kfree()s;
+				 * REMOTE: batches */
+	uint32_t cpus[2];	/* REMOTE: the near CPU, then the far one */
 	uint32_t status;	/* enum pc_kernel_status */
 	uint32_t preempt;	/* enum pc_kernel_preempt, on every command */
 	/* On every command: KMALLOC_MAX_CACHE_SIZE (kmalloc above it is the
@@ -210,8 +229,9 @@ struct pc_kernel_cmd {
 	uint64_t config;	/* PC_KCFG_* bits, on every command */
 	uint64_t ticks;		/* RUN: elapsed; CONTEND: every thread's, summed;
 				 * BATCH: the kmalloc()s' */
-	uint64_t ticks_free;	/* BATCH: the kfree()s' */
-	uint64_t ops;		/* CONTEND: lock+unlock pairs of all threads */
+	uint64_t ticks_free;	/* BATCH, REMOTE: the kfree()s' */
+	uint64_t ops;		/* CONTEND: lock+unlock pairs of all threads;
+				 * REMOTE: objects kfree()d on the far CPU */
 	uint64_t nulls;		/* RUN or BATCH of an allocation: NULLs returned */
 	char release[65];	/* utsname's release */
 	char pad[7];

@@ -243,11 +243,7 @@ static const struct pc_executor alloc_executor = {
 
 /* ---- the run ----------------------------------------------------------------------- */
 
-/* The remote pattern's pairs of CPUs: the first two of each placement
- * of the contended group's, read before the thread is pinned (placement.c;
- * a pair two placements give alike is measured once, under the first);
- * -1 with err where fewer than two CPUs are allowed. */
-static int remote_pairs(struct pc_alloc_run *ar, char *err, size_t errlen)
+int pc_alloc_pairs(struct pc_alloc_pair *pairs, unsigned *npairs, char *err, size_t errlen)
 {
 	static const enum pc_placement how[PC_ALLOC_PAIRS] = { PC_PLACE_COMPACT,
 								PC_PLACE_SPREAD };
@@ -255,6 +251,7 @@ static int remote_pairs(struct pc_alloc_run *ar, char *err, size_t errlen)
 	unsigned k, j;
 	int cpus[2];
 
+	*npairs = 0;
 	if (pc_place_open(&place, NULL, err, errlen) < 0)
 		return -1;
 	for (k = 0; k < PC_ALLOC_PAIRS; k++) {
@@ -264,12 +261,12 @@ static int remote_pairs(struct pc_alloc_run *ar, char *err, size_t errlen)
 				 "allowed", place.ncpus, place.ncpus == 1 ? "is" : "are");
 			return -1;
 		}
-		for (j = 0; j < ar->npairs && (ar->pairs[j].cpus[0] != cpus[0] ||
-						ar->pairs[j].cpus[1] != cpus[1]); j++)
+		for (j = 0; j < *npairs && (pairs[j].cpus[0] != cpus[0] ||
+					     pairs[j].cpus[1] != cpus[1]); j++)
 			;
-		if (j < ar->npairs)
+		if (j < *npairs)
 			continue;
-		ar->pairs[ar->npairs++] = (struct pc_alloc_pair){ { cpus[0], cpus[1] },
+		pairs[(*npairs)++] = (struct pc_alloc_pair){ { cpus[0], cpus[1] },
 			pc_placement_names[how[k]], pc_place_class(&place, cpus, 2) };
 	}
 	pc_place_close(&place);
@@ -289,7 +286,7 @@ int pc_alloc_open(const void *opts, void *state, char *err, size_t errlen)
 	if (pc_allocator_list_check(p, err, errlen) < 0)
 		return -1;
 	if ((o->rows[PC_ALLOC_REMOTE_MALLOC] || o->rows[PC_ALLOC_REMOTE_FREE]) &&
-	    remote_pairs(ar, err, errlen) < 0)
+	    pc_alloc_pairs(ar->pairs, &ar->npairs, err, errlen) < 0)
 		return -1;
 	for (;;) {
 		size_t len = strcspn(p, ",");

@@ -118,6 +118,12 @@ struct pc_alloc_pair {
 	const char *cls;		/* "smt", "l2", ... (placement.c) */
 };
 #define PC_ALLOC_PAIRS		2
+/* The remote pattern's pairs of CPUs: the first two of each placement of
+ * the contended group's, read before the thread is pinned (placement.c;
+ * a pair two placements give alike once, under the first), into
+ * pairs[PC_ALLOC_PAIRS]; -1 with err where fewer than two CPUs are
+ * allowed. The kernel group's remote rows take them too. */
+int pc_alloc_pairs(struct pc_alloc_pair *pairs, unsigned *npairs, char *err, size_t errlen);
 
 /* ---- alloc_dist.c: each point's single calls --------------------------------- */
 
@@ -239,6 +245,12 @@ bool pc_alloc_has_points(json_t *p);
  * per allocator, cycles per call, median), as markdown tables, or as CSV
  * (one line per point). */
 int pc_alloc_show(struct pc_view *v, json_t *doc);
+/* The remote points of rows[0] (mallocs at the near end) and rows[1] (frees
+ * at the far end) of one CPU entry as a table under what they are (and
+ * the CPU's brand first when heading); nothing where there are none. -1
+ * when out of memory. The kernel group's remote rows too. */
+int pc_alloc_remote_view(struct pc_view *v, json_t *entry, const char *brand, bool heading,
+			 const char *const *rows, const char *what);
 /* The group's three rows as list shows them; *n set. */
 struct pc_point_row;
 const struct pc_point_row *pc_alloc_point_rows(size_t *n);

@@ -353,7 +353,8 @@ oom:
  * malloc at the near end, the median free at the far end, and the p99 of
  * their single calls; nothing where there are none. -1 when out of
  * memory. */
-static int remote_table(struct pc_view *v, json_t *entry, const char *brand, bool heading)
+int pc_alloc_remote_view(struct pc_view *v, json_t *entry, const char *brand, bool heading,
+			 const char *const *rows, const char *what)
 {
 	static const char *const heads[4] = { "malloc", "free", "p99 malloc", "p99 free" };
 	static const struct pc_table_col size = { NULL, "size", 6, PC_CELL_FIXED,
@@ -372,13 +373,13 @@ static int remote_table(struct pc_view *v, json_t *entry, const char *brand, boo
 		return -1;
 	t.marks = noisy;
 	t.nmarks = 1;
-	for (row = PC_ALLOC_REMOTE_MALLOC; row < PC_ALLOC_ROWS; row++)
-		json_array_foreach(json_object_get(json_object_get(probes, pc_alloc_rows[row]),
+	for (row = 0; row < 2; row++)
+		json_array_foreach(json_object_get(json_object_get(probes, rows[row]),
 						   "points"), i, pt) {
 			const char *alloc = json_string_value(json_object_get(pt, "allocator"));
 			const char *st = json_string_value(json_object_get(pt, "status"));
 			json_t *sz = json_object_get(pt, "size");
-			unsigned end = row - PC_ALLOC_REMOTE_MALLOC;
+			unsigned end = row;
 
 			if (!alloc || !json_is_integer(sz))
 				continue;
@@ -402,11 +403,7 @@ static int remote_table(struct pc_view *v, json_t *entry, const char *brand, boo
 		}
 	if (t.ncols > 1) {
 		pc_view_printf(v, heading ? "%s\n" : "\n", brand);
-		pc_view_wrap(v, "", "remote: objects allocated on one CPU (the near end, the "
-			     "first of the pair) and freed on the other, handed over in batches "
-			     "of 80 through a ring that is not timed: cycles per malloc at the "
-			     "near end and per free at the far end (median of the samples; * "
-			     "noisy), and the p99 of their single calls", 2);
+		pc_view_wrap(v, "", what, 2);
 		if (v->fmt == PC_FORMAT_MARKDOWN)
 			pc_view_printf(v, "\n");
 		pc_view_table(v, &t, brand);
@@ -443,7 +440,13 @@ static int tables(struct pc_view *v, json_t *doc)
 		if (rc == 0 && a.n)
 			rc = latency_table(v, entry, brand);
 		if (rc == 0)
-			rc = remote_table(v, entry, brand, !a.n);
+			rc = pc_alloc_remote_view(v, entry, brand, !a.n, pc_alloc_rows +
+						  PC_ALLOC_REMOTE_MALLOC, "remote: objects allocated "
+						  "on one CPU (the near end, the first of the pair) and "
+						  "freed on the other, handed over in batches of 80 "
+						  "through a ring that is not timed: cycles per malloc at "
+						  "the near end and per free at the far end (median of the "
+						  "samples; * noisy), and the p99 of their single calls");
 		allocs_free(&a);
 		if (rc < 0)
 			break;

@@ -105,6 +105,12 @@ int pc_kernel_open(const void *opts, void *state, char *err, size_t errlen)
 	kr->release[sizeof(kr->release) - 1] = 0;
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	kr->online = n < 1 ? 1 : n > PC_KERNEL_MAX_THREADS ? PC_KERNEL_MAX_THREADS : (unsigned)n;
+	/* the remote rows' pairs, read before the thread is pinned; none
+	 * on one CPU, and those rows then say why */
+	if (pc_alloc_pairs(kr->pairs, &kr->npairs, why, sizeof(why)) < 0) {
+		kr->npairs = 0;
+		snprintf(kr->no_pairs, sizeof(kr->no_pairs), "%.150s", why);
+	}
 	return 0;
 }
 
@@ -126,8 +132,8 @@ void pc_kernel_close(void *state)
 static int plan(const struct pc_kernel_options *o, struct pc_kernel_run *kr,
 		struct pc_profile *prof)
 {
-	size_t cap = PC_KE_COUNT * PC_KERNEL_SIZES + 8, n = 0;
-	unsigned s, t;
+	size_t cap = PC_KE_COUNT * PC_KERNEL_SIZES * (PC_ALLOC_PAIRS + 1) + 8, n = 0;
+	unsigned s, t, p;
 	int e;
 
 	kr->rows = calloc(cap, sizeof(*kr->rows));
@@ -137,12 +143,16 @@ static int plan(const struct pc_kernel_options *o, struct pc_kernel_run *kr,
 	for (e = 0; e < PC_KE_COUNT; e++) {
 		if (!o->entries[e])
 			continue;
-		for (s = 0; s < (PC_KE_SIZED(e) ? PC_KERNEL_SIZES : 1); s++)
-			kr->rows[n++] = (struct pc_kernel_row){
-				.entry = e, .size = PC_KE_SIZED(e) ? 8u << s : 0 };
+		/* a remote row at each pair of CPUs (one, unsupported, where
+		 * there is none), size by size */
+		for (p = 0; p < (PC_KE_REMOTE(e) && kr->npairs ? kr->npairs : 1); p++)
+			for (s = 0; s < (PC_KE_SIZED(e) ? PC_KERNEL_SIZES : 1); s++)
+				kr->rows[n++] = (struct pc_kernel_row){
+					.entry = e, .size = PC_KE_SIZED(e) ? 8u << s : 0,
+					.pair = PC_KE_REMOTE(e) && kr->npairs ? (int)p : -1 };
 	}
 	for (t = 1; o->contended && t <= kr->online; t *= 2)
-		kr->rows[n++] = (struct pc_kernel_row){ .entry = -1, .threads = t };
+		kr->rows[n++] = (struct pc_kernel_row){ .entry = -1, .pair = -1, .threads = t };
 	kr->nrows = prof->nprobes = n;
 	for (n = 0; n < kr->nrows; n++) {
 		/* timed in the kernel, but not through the ring-0 target of the
@@ -235,7 +245,7 @@ static int measure_entries(struct pc_kernel_run *kr, const struct pc_measure_con
 	for (i = 0; i < kr->nrows; i++) {
 		struct pc_kernel_row *row = &kr->rows[i];
 
-		if (row->entry < 0 || PC_KE_BATCH(row->entry))
+		if (row->entry < 0 || PC_KE_BATCH(row->entry) || PC_KE_REMOTE(row->entry))
 			continue;
 		if (selfcheck(kr, row, &prof->probes[i], err, errlen) < 0)
 			goto out;
@@ -324,11 +334,11 @@ static int batch_once(int fd, struct batch_size *b, bool keep)
 	return 0;
 }
 
-/* The figures of one row of the size from its batches' means: the
- * engine's summary, cycles by the run's calibration; noisy where the
- * batches spread over the allocator's limit (not judged when emulated). */
+/* The figures of one row from its samples' means (batches of ops calls):
+ * the engine's summary, cycles by the run's calibration; noisy where the
+ * samples spread over the allocator's limit (not judged when emulated). */
 static void batch_figures(struct pc_probe_result *r, const double *v, unsigned n,
-			  double cpt, const struct pc_clock *clk, bool emulated)
+			  double cpt, const struct pc_clock *clk, bool emulated, uint64_t ops)
 {
 	double spread;
 
@@ -339,8 +349,8 @@ static void batch_figures(struct pc_probe_result *r, const double *v, unsigned n
 	}
 	r->status = PC_STATUS_OK;
 	r->samples = n;
-	r->iters = PC_KERNEL_BATCH;
-	r->ops_per_sample = PC_KERNEL_BATCH;
+	r->iters = ops;
+	r->ops_per_sample = ops;
 	r->cycles_source = PC_CYCLES_CALIBRATED;
 	r->cycles_per_tick = cpt;
 	r->cycles = pc_summary_scale(&r->ticks, cpt);
@@ -455,7 +465,8 @@ static int measure_batches(struct pc_kernel_run *kr, const struct pc_measure_con
 				snprintf(r->reason, sizeof(r->reason), "interrupted before it was "
 					 "measured");
 			} else {
-				batch_figures(r, b[s].v[k], b[s].n, cpt, clk, cfg->emulated);
+				batch_figures(r, b[s].v[k], b[s].n, cpt, clk, cfg->emulated,
+					      PC_KERNEL_BATCH);
 				r->partial = prof->interrupted != 0;
 			}
 		}
@@ -465,6 +476,180 @@ out:
 		free(b[s].v[1]);
 	}
 	return rc;
+}
+
+/* ---- the remote pattern ------------------------------------------------------------ */
+
+/* The remote rows of one size on one pair of CPUs: their kmalloc.remote
+ * and kfree.remote results (either NULL where not selected). */
+struct remote_set {
+	int pair;
+	unsigned size;
+	struct pc_kernel_row *row[2];
+	struct pc_probe_result *r[2];
+};
+
+/* One REMOTE command: the near end's ticks a kmalloc and the far end's a
+ * kfree into near and far; 0, or 1 with why (unsupported: *refused), -1
+ * with why when the module refused the command itself. */
+static int remote_once(struct pc_kernel_run *kr, const struct remote_set *set, double *near,
+		       double *far, unsigned long *objects, unsigned long *freed, char *why,
+		       size_t len, bool *refused)
+{
+	const struct pc_alloc_pair *pair = &kr->pairs[set->pair];
+	struct pc_kernel_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.op = PC_KERNEL_OP_REMOTE;
+	c.entry = PC_KE_kmalloc_remote;
+	c.size = set->size;
+	c.count = PC_KERNEL_REMOTE_BATCHES;
+	c.cpus[0] = (uint32_t)pair->cpus[0];
+	c.cpus[1] = (uint32_t)pair->cpus[1];
+	if (kernel_ioctl(kr->fd, &c, why, len) < 0)
+		return -1;
+	*objects += (unsigned long)c.count * PC_KERNEL_REMOTE_OBJS;
+	*freed += c.ops;
+	if (c.status != PC_KERNEL_OK || c.nulls) {
+		*refused = c.status == PC_KERNEL_UNSUPPORTED;
+		if (c.nulls)
+			snprintf(why, len, "kmalloc(%u) returned NULL %llu times", set->size,
+				 (unsigned long long)c.nulls);
+		else
+			snprintf(why, len, "%s", c.reason);
+		return 1;
+	}
+	*near = (double)c.ticks / (PC_KERNEL_REMOTE_BATCHES * PC_KERNEL_REMOTE_OBJS);
+	*far = (double)c.ticks_free / (PC_KERNEL_REMOTE_BATCHES * PC_KERNEL_REMOTE_OBJS);
+	return 0;
+}
+
+/* The remote sets of the rows selected; how many. */
+static unsigned remote_sets(struct pc_kernel_run *kr, struct pc_profile *prof,
+			    struct remote_set *set, unsigned max)
+{
+	unsigned n = 0, j, k;
+	size_t i;
+
+	for (i = 0; i < kr->nrows; i++) {
+		struct pc_kernel_row *row = &kr->rows[i];
+
+		if (row->entry < 0 || !PC_KE_REMOTE(row->entry))
+			continue;
+		for (j = 0; j < n && (set[j].size != row->size || set[j].pair != row->pair); j++)
+			;
+		if (j == n && n < max)
+			set[n++] = (struct remote_set){ .pair = row->pair, .size = row->size };
+		if (j == n)
+			continue;
+		k = row->entry == PC_KE_kfree_remote;
+		set[j].row[k] = row;
+		set[j].r[k] = &prof->probes[i];
+	}
+	return n;
+}
+
+/* One set's samples into its rows' figures, or why not. */
+static int remote_point(struct pc_kernel_run *kr, struct remote_set *set,
+			const struct pc_measure_config *cfg, const struct pc_clock *clk,
+			double cpt, char *err, size_t errlen)
+{
+	double *v[2] = { calloc(cfg->samples, sizeof(double)), calloc(cfg->samples, sizeof(double)) };
+	unsigned long objects = 0, freed = 0;
+	bool refused = false;
+	char why[192] = "";
+	unsigned s, k;
+	int rc = 0, got = 0;
+
+	if (!v[0] || !v[1]) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+		goto out;
+	}
+	for (s = 0; s <= cfg->samples && got == 0 && !pc_interrupted(); s++)
+		got = remote_once(kr, set, &v[0][s ? s - 1 : 0], &v[1][s ? s - 1 : 0], &objects,
+				  &freed, why, sizeof(why), &refused);
+	if (got < 0) {
+		snprintf(err, errlen, "%s", why);
+		rc = -1;
+		goto out;
+	}
+	for (k = 0; k < 2; k++) {
+		struct pc_probe_result *r = set->r[k];
+
+		if (!r)
+			continue;
+		set->row[k]->objects = objects;
+		set->row[k]->freed = freed;
+		if (got > 0) {
+			r->status = refused ? PC_STATUS_UNSUPPORTED : PC_STATUS_FAILED;
+			snprintf(r->reason, sizeof(r->reason), "%s%s", refused ? "" :
+				 "in the kernel: ", why);
+		} else if (s <= cfg->samples) {
+			r->status = PC_STATUS_SKIPPED;
+			r->partial = true;
+			snprintf(r->reason, sizeof(r->reason), "interrupted before it was measured");
+		} else {
+			batch_figures(r, v[k], cfg->samples, cpt, clk, cfg->emulated,
+				      PC_KERNEL_REMOTE_BATCHES * PC_KERNEL_REMOTE_OBJS);
+		}
+	}
+out:
+	free(v[0]);
+	free(v[1]);
+	return rc;
+}
+
+/*
+ * The remote pattern: objects kmalloc()ed on one CPU and kfree()d on
+ * another by kernel threads the module binds there, handed over through a
+ * ring that is not timed (the module's REMOTE command), at each pair of
+ * CPUs of the allocator group's placements; each sample a command of
+ * PC_KERNEL_REMOTE_BATCHES batches, after one untimed, the kfree()s on the
+ * far CPU counted there.
+ */
+static int measure_remote(struct pc_kernel_run *kr, const struct pc_measure_config *cfg,
+			  const struct pc_clock *clk, struct pc_profile *prof, char *err,
+			  size_t errlen)
+{
+	struct remote_set set[PC_ALLOC_PAIRS * PC_KERNEL_SIZES];
+	unsigned n = remote_sets(kr, prof, set, PC_ALLOC_PAIRS * PC_KERNEL_SIZES), s, k;
+	double cpt = prof->cycles_per_tick;
+
+	for (s = 0; s < n; s++) {
+		struct pc_kernel_row *row = set[s].row[0] ? set[s].row[0] : set[s].row[1];
+		struct pc_probe_result *r = set[s].r[0] ? set[s].r[0] : set[s].r[1];
+
+		if (set[s].pair < 0) {
+			for (k = 0; k < 2; k++)
+				if (set[s].r[k]) {
+					set[s].r[k]->status = PC_STATUS_UNSUPPORTED;
+					snprintf(set[s].r[k]->reason, sizeof(set[s].r[k]->reason),
+						 "%s", kr->no_pairs);
+				}
+			continue;
+		}
+		if (selfcheck(kr, row, r, err, errlen) < 0)
+			return -1;
+		if (r->status != PC_STATUS_OK) {
+			for (k = 0; k < 2; k++)
+				if (set[s].r[k] && set[s].r[k] != r) {
+					set[s].r[k]->status = r->status;
+					memcpy(set[s].r[k]->reason, r->reason, sizeof(r->reason));
+				}
+			continue;
+		}
+		if (!(cpt > 0) && pc_calibrate(clk, 21, cfg->sample_s, &cpt, err, errlen) < 0)
+			return -1;
+		if (!(prof->cycles_per_tick > 0))
+			prof->cycles_per_tick = cpt;
+		pc_progress(cfg, "round", s + 1, n, pc_kernel_row_names[PC_KE_kmalloc_remote]);
+		if (remote_point(kr, &set[s], cfg, clk, cpt, err, errlen) < 0)
+			return -1;
+	}
+	if (pc_interrupted() && !prof->interrupted)
+		prof->interrupted = pc_interrupted();
+	return 0;
 }
 
 /* ---- the contended spin lock, in windows ------------------------------------------ */
@@ -554,6 +739,7 @@ int pc_kernel_measure(const void *opts, void *state, const struct pc_measure_con
 	}
 	if (measure_entries(kr, cfg, clk, prof, err, errlen) < 0 ||
 	    measure_batches(kr, cfg, clk, prof, err, errlen) < 0 ||
+	    measure_remote(kr, cfg, clk, prof, err, errlen) < 0 ||
 	    measure_contended(kr, cfg, clk, prof, err, errlen) < 0)
 		return -1;
 	if (cfg->emulated && !prof->unreliable) {
@@ -602,6 +788,23 @@ const struct pc_point_shape pc_kernel_threads_shape = {
 	"threads", "threads", "threads", "threads", threads_check, threads_name,
 };
 
+/* A remote point's pair of CPUs (the allocator group's keys) and the
+ * objects handed over and kfree()d on the far CPU. */
+static void remote_keys(json_t *pt, const struct pc_alloc_pair *pair,
+			const struct pc_kernel_row *row)
+{
+	char cpus[32];
+
+	snprintf(cpus, sizeof(cpus), "%d,%d", pair->cpus[0], pair->cpus[1]);
+	json_object_set_new(pt, "placement", json_string(pair->placement));
+	json_object_set_new(pt, "cpus", json_string(cpus));
+	json_object_set_new(pt, "class", json_string(pair->cls));
+	if (row->objects) {
+		json_object_set_new(pt, "objects", json_integer((json_int_t)row->objects));
+		json_object_set_new(pt, "freed_far", json_integer((json_int_t)row->freed));
+	}
+}
+
 json_t *pc_kernel_json_probes(const void *state, const struct pc_profile *prof,
 			      const struct pc_clock *clk)
 {
@@ -639,6 +842,8 @@ json_t *pc_kernel_json_probes(const void *state, const struct pc_profile *prof,
 			if (pt && pc_kernel_served_by(row->size, kr->kmalloc_max, kr->page_shift,
 						      served, sizeof(served)))
 				json_object_set_new(pt, "served_by", json_string(served));
+			if (pt && row->pair >= 0 && PC_KE_REMOTE(row->entry))
+				remote_keys(pt, &kr->pairs[row->pair], row);
 			pc_points_add(&sized[row->entry], &pc_group_kernel, figures(r, pt, inflated),
 				      r->status);
 		} else {

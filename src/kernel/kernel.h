@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "alloc/alloc.h"
 #include "core/clock.h"
 #include "core/measure.h"
 #include "results/report.h"
@@ -34,6 +35,8 @@
 #define PC_KERNEL_SIZES		12	/* 8 .. 16384 bytes */
 /* The 2007 pattern's batch: this many kmalloc()s, then their kfree()s. */
 #define PC_KERNEL_BATCH		PC_KERNEL_BATCH_MAX
+/* The remote pattern's sample: this many batches of PC_KERNEL_REMOTE_OBJS. */
+#define PC_KERNEL_REMOTE_BATCHES	16
 /* Where the kernel's switches are read: / (tests give a tree of their own). */
 #define PC_KERNEL_ROOT		""
 #define PC_KSTR_(x)		#x
@@ -72,10 +75,14 @@ const char *pc_kernel_served_by(unsigned size, unsigned kmalloc_max, unsigned pa
 
 /* ---- kernel.c: the group ---------------------------------------------------- */
 
-/* A row: an entry (and a size), or a contended point (threads). */
+/* A row: an entry (and a size, and a pair of CPUs), or a contended point
+ * (threads). */
 struct pc_kernel_row {
 	int entry;		/* enum pc_kernel_entry; -1: contended */
 	unsigned size;		/* kmalloc entries */
+	int pair;		/* remote: index into the run's pairs; -1: none */
+	unsigned long objects;	/* remote: handed over */
+	unsigned long freed;	/* remote: kfree()d on the far CPU */
 	unsigned threads;	/* contended */
 	uint64_t nulls;		/* allocations that returned NULL */
 	bool check_failed;
@@ -102,6 +109,11 @@ struct pc_kernel_run {
 	uint32_t kmalloc_max;	/* KMALLOC_MAX_CACHE_SIZE */
 	uint32_t page_shift;
 	char cache_alias[64];	/* the module's cache merged into this, or "" */
+	/* the remote rows' pairs of CPUs (the allocator group's), or why
+	 * there are none */
+	struct pc_alloc_pair pairs[PC_ALLOC_PAIRS];
+	unsigned npairs;
+	char no_pairs[160];
 	char release[65];
 	unsigned online;	/* CPUs the contended points may use */
 };

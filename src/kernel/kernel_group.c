@@ -41,7 +41,9 @@ static void kernel_describe(const void *opts, const void *state, json_t *run)
 	json_object_set_new(run, "kernel_config", k);
 }
 
-static const struct pc_point_shape *const kernel_points[] = { &pc_alloc_point_shape,
+/* The remote points first: they have a size and an allocator too. */
+static const struct pc_point_shape *const kernel_points[] = { &pc_alloc_remote_shape,
+								     &pc_alloc_point_shape,
 								     &pc_kernel_threads_shape, NULL };
 
 const struct pc_measurement_group pc_group_kernel = {
