@@ -22,15 +22,17 @@ static const char usage_text[] =
 	"an overview matrix of probe x CPU; the answers to the published tables'\n"
 	"questions; the published tables beside yours), then a chart per probe\n"
 	"group (bars of medians with their interquartile range, lines over\n"
-	"threads or sizes, a heat map of c2c's pairs of CPUs) with its table,\n"
-	"with two files or --baseline the comparison against the first, each\n"
-	"CPU's run context, and the notes. FILE may be - (standard input) or a\n"
-	"reference table's name, and may end in @N, @latest or @YYYY-MM-DD.\n"
+	"threads or sizes, a heat map of c2c's pairs of CPUs, the cumulative\n"
+	"distribution of the allocator points' single calls by size) with its\n"
+	"table, with two files or --baseline the comparison against the first,\n"
+	"each CPU's run context, and the notes. FILE may be - (standard input)\n"
+	"or a reference table's name, and may end in @N, @latest or\n"
+	"@YYYY-MM-DD.\n"
 	"\n"
 	"  -o, --output OUT      the page (- for standard output)\n"
 	"  -b, --baseline FILE   compare every other CPU against this file's\n"
-	"  -f, --format FMT      html, or table (or text): the probe x CPU matrix\n"
-	"                        (default html)\n"
+	"  -f, --format FMT      html, or table (or text): the probe x CPU matrix,\n"
+	"                        then the single calls' percentiles (default html)\n"
 	"  -c, --cpu GLOB        only CPUs whose model key matches (repeatable)\n"
 	"  -m, --metric UNIT     cycles, ns or ticks (default cycles)\n"
 	"  -t, --threshold PCT   smallest difference that is a verdict (default 3)\n"
@@ -156,6 +158,8 @@ static int write_out(const struct report_options *o, const struct pc_compare *m,
 
 		pc_view_init(&v, out->f, PC_FORMAT_TABLE);
 		rc = pc_compare_matrix(&v, m);
+		if (rc == 0)
+			rc = pc_report_calls_text(&v, m);
 		if (pc_view_end(&v) < 0)
 			rc = -1;
 	} else {

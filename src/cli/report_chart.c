@@ -9,8 +9,10 @@
  * (its colour and marker) and series (a dash pattern), labelled at its
  * end; their table has a row per line or per x. The points of pairs of
  * CPUs (c2c.latency.cpus0,1) are a heat map (report_heatmap.c) after the
- * bars, their figures in a table of their own beside it. A group with no
- * figure in the page's unit gets a line that says so, not an empty chart.
+ * bars, their figures in a table of their own beside it. Points that keep
+ * their single calls get the distributions of those (report_calls.c)
+ * after their lines. A group with no figure in the page's unit gets a line
+ * that says so, not an empty chart.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,25 +28,24 @@
 /* Ticks on a linear axis: about this many steps of 1, 2 or 5 x 10^k. */
 #define LINEAR_STEPS 5
 
-struct scale {
-	bool log;
-	double lo, hi;		/* the axis's ends */
-	double step;		/* linear: between ticks */
-	int decimals;		/* linear: the ticks' */
-};
+void pc_page_scale_log(struct pc_page_scale *s, double lo, double hi)
+{
+	s->log = true;
+	s->lo = pow(10, floor(log10(lo)));
+	s->hi = pow(10, ceil(log10(hi)));
+	if (!(s->hi > s->lo))
+		s->hi = 10 * s->lo;
+}
 
-/* The axis for figures from lo (the smallest at or above compare's floor,
- * INFINITY for none: a log scale needs a positive minimum) to hi. */
-static void scale_fit(struct scale *s, double lo, double hi)
+void pc_page_scale_fit(struct pc_page_scale *s, double lo, double hi)
 {
 	double raw, mag;
 
-	s->log = isfinite(lo) && hi / lo >= LOG_SPAN;
-	if (s->log) {
-		s->lo = pow(10, floor(log10(lo)));
-		s->hi = pow(10, ceil(log10(hi)));
+	if (isfinite(lo) && hi / lo >= LOG_SPAN) {
+		pc_page_scale_log(s, lo, hi);
 		return;
 	}
+	s->log = false;
 	/* figures all within the floor (the baseline) get an axis to it */
 	if (!(hi >= 2 * PC_COMPARE_FLOOR))
 		hi = 2 * PC_COMPARE_FLOOR;
@@ -73,13 +74,12 @@ static void scale_add(double *lo, double *hi, const struct pc_cmp_cell *c)
 
 /* Whether v has a place on the axis: a log scale has none for 0, nor for
  * a figure below what the method resolves. */
-static bool placed(const struct scale *s, double v)
+static bool placed(const struct pc_page_scale *s, double v)
 {
 	return !s->log || (v >= PC_COMPARE_FLOOR && v >= s->lo);
 }
 
-/* Where v is along the axis, 0..1. */
-static double at(const struct scale *s, double v)
+double pc_page_at(const struct pc_page_scale *s, double v)
 {
 	double x;
 
@@ -90,17 +90,15 @@ static double at(const struct scale *s, double v)
 	return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-/* The k-th tick, or NAN past the last. */
-static double tick(const struct scale *s, int k)
+double pc_page_tick(const struct pc_page_scale *s, int k)
 {
 	double t = s->log ? s->lo * pow(10, k) : k * s->step;
 
 	return t <= s->hi * 1.000001 ? t : NAN;
 }
 
-/* A tick's words: decimals from the step (log: from the power); a log
- * scale's thousands as k and millions as M, so that a tick is short. */
-static const char *tick_text(const struct scale *s, double t, char *buf, size_t len)
+const char *pc_page_tick_text(const struct pc_page_scale *s, double t, char *buf,
+			      size_t len)
 {
 	int d = !s->log ? s->decimals : t < 1 ? (int)ceil(-log10(t) - 1e-9) : 0;
 
@@ -140,6 +138,7 @@ struct group {
 	bool xlog;
 	size_t npanels;
 	char (*panel)[SERIES_NAME];	/* their titles: "alloc.malloc.*" */
+	bool calls;			/* its lines are those with single calls */
 };
 
 static const char *group_of(const struct pc_cmp_row *row)
@@ -277,13 +276,25 @@ static bool has_figure(const struct pc_cmp_table *t, const size_t *rows, size_t 
 	return false;
 }
 
-/* Lines of series s: the CPUs with a figure in it. */
+/* Whether side i has single calls in series s. */
+static bool series_calls(const struct group *g, const struct series *s, size_t i)
+{
+	size_t q;
+
+	for (q = 0; q < s->n; q++)
+		if (pc_page_calls(g->t, s->row[q], i))
+			return true;
+	return false;
+}
+
+/* Lines of series s: the CPUs with a figure in it (with single calls,
+ * where the group's lines are those). */
 static size_t lines_of(const struct group *g, const struct series *s)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < g->t->nsides; i++)
-		n += has_figure(g->t, s->row, s->n, i);
+		n += g->calls ? series_calls(g, s, i) : has_figure(g->t, s->row, s->n, i);
 	return n;
 }
 
@@ -377,12 +388,12 @@ static unsigned long varying_words(const struct group *g)
 	return mask;
 }
 
-/* Panels of at most LINES_PER_PANEL lines: one for all; else the lines of
- * a panel told apart by the last word that keeps them that few (the
- * allocator: alloc.malloc.* with a line per allocator; the lock:
+/* Panels of at most most lines: one for all; else the lines of a panel
+ * told apart by the last word that keeps them that few (the allocator:
+ * alloc.malloc.* with a line per allocator; the lock:
  * spin_lock_unlock.*.nodes1), the other words making the panels; else a
  * panel per series. -1 when out of memory. */
-static int panels(struct group *g)
+static int panels(struct group *g, size_t most)
 {
 	unsigned long vary;
 	size_t w;
@@ -390,10 +401,10 @@ static int panels(struct group *g)
 	if (!(g->panel = calloc(g->nseries + 1, sizeof(*g->panel))))
 		return -1;
 	vary = varying_words(g);
-	if (panels_by(g, vary) <= LINES_PER_PANEL)
+	if (panels_by(g, vary) <= most)
 		return 0;
 	for (w = MAX_WORDS; w-- > 0;)
-		if ((vary >> w & 1) && panels_by(g, 1ul << w) <= LINES_PER_PANEL)
+		if ((vary >> w & 1) && panels_by(g, 1ul << w) <= most)
 			return 0;
 	panels_by(g, 0);
 	return 0;
@@ -426,7 +437,7 @@ static int group_init(struct group *g, const struct pc_cmp_table *t, size_t c, s
 		series_sort(&g->s[k]);
 	if (!g->nseries)
 		return 0;
-	return x_values(g) < 0 || panels(g) < 0 ? -1 : 0;
+	return x_values(g) < 0 || panels(g, LINES_PER_PANEL) < 0 ? -1 : 0;
 }
 
 static void group_free(struct group *g)
@@ -447,7 +458,6 @@ static void group_free(struct group *g)
  * ticks at the left, the lines' labels at the right). */
 #define PANEL_H 250
 #define PANEL_L 50
-#define PAGE_W 1120		/* the page's width (80em) */
 #define LABEL_CHAR 6.4		/* a label's character, about */
 #define PLOT_MIN_W 200		/* three panels a row while plots are as wide */
 #define PANEL_T 22
@@ -460,7 +470,7 @@ static const char *const dashes[] = {
 	"", "6 3", "2 2", "9 3 2 3", "1 4", "12 4", "4 2 1 2 1 2", "3 6",
 };
 
-static const char *dash_of(size_t k)
+const char *pc_page_dash(size_t k)
 {
 	return dashes[k % (sizeof(dashes) / sizeof(dashes[0]))];
 }
@@ -468,7 +478,7 @@ static const char *dash_of(size_t k)
 struct panel {
 	int w, pw, ph;			/* width; the plot's */
 	int right;			/* the labels' room */
-	const struct scale *s;
+	const struct pc_page_scale *s;
 	const struct group *g;
 };
 
@@ -488,7 +498,7 @@ static double px(const struct panel *p, double x)
 
 static double py(const struct panel *p, double v)
 {
-	return PANEL_T + p->ph * (1 - at(p->s, v));
+	return PANEL_T + p->ph * (1 - pc_page_at(p->s, v));
 }
 
 static const char *x_title(const struct group *g)
@@ -524,10 +534,10 @@ static void panel_axes(FILE *f, const struct panel *p, const char *unit)
 	double t;
 	int k;
 
-	for (k = 0; !isnan(t = tick(p->s, k)); k++)
+	for (k = 0; !isnan(t = pc_page_tick(p->s, k)); k++)
 		fprintf(f, "<path d=\"M%d %.1fh%d\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" "
 			"text-anchor=\"end\">%s</text>\n", PANEL_L, py(p, t), p->pw,
-			PANEL_L - 4, py(p, t) + 4, tick_text(p->s, t, v, sizeof(v)));
+			PANEL_L - 4, py(p, t) + 4, pc_page_tick_text(p->s, t, v, sizeof(v)));
 	if (show)
 		x_labels(p, show);
 	for (k = 0; k < (int)p->g->nx; k++) {
@@ -566,7 +576,8 @@ static bool series_line(FILE *f, const struct panel *p, const struct series *se,
 
 	pc_side_label(side, l);
 	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
-		"stroke-dasharray=\"%s\" points=\"", pc_page_colour(side), dash_of(se->dash));
+		"stroke-dasharray=\"%s\" points=\"", pc_page_colour(side),
+		pc_page_dash(se->dash));
 	for (q = 0; q < se->n; q++) {
 		const struct pc_cmp_cell *c = &p->g->t->row[se->row[q]].cell[side];
 
@@ -623,7 +634,7 @@ static void end_labels(FILE *f, const struct panel *p, struct end_label *e, size
 				e[i].y);
 		fprintf(f, "<path d=\"M%.1f %.1fh18\" stroke=\"%s\" stroke-width=\"1.8\" "
 			"stroke-dasharray=\"%s\"/>\n", right + 4, e[i].y,
-			pc_page_colour(e[i].side), dash_of(e[i].dash));
+			pc_page_colour(e[i].side), pc_page_dash(e[i].dash));
 		pc_page_marker(f, e[i].side, right + 13, e[i].y, e[i].text);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", right + 25, e[i].y + 4);
 		pc_html_escape(f, e[i].text);
@@ -687,7 +698,7 @@ static int panel_right(const struct group *g)
 static int line_figure(FILE *f, struct pc_page *pg, const struct group *g)
 {
 	double lo = INFINITY, hi = 0;
-	struct scale s;
+	struct pc_page_scale s;
 	struct panel p = { .s = &s, .g = g };
 	size_t k, q, i;
 
@@ -695,10 +706,10 @@ static int line_figure(FILE *f, struct pc_page *pg, const struct group *g)
 		for (q = 0; q < g->s[k].n; q++)
 			for (i = 0; i < g->t->nsides; i++)
 				scale_add(&lo, &hi, &g->t->row[g->s[k].row[q]].cell[i]);
-	scale_fit(&s, lo, hi);
+	pc_page_scale_fit(&s, lo, hi);
 	p.right = panel_right(g);
-	p.w = g->npanels == 1 ? 640 : PAGE_W / 3 - 8 - PANEL_L - p.right >= PLOT_MIN_W &&
-	      g->npanels != 2 && g->npanels != 4 ? PAGE_W / 3 - 8 : PAGE_W / 2 - 8;
+	p.w = g->npanels == 1 ? 640 : PC_PAGE_W / 3 - 8 - PANEL_L - p.right >= PLOT_MIN_W &&
+	      g->npanels != 2 && g->npanels != 4 ? PC_PAGE_W / 3 - 8 : PC_PAGE_W / 2 - 8;
 	p.pw = p.w - PANEL_L - p.right;
 	p.ph = PANEL_H - PANEL_T - PANEL_B;
 	fputs("<figure>\n<div class=\"panels\">\n", f);
@@ -733,7 +744,7 @@ static int line_figure(FILE *f, struct pc_page *pg, const struct group *g)
 
 struct bars {
 	int label, x0, w;	/* the names' right edge, the axis, the width */
-	const struct scale *s;
+	const struct pc_page_scale *s;
 };
 
 /* The CPUs with a figure in row r. */
@@ -755,17 +766,18 @@ static size_t bars_in(const struct pc_cmp_table *t, size_t r)
 
 static void bar_axis(FILE *f, const struct bars *b, double y, const char *unit)
 {
-	const struct scale *s = b->s;
+	const struct pc_page_scale *s = b->s;
 	char v[32];
-	double t;
+	double t, x;
 	int k;
 
 	fprintf(f, "<path d=\"M%d %dV%.0f\" stroke=\"#333\"/>\n", b->x0, CH_TOP, y);
-	for (k = 0; !isnan(t = tick(s, k)); k++)
+	for (k = 0; !isnan(t = pc_page_tick(s, k)); k++) {
+		x = b->x0 + CH_PLOT * pc_page_at(s, t);
 		fprintf(f, "<path d=\"M%.1f %dV%.0f\" stroke=\"#ccc\"/><text x=\"%.1f\" "
-			"y=\"%.0f\" text-anchor=\"middle\">%s</text>\n",
-			b->x0 + CH_PLOT * at(s, t), CH_TOP, y, b->x0 + CH_PLOT * at(s, t),
-			y + 13, tick_text(s, t, v, sizeof(v)));
+			"y=\"%.0f\" text-anchor=\"middle\">%s</text>\n", x, CH_TOP, y, x,
+			y + 13, pc_page_tick_text(s, t, v, sizeof(v)));
+	}
 	fprintf(f, "<text x=\"%d\" y=\"%.0f\" text-anchor=\"middle\">%s per operation, "
 		"median and interquartile range%s</text>\n", b->x0 + CH_PLOT / 2,
 		y + 28, unit, s->log ? " (log scale)" : "");
@@ -784,16 +796,17 @@ static void bar(FILE *f, struct pc_page *pg, const struct bars *g,
 	fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 		g->x0 - 4, mid + 4, pc_side_label(i, l));
 	pc_fmt_figure(c->median, v, sizeof(v));
-	w = placed(g->s, c->median) ? CH_PLOT * at(g->s, c->median) : 0;
-	a = CH_PLOT * at(g->s, c->q1);
-	b = c->single ? w : CH_PLOT * at(g->s, c->q3);
+	w = placed(g->s, c->median) ? CH_PLOT * pc_page_at(g->s, c->median) : 0;
+	a = CH_PLOT * pc_page_at(g->s, c->q1);
+	b = c->single ? w : CH_PLOT * pc_page_at(g->s, c->q3);
 	if (w > 0) {
 		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
 			"fill=\"%s\" stroke=\"#333\" stroke-width=\".4\"><title>%s ", g->x0, y,
 			w, CH_BAR, pc_page_colour(i), l);
 		pc_html_escape(f, row->probe);
 		fprintf(f, ": %s %s (IQR %s to %s)</title></rect>\n", v, unit,
-			pc_fmt_figure(c->q1, q1, sizeof(q1)), pc_fmt_figure(c->q3, q3, sizeof(q3)));
+			pc_fmt_figure(c->q1, q1, sizeof(q1)),
+			pc_fmt_figure(c->q3, q3, sizeof(q3)));
 	}
 	if (w > 0 && !c->single && b - a >= 1)
 		fprintf(f, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" "
@@ -821,7 +834,7 @@ static void bar_label(FILE *f, const struct bars *b, const char *probe, double y
 }
 
 /* The chart's geometry and scale, and its height. */
-static double bars_fit(const struct group *g, struct bars *b, struct scale *s)
+static double bars_fit(const struct group *g, struct bars *b, struct pc_page_scale *s)
 {
 	const struct pc_cmp_table *t = g->t;
 	double lo = INFINITY, hi = 0, h = CH_TOP + CH_AXIS + 6, name = CH_LABEL_MIN;
@@ -836,7 +849,7 @@ static double bars_fit(const struct group *g, struct bars *b, struct scale *s)
 		for (i = 0; i < t->nsides; i++)
 			scale_add(&lo, &hi, &t->row[g->bar[r]].cell[i]);
 	}
-	scale_fit(s, lo, hi);
+	pc_page_scale_fit(s, lo, hi);
 	b->s = s;
 	b->label = name < CH_LABEL_MAX ? (int)name + 4 : CH_LABEL_MAX;
 	b->x0 = b->label + 22;
@@ -850,7 +863,7 @@ static void bar_chart(FILE *f, struct pc_page *pg, const struct group *g)
 	const struct pc_cmp_table *t = g->t;
 	const char *unit = pc_metric_name(pg->m->cfg.metric);
 	size_t r, i, n, id = pg->nfigures++;
-	struct scale s;
+	struct pc_page_scale s;
 	struct bars b;
 	double h = bars_fit(g, &b, &s), y = CH_TOP;
 
@@ -1124,6 +1137,57 @@ static int series_table(FILE *f, struct pc_page *pg, const struct group *g)
 	return rc;
 }
 
+/* ---- single calls ------------------------------------------------------------ */
+
+/* Most lines in a chart of single calls: more than a panel of medians
+ * holds, its lines named in a key, not at their ends (a distribution's
+ * lines all end at 1). */
+#define CALLS_LINES 8
+
+/* The distributions of the series' single calls, where their points have
+ * them (report_calls.c): the series that have them laid out in panels of
+ * at most CALLS_LINES lines, a line per series and CPU with them (a
+ * published table's allocators beside a run's have none, and are no
+ * line nor a reason for a panel). -1 when out of memory. */
+static int calls_figure(FILE *f, struct pc_page *pg, const struct group *g)
+{
+	struct group cg = *g;
+	struct pc_page_line *ln = calloc(g->nseries * g->t->nsides + 1, sizeof(*ln));
+	const char **titles = calloc(g->nseries + 1, sizeof(*titles));
+	struct pc_page_lines ls = { .t = g->t, .c = g->c, .group = g->name,
+				    .xword = g->shape->xword, .line = ln, .panel = titles,
+				    .xs = g->xs, .nx = g->nx };
+	size_t p, k, i;
+	int rc = ln && titles && (cg.s = calloc(g->nseries + 1, sizeof(*cg.s))) ? 0 : -1;
+
+	cg.calls = true;
+	cg.panel = NULL;
+	for (k = 0, cg.nseries = 0; rc == 0 && k < g->nseries; k++)
+		if (lines_of(&cg, &g->s[k]))
+			cg.s[cg.nseries++] = g->s[k];
+	if (rc == 0 && cg.nseries)
+		rc = panels(&cg, CALLS_LINES);
+	for (p = 0; rc == 0 && cg.nseries && p < cg.npanels; p++) {
+		titles[p] = cg.panel[p];
+		for (k = 0; k < cg.nseries; k++)
+			for (i = 0; cg.s[k].panel == p && i < g->t->nsides; i++)
+				if (series_calls(&cg, &cg.s[k], i))
+					ln[ls.nlines++] = (struct pc_page_line){
+						.side = i, .series = cg.s[k].name,
+						.label = cg.s[k].label, .panel = p,
+						.n = cg.s[k].n, .row = cg.s[k].row,
+						.x = cg.s[k].x };
+	}
+	ls.npanels = cg.npanels;
+	if (rc == 0 && ls.nlines)
+		rc = pc_page_calls_figure(f, pg, &ls);
+	free(cg.s == g->s ? NULL : cg.s);
+	free(cg.panel);
+	free(ln);
+	free(titles);
+	return rc;
+}
+
 /* ---- a group ----------------------------------------------------------------- */
 
 /* What side i has of row r in words, for a group with no figure: its
@@ -1253,6 +1317,8 @@ static int group_draw(FILE *f, struct pc_page *pg, const struct group *g)
 	}
 	if (g->nseries && (rc = line_figure(f, pg, g)) == 0)
 		rc = series_table(f, pg, g);
+	if (g->nseries && rc == 0)
+		rc = calls_figure(f, pg, g);
 	/* the bars with their table, then the pairs' heat maps with theirs */
 	for (r = 0, n = 0, npairs = 0; r < g->nbar; r++) {
 		if (pc_page_pair(t, g->bar[r], NULL, NULL))

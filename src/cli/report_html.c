@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_html.c - the comparison model as one HTML page (report_html.h).
- * Everything is written here and in report_summary.c and report_chart.c:
+ * Everything is written here and in report_summary.c, report_chart.c,
+ * report_heatmap.c and report_calls.c:
  * the SVG charts are plain elements, the style one inline sheet, no
  * script, nothing fetched. Every figure and verdict comes from the model;
  * colour repeats what a word, a shape or a figure already says.
@@ -325,7 +326,7 @@ static void head(FILE *f, const struct pc_report_html_opts *o)
 	      "body{font:14px/1.4 sans-serif;color:#111;background:#fff;margin:1.5em auto;"
 	      "max-width:80em;padding:0 1em}\n"
 	      "h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.3em;border-bottom:1px solid "
-	      "#999;margin:1.4em 0 .5em}h3{font-size:1.1em;margin:1.2em 0 .4em}\n"
+	      "#999;margin:1.4em 0 .5em}h3{font-size:1.1em;margin:1.2em 0 .4em}h4{font-size:1em;margin:1em 0 .3em}\n"
 	      "p{margin:.4em 0;max-width:62em}\n"
 	      "table{border-collapse:collapse;margin:.4em 0}td,th{border:1px solid #bbb;"
 	      "padding:1px 6px;vertical-align:top}th{background:#eee;text-align:left}\n"

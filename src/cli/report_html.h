@@ -20,5 +20,10 @@ struct pc_report_html_opts {
 /* Writes the page; -1 on a write error or when memory runs out. */
 int pc_report_html(FILE *f, const struct pc_compare *m,
 		   const struct pc_report_html_opts *o);
+/* The text view's single calls (report_calls.c): for each table of the
+ * model whose points have them, a row per point and a group per CPU of
+ * their percentiles; nothing where none has them. -1 when memory runs
+ * out. */
+int pc_report_calls_text(struct pc_view *v, const struct pc_compare *m);
 
 #endif

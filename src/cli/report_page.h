@@ -3,8 +3,10 @@
  * report_page.h - what the files of primcost report's page share
  * (report_html.c: the page, its CPUs and notes; report_summary.c: the
  * answers and the overview matrix; report_chart.c: the charts and their
- * tables; report_heatmap.c: the pairs of CPUs as heat maps): the page's
- * numbered notes, each CPU's style, the points of series and of pairs.
+ * tables; report_heatmap.c: the pairs of CPUs as heat maps;
+ * report_calls.c: the distributions of single calls): the page's numbered
+ * notes, each CPU's style, the scales of the charts, the points of series
+ * and of pairs, the lines of series.
  */
 #ifndef PC_REPORT_PAGE_H
 #define PC_REPORT_PAGE_H
@@ -54,6 +56,9 @@ const char *pc_page_colour(size_t side);
 const char *pc_page_glyph(size_t side);
 /* The marker of side at (x, y), its tooltip text tip (escaped here). */
 void pc_page_marker(FILE *f, size_t side, double x, double y, const char *tip);
+/* The dash pattern of a series in its panel (SVG's stroke-dasharray, ""
+ * solid), eight of them. */
+const char *pc_page_dash(size_t k);
 /* The CPU's name in a sentence: its brand, else its model key. */
 const char *pc_page_cpu_name(const struct pc_cmp_side *s);
 /* A unit besides the page's in which side s measured probe ("ns"), or
@@ -72,6 +77,35 @@ void pc_page_table_marks(struct pc_table *t);
  * where the table is wider than the page: the page never is. */
 void pc_page_table_draw(FILE *f, const struct pc_table *t, const char *cls);
 
+/* The page's width (80em), what a row of charts fits. */
+#define PC_PAGE_W 1120
+
+/* A chart's axis (report_chart.c): linear from 0 in steps of 1, 2 or 5 x
+ * 10^k, or logarithmic between powers of ten. */
+struct pc_page_scale {
+	bool log;
+	double lo, hi;		/* the axis's ends */
+	double step;		/* linear: between ticks */
+	int decimals;		/* linear: the ticks' */
+};
+
+/* The axis for figures from lo (the smallest at or above compare's floor,
+ * INFINITY for none: a log scale needs a positive minimum) to hi: log
+ * where they span a factor of 100 or more. */
+void pc_page_scale_fit(struct pc_page_scale *s, double lo, double hi);
+/* A log axis from the power of ten at or below lo (> 0) to the one at or
+ * above hi, a decade at least. */
+void pc_page_scale_log(struct pc_page_scale *s, double lo, double hi);
+/* Where v is along the axis, 0..1 (a log axis's start for v at or below
+ * it). */
+double pc_page_at(const struct pc_page_scale *s, double v);
+/* The k-th tick, or NAN past the last. */
+double pc_page_tick(const struct pc_page_scale *s, int k);
+/* A tick's words: decimals from the step (log: from the power); a log
+ * scale's thousands as k and millions as M, so that a tick is short. */
+const char *pc_page_tick_text(const struct pc_page_scale *s, double t, char *buf,
+			      size_t len);
+
 /* Whether probe is a point of a series, as a group's point shape ends its
  * name (group.h: NAME.threadsN, or NAME.N for an allocator's size): its
  * series name, its shape (the x axis) and x. */
@@ -87,6 +121,42 @@ bool pc_page_pair(const struct pc_cmp_table *t, size_t r, unsigned *a, unsigned 
  * runs out. */
 int pc_page_heat_maps(FILE *f, struct pc_page *pg, const struct pc_cmp_table *t,
 		      const size_t *rows, size_t n);
+
+/* A CPU's line through a series' points (a group's lines, report_chart.c),
+ * for the charts of their single calls. */
+struct pc_page_line {
+	size_t side;		/* the CPU */
+	const char *series;	/* "alloc.malloc.glibc" */
+	const char *label;	/* what tells it apart in its panel: "glibc" */
+	size_t panel;
+	size_t n;
+	const size_t *row;	/* its points' rows, x ascending */
+	const double *x;
+};
+
+/* A group's lines in panels: those of the rows of table c of the model
+ * with single calls. */
+struct pc_page_lines {
+	const struct pc_cmp_table *t;
+	size_t c;
+	const char *group;	/* "alloc" */
+	const char *xword;	/* what x is: "size" */
+	size_t nlines;
+	const struct pc_page_line *line;	/* in the panels' order */
+	size_t npanels;
+	const char *const *panel;	/* their titles: "alloc.malloc.*" */
+	const double *xs;	/* the distinct x, ascending */
+	size_t nx;
+};
+
+/* The single calls of side i at row r of t (a point's "latency": its
+ * percentiles and histogram, in cycles), or NULL. */
+json_t *pc_page_calls(const struct pc_cmp_table *t, size_t r, size_t i);
+/* The distributions of single calls of the lines (report_calls.c): a
+ * heading, a chart per x (size) and panel of the cumulative distribution,
+ * a key, a caption, and the percentiles in tables. -1 when memory runs
+ * out. */
+int pc_page_calls_figure(FILE *f, struct pc_page *pg, const struct pc_page_lines *ls);
 
 /* The page's sections; -1 when memory runs out. */
 int pc_page_summary(FILE *f, struct pc_page *pg);
