@@ -31,7 +31,7 @@ pc list --format xml
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list --format xml: one-line error, exit 2"
 
 # list derives from the probe table: every row, once; then the rows of the
-# groups measured at points (src/contend/locks.c, the allocator's three,
+# groups measured at points (src/contend/locks.c, the allocator's five,
 # the kernel group's).
 pc list --format csv
 ok $(test $pc_rc -eq 0 && test "$(tail -n +2 "$pc_tmp/out" | grep -cv ',contended,\|,alloc,\|,kernel,')" -eq \
@@ -43,8 +43,8 @@ got=$(grep ',contended,3,' "$pc_tmp/out" | cut -d, -f1 | tr '\n' ' ')
 ok $(test -n "$want" && test "$want" = "$got"; echo $?) \
 	"list shows the contended rows of src/contend/locks.c, lock.broken left out ($got)"
 ok $(test "$(grep ',alloc,3,' "$pc_tmp/out" | cut -d, -f1 | tr '\n' ' ')" = \
-	"alloc.malloc alloc.free alloc.malloc_free "; echo $?) \
-	"list shows the allocator group's three rows"
+	"alloc.malloc alloc.free alloc.malloc_free alloc.remote.malloc alloc.remote.free "; echo $?) \
+	"list shows the allocator group's five rows"
 ok $(grep -q '^lock\.ticket,contended,3,-,ok,,"ticket spinlock (fetch-add, FIFO)",".*time-bounded window.*",run --locks' \
 	"$pc_tmp/out" && grep -q '^alloc\.malloc_free,alloc,3,-,ok,,.*,"pair: .*","run --alloc, or --allocator' \
 	"$pc_tmp/out"; echo $?) "list --format csv: a point row's group, ring, what, method and what measures it"
@@ -80,10 +80,11 @@ ok $(test $pc_rc -eq 0 && python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))
 names = [r["name"] for r in rows]
-assert names == ["alloc.malloc", "alloc.free", "alloc.malloc_free", "c2c.latency"], names
+assert names == ["alloc.malloc", "alloc.free", "alloc.malloc_free", "alloc.remote.malloc",
+                 "alloc.remote.free", "c2c.latency"], names
 assert all(r["ring"] == 3 and r["method"] and r["selected_by"] for r in rows)
 assert rows[0]["method"].startswith("batch") and rows[2]["method"].startswith("pair")
-' "$pc_tmp/out"; echo $?) "list --format json PATTERN: the allocator rows and c2c, with their method"
+' "$pc_tmp/out"; echo $?) "list --format json PATTERN: the allocator rows (the remote two too) and c2c, with their method"
 pc list 'lock.nosuch'
 ok $(test $pc_rc -eq 2 && one_line_error; echo $?) "list: a pattern matching no row: one-line error, exit 2"
 
