@@ -91,8 +91,19 @@ pc compare --stat p99 -f csv "$pc_tmp/k200.json" "$pc_tmp/k10.json"
 # the B side's rows of the pairs measured on both sides: their verdicts
 n=$(grep -c '^-,alloc\.malloc_free\.test\.[0-9]*,alloc,B,.*,ok,ok,.*,slower,' "$pc_tmp/out")
 m=$(grep -c '^-,alloc\.malloc_free\.test\.[0-9]*,alloc,B,.*,ok,ok,' "$pc_tmp/out")
-ok $(test $pc_rc -le 1 && test "$m" -ge 6 && test "$n" -eq "$m"; echo $?) \
-	"compare --stat p99: K = 10 against K = 200 is slower at every size ($n of $m)"
+# an emulated run's single calls are the emulator's: no verdict to expect
+why=$("$PYTHON3" -c 'import json, sys
+for f in sys.argv[1:]:
+    (e,) = json.load(open(f))["cpus"].values()
+    if e["runs"][-1].get("unreliable"):
+        print("the run is marked unreliable (%s)" % e["runs"][-1].get("unreliable_reason"))
+        break' "$pc_tmp/k10.json" "$pc_tmp/k200.json")
+desc="compare --stat p99: K = 10 against K = 200 is slower at every size ($n of $m)"
+if [ -n "$why" ]; then
+	skip "$why: its single calls are not the CPU's" "$desc"
+else
+	ok $(test $pc_rc -le 1 && test "$m" -ge 6 && test "$n" -eq "$m"; echo $?) "$desc"
+fi
 pc compare --stat p99 "$PC_SRCDIR/data/reference/intel-pentium4.json" \
 	"$PC_SRCDIR/data/reference/amd-athlon64-x2-3800.json"
 ok $(test $pc_rc -eq 2 && one_line_error && grep -q 'no row of the files has single calls' \

@@ -32,10 +32,12 @@ double pc_alloc_dist_bucket_lo(unsigned b)
 }
 
 /* The nearest-rank quantile of sorted[0 .. n): the smallest value with at
- * least p of the calls at or below it (no value between two calls). */
-static double rank(const double *sorted, size_t n, double p)
+ * least per10k ten-thousandths of the calls at or below it (no value
+ * between two calls). In integers: 0.9 * 16000 is 14400 in double but
+ * above it in the x87's extended precision, whose ceil took the next call. */
+static double rank(const double *sorted, size_t n, unsigned per10k)
 {
-	size_t k = (size_t)ceil(p * (double)n);
+	size_t k = (n * per10k + 9999) / 10000;
 
 	return sorted[k ? k - 1 : 0];
 }
@@ -96,14 +98,14 @@ int pc_alloc_dist_make(struct pc_alloc_dist *d, const uint32_t *ticks, unsigned 
 	for (k = 0; per && k < PC_DIST_CHUNKS; k++) {
 		c = v + (size_t)k * per;
 		pc_sort_doubles(c, per);
-		d->chunk_p99[k] = rank(c, per, 0.99);
+		d->chunk_p99[k] = rank(c, per, 9900);
 	}
 	pc_sort_doubles(v, n);
 	d->calls = n;
-	d->p50 = rank(v, n, 0.50);
-	d->p90 = rank(v, n, 0.90);
-	d->p99 = rank(v, n, 0.99);
-	d->p999 = rank(v, n, 0.999);
+	d->p50 = rank(v, n, 5000);
+	d->p90 = rank(v, n, 9000);
+	d->p99 = rank(v, n, 9900);
+	d->p999 = rank(v, n, 9990);
 	d->max = v[n - 1];
 	d->timer_cycles = timer->ticks * cpt;
 	d->resolution_cycles = timer->resolution_cycles;

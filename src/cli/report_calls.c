@@ -634,9 +634,10 @@ int pc_page_calls_figure(FILE *f, struct pc_page *pg, const struct pc_page_lines
 
 /* ---- the text view ----------------------------------------------------------- */
 
-/* The text view's columns of a percentile, and the least of its points'
- * names beside them (a longer name goes on a line of its own). */
-#define TEXT_COL 7
+/* The text view's columns of a percentile (at least, a space before
+ * each), and the least of its points' names beside them (a longer name
+ * goes on a line of its own). */
+#define TEXT_COL 6
 #define TEXT_POINT_MIN 12
 
 /* Table t's points with single calls: a row per point, a group per CPU of
@@ -647,7 +648,7 @@ static int text_table(struct pc_table *tab, const struct pc_cmp_table *t)
 	static const struct pc_table_col point = {
 		.head = "point", .flags = PC_COL_STUB | PC_COL_LEFT | PC_COL_ALONE };
 	int fit = pc_table_fit() > 0 ? pc_table_fit() : 80;
-	int room = fit - 2 - (int)NPCTS * TEXT_COL;
+	int room, group, widest = 0, w;
 	char l[PC_LABEL_LEN];
 	size_t r, i, q;
 	long at = 0;
@@ -658,7 +659,8 @@ static int text_table(struct pc_table *tab, const struct pc_cmp_table *t)
 		for (q = 0; rc == 0 && q < NPCTS; q++)
 			rc = pc_table_col_add(tab, &(struct pc_table_col){
 					      .group = pc_side_label(i, l), .head = pcts[q].key,
-					      .width = TEXT_COL, .style = PC_CELL_CYCLES }) < 0 ?
+					      .width = TEXT_COL, .style = PC_CELL_CYCLES,
+					      .gap = q ? " " : "  " }) < 0 ?
 					      -1 : 0;
 	for (r = 0; rc == 0 && r < t->nrows; r++) {
 		for (i = 0; i < t->nsides && !pc_page_calls(t, r, i); i++)
@@ -673,9 +675,24 @@ static int text_table(struct pc_table *tab, const struct pc_cmp_table *t)
 				pc_table_at(tab, (size_t)at, 1 + i * NPCTS + q)->v =
 					figure_of(c, pcts[q].key);
 	}
-	if (rc == 0)
-		tab->cols[0].width = pc_table_widest(tab, 0) < room ? pc_table_widest(tab, 0) :
-				     room > TEXT_POINT_MIN ? room : TEXT_POINT_MIN;
+	if (rc != 0)
+		return rc;
+	/* a figure wider than its column widens it (an emulated run's p99.9
+	 * of 1234567 cycles ran into its neighbour); the names take the room
+	 * the widest CPU's group leaves */
+	for (i = 0; i < t->nsides; i++) {
+		for (q = 0, group = 0; q < NPCTS; q++) {
+			struct pc_table_col *col = &tab->cols[1 + i * NPCTS + q];
+
+			w = pc_table_widest(tab, 1 + i * NPCTS + q);
+			col->width = w > TEXT_COL ? w : TEXT_COL;
+			group += (int)strlen(col->gap) + col->width;
+		}
+		widest = group > widest ? group : widest;
+	}
+	room = fit - 2 - widest;
+	tab->cols[0].width = pc_table_widest(tab, 0) < room ? pc_table_widest(tab, 0) :
+			     room > TEXT_POINT_MIN ? room : TEXT_POINT_MIN;
 	return rc;
 }
 
