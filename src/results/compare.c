@@ -952,10 +952,11 @@ int pc_compare_build(struct pc_compare *m, const struct pc_compare_input *in,
 
 		if (pc_compare_expand_points(in[f].doc) < 0)
 			ERR("out of memory");
-		if (cfg->stat == PC_STAT_P99 && (k = pc_compare_p99(in[f].doc)) < 0)
-			ERR("out of memory");
-		if (cfg->stat == PC_STAT_P99)
+		if (cfg->stat == PC_STAT_P99) {
+			if ((k = pc_compare_p99(in[f].doc)) < 0)
+				ERR("out of memory");
 			kept += k;
+		}
 
 		if (!n)
 			ERR("%s: no CPU %s", in[f].path, globs ? "matches --cpu" :
