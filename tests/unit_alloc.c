@@ -22,7 +22,7 @@
 static void test_names(void)
 {
 	char err[PC_ERRLEN];
-	bool rows[PC_ALLOC_PATTERNS];
+	bool rows[PC_ALLOC_ROWS];
 
 	ok(pc_allocator_list_check("glibc,jemalloc,tcmalloc,mimalloc", err,
 				   sizeof(err)) == 0, "the four allocator names are known");
@@ -33,6 +33,12 @@ static void test_names(void)
 	   "an allocator given twice is refused: %s", err);
 	ok(pc_alloc_select("alloc.*", rows, err, sizeof(err)) == 3 && rows[0] &&
 	   rows[1] && rows[2], "alloc.* selects the three rows");
+	ok(pc_alloc_select("alloc.malloc,alloc.remote.free", rows, err, sizeof(err)) == 2 &&
+	   rows[0] && !rows[1] && !rows[2] && !rows[PC_ALLOC_REMOTE_MALLOC] &&
+	   rows[PC_ALLOC_REMOTE_FREE], "a row and a remote row by name: the two");
+	ok(pc_alloc_select("alloc.*.*", rows, err, sizeof(err)) == 2 && !rows[0] && !rows[1] &&
+	   !rows[2] && rows[PC_ALLOC_REMOTE_MALLOC] && rows[PC_ALLOC_REMOTE_FREE],
+	   "alloc.*.* selects the remote rows alone, and keeps them (it selected nothing)");
 	ok(pc_alloc_select("alloc.free", rows, err, sizeof(err)) == 1 && !rows[0] &&
 	   rows[1] && !rows[2], "alloc.free selects one row");
 	ok(pc_alloc_select("alloc.nope", rows, err, sizeof(err)) < 0,

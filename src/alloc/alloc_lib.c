@@ -336,10 +336,14 @@ int pc_alloc_select(const char *list, bool *rows, char *err, size_t errlen)
 				"the allocator group: alloc.malloc, alloc.free, "
 				"alloc.malloc_free, alloc.remote.malloc, alloc.remote.free",
 				err, errlen);
-	unsigned r;
+	unsigned r, others = 0;
 
-	/* the remote rows by name only: alloc.* is the default run's three */
-	if (n > 0 && !strstr(list, "alloc.remote"))
+	/* alloc.* is the default run's three: a list that selects any of them
+	 * takes the remote rows only where it names alloc.remote; one that
+	 * selects the remote rows alone ('alloc.*.*') keeps them */
+	for (r = 0; r < PC_ALLOC_REMOTE_MALLOC; r++)
+		others += rows[r];
+	if (n > 0 && others && !strstr(list, "alloc.remote"))
 		for (r = PC_ALLOC_REMOTE_MALLOC; r < PC_ALLOC_ROWS; r++)
 			if (rows[r]) {
 				rows[r] = false;
