@@ -12,7 +12,13 @@
  * every free at its far end (pc_test_alloc_frees(), which primcost finds
  * by name); with PRIMCOST_TEST_ALLOCATOR_MISCOUNT set, the count leaves
  * out every 1000th free, and the remote points must fail on it.
+ * malloc_usable_size() is glibc's own, found in libc itself: found through
+ * this library's dependencies, it was AddressSanitizer's where the tests
+ * are built with it, which refuses a block that glibc gave.
  */
+#include <dlfcn.h>
+#include <gnu/lib-names.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -22,18 +28,23 @@ extern void __libc_free(void *p);
 
 static unsigned long every = 100, slow_ns = 20000;
 static int miscount;
+static size_t (*libc_usable_size)(void *);
 static __thread unsigned long mallocs, frees;
 
 __attribute__((constructor)) static void test_alloc_init(void)
 {
 	const char *k = getenv("PRIMCOST_TEST_ALLOCATOR_EVERY");
 	const char *us = getenv("PRIMCOST_TEST_ALLOCATOR_SLOW_US");
+	void *libc;
 
 	if (k && strtoul(k, NULL, 10) >= 1)
 		every = strtoul(k, NULL, 10);
 	if (us && strtoul(us, NULL, 10) >= 1)
 		slow_ns = strtoul(us, NULL, 10) * 1000;
 	miscount = getenv("PRIMCOST_TEST_ALLOCATOR_MISCOUNT") != NULL;
+	libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+	if (libc)
+		libc_usable_size = (size_t (*)(void *))dlsym(libc, "malloc_usable_size");
 }
 
 static uint64_t now_ns(void)
@@ -67,6 +78,11 @@ void free(void *p)
 	if (p && !(miscount && ++calls % 1000 == 0))
 		frees++;
 	__libc_free(p);
+}
+
+size_t malloc_usable_size(void *p)
+{
+	return libc_usable_size && p ? libc_usable_size(p) : 0;
 }
 
 /* The frees of the calling thread so far. */
