@@ -296,6 +296,17 @@ static long latency_cols(struct pc_table *t, const char *alloc, unsigned row)
 /* One CPU entry's single calls: a row per size, a group of p50, p99 and
  * p99.9 per allocator and pattern, under the timer's cost and resolution;
  * nothing where no point has them. -1 when out of memory. */
+/* What a table is, wrapped, then the table (a blank line between them in
+ * markdown). */
+static void words_table(struct pc_view *v, const char *words, const struct pc_table *t,
+			const char *brand)
+{
+	pc_view_wrap(v, "", words, 2);
+	if (v->fmt == PC_FORMAT_MARKDOWN)
+		pc_view_printf(v, "\n");
+	pc_view_table(v, t, brand);
+}
+
 static int latency_table(struct pc_view *v, json_t *entry, const char *brand)
 {
 	static const struct pc_table_col size = { NULL, "size", 6, PC_CELL_FIXED,
@@ -334,10 +345,7 @@ static int latency_table(struct pc_view *v, json_t *entry, const char *brand)
 			 "subtracted; resolution %.*f cycles", PC_DIST_CALLS, timer,
 			 resolution < 10 ? 1 : 0, resolution);
 		pc_view_printf(v, "\n");
-		pc_view_wrap(v, "", line, 2);
-		if (v->fmt == PC_FORMAT_MARKDOWN)
-			pc_view_printf(v, "\n");
-		pc_view_table(v, &t, brand);
+		words_table(v, line, &t, brand);
 	}
 	pc_table_free(&t);
 	return 0;
@@ -403,10 +411,7 @@ int pc_alloc_remote_view(struct pc_view *v, json_t *entry, const char *brand, bo
 		}
 	if (t.ncols > 1) {
 		pc_view_printf(v, heading ? "%s\n" : "\n", brand);
-		pc_view_wrap(v, "", what, 2);
-		if (v->fmt == PC_FORMAT_MARKDOWN)
-			pc_view_printf(v, "\n");
-		pc_view_table(v, &t, brand);
+		words_table(v, what, &t, brand);
 	}
 	pc_table_free(&t);
 	return 0;
