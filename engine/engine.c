@@ -332,41 +332,87 @@ static void prepare_all(struct pc_job *const *jobs, unsigned njobs,
 	}
 }
 
-/* Rounds: each takes its share of every probe's samples, so that a
+/* "WHAT R of N" into phase (24 bytes), without snprintf. */
+static void round_phase(char *phase, const char *what, unsigned r, unsigned n)
+{
+	char *p = phase;
+	unsigned i;
+
+	for (i = 0; what[i] && i < 12; i++)
+		*p++ = what[i];
+	*p++ = ' ';
+	if (r >= 10)
+		*p++ = (char)('0' + r / 10 % 10);
+	*p++ = (char)('0' + r % 10);
+	*p++ = ' ', *p++ = 'o', *p++ = 'f', *p++ = ' ';
+	if (n >= 10)
+		*p++ = (char)('0' + n / 10 % 10);
+	*p++ = (char)('0' + n % 10);
+	*p = 0;
+}
+
+/* Whether the host calls j known now (sequential stopping). */
+static int ask(const struct pc_engine_host *h, struct pc_job *j,
+	       const struct pc_engine_config *cfg)
+{
+	return j->live && !j->known && h->enough && cfg->floor &&
+	       j->kept >= cfg->floor && h->enough(h->ctx, j);
+}
+
+/*
+ * Rounds: each takes its share of every probe's samples, so that a
  * disturbance of the host lasting milliseconds touches a little of every
- * probe rather than all of one. */
+ * probe rather than all of one. With sequential stopping the samples are
+ * taken in two passes of rounds: the floor first, spread over the whole
+ * pass like any count; then the rest up to the ceiling, the host asked
+ * after the first pass and after each round of the second whether a job's
+ * figure is known (a known job sits the rest out).
+ */
+static void sample_pass(struct pc_job *const *jobs, unsigned njobs, unsigned samples,
+			unsigned first_round, unsigned all_rounds,
+			const struct pc_engine_config *cfg, const struct pc_engine_host *h,
+			const char *what, int asking)
+{
+	unsigned rounds = cfg->rounds < samples ? cfg->rounds : samples;
+	struct step s = { 0, h, 0 };
+	unsigned round, i;
+	char phase[24];
+
+	for (round = 0; round < rounds && !stopped(h); round++) {
+		s.count = (unsigned)(pc_udiv64((uint64_t)samples * (round + 1), rounds) -
+				     pc_udiv64((uint64_t)samples * round, rounds));
+		round_phase(phase, what, first_round + round + 1, all_rounds);
+		for (i = 0; i < njobs && !stopped(h); i++) {
+			s.j = jobs[i];
+			if (!s.j->live || s.j->known)
+				continue;
+			progress(h, what, first_round + round + 1, all_rounds, s.j);
+			guarded(&s, phase, step_sample);
+			if (asking && round + 1 < rounds && ask(h, s.j, cfg))
+				s.j->known = 1;
+		}
+	}
+}
+
 static void sample_rounds(struct pc_job *const *jobs, unsigned njobs,
 			  const struct pc_engine_config *cfg,
 			  const struct pc_engine_host *h, const char *what)
 {
-	unsigned rounds = cfg->rounds < cfg->samples ? cfg->rounds : cfg->samples;
-	struct step s = { 0, h, 0 };
-	unsigned round, i;
-	char phase[24], *p;
+	unsigned first = cfg->floor < cfg->samples ? cfg->floor : cfg->samples;
+	unsigned r1, r2, i;
 
-	for (round = 0; round < rounds && !stopped(h); round++) {
-		s.count = (unsigned)(pc_udiv64((uint64_t)cfg->samples * (round + 1), rounds) -
-				     pc_udiv64((uint64_t)cfg->samples * round, rounds));
-		/* "WHAT R of N", without snprintf */
-		for (p = phase, i = 0; what[i] && i < 12; i++)
-			*p++ = what[i];
-		*p++ = ' ';
-		if (round + 1 >= 10)
-			*p++ = (char)('0' + (round + 1) / 10 % 10);
-		*p++ = (char)('0' + (round + 1) % 10);
-		*p++ = ' ', *p++ = 'o', *p++ = 'f', *p++ = ' ';
-		if (rounds >= 10)
-			*p++ = (char)('0' + rounds / 10 % 10);
-		*p++ = (char)('0' + rounds % 10);
-		*p = 0;
-		for (i = 0; i < njobs && !stopped(h); i++) {
-			s.j = jobs[i];
-			if (!s.j->live)
-				continue;
-			progress(h, what, round + 1, rounds, s.j);
-			guarded(&s, phase, step_sample);
-		}
+	if (!cfg->floor || !h->enough || first == cfg->samples) {
+		r1 = cfg->rounds < cfg->samples ? cfg->rounds : cfg->samples;
+		sample_pass(jobs, njobs, cfg->samples, 0, r1, cfg, h, what, 0);
+		return;
 	}
+	r1 = cfg->rounds < first ? cfg->rounds : first;
+	r2 = cfg->rounds < cfg->samples - first ? cfg->rounds : cfg->samples - first;
+	sample_pass(jobs, njobs, first, 0, r1 + r2, cfg, h, what, 0);
+	for (i = 0; i < njobs && !stopped(h); i++)
+		if (ask(h, jobs[i], cfg))
+			jobs[i]->known = 1;
+	sample_pass(jobs, njobs, cfg->samples - first, r1, r1 + r2, cfg, h, what, 1);
 }
 
 static int sample_and_check(struct pc_job *const *jobs, unsigned njobs,
@@ -402,6 +448,7 @@ int pc_engine_resample(struct pc_job *const *jobs, unsigned njobs,
 		jobs[i]->kept = 0;
 		jobs[i]->short_by = 0;
 		jobs[i]->kept_slow = 0;
+		jobs[i]->known = 0;
 		jobs[i]->budget = cfg->samples;
 	}
 	return sample_and_check(jobs, njobs, cfg, h, "resample");

@@ -78,6 +78,8 @@ struct pc_job {
 	unsigned budget;	/* retakes left */
 	unsigned short_by;	/* samples lost once the budget ran out */
 	unsigned kept_slow;	/* slow samples kept once it ran out */
+	int known;		/* the host's enough() said the figure is known:
+				 * no more rounds */
 	void *host;		/* the host's own data of this probe */
 };
 
@@ -101,6 +103,14 @@ struct pc_engine_host {
 	 * clears j->live when the probe failed). NULL: a direct call. */
 	int (*guard)(void *ctx, struct pc_job *j, const char *phase,
 		     void (*fn)(void *), void *arg);
+	/* Optional: nonzero when j's figure is known from its j->kept samples
+	 * so far, to the precision a comparison needs: j takes no more rounds
+	 * (sequential stopping). With a floor, the samples come in two
+	 * passes of rounds: the floor's, then the rest up to the ceiling; it
+	 * is asked after the first pass and after each round of the second
+	 * but its last. NULL, or a floor of 0: every job takes all its
+	 * samples, in one pass. */
+	int (*enough)(void *ctx, struct pc_job *j);
 	/* Optional: nonzero stops the run (an interruption). */
 	int (*stop)(void *ctx);
 	/* Optional: "warm-up" k of n, "round" or "resample" k of n begins
@@ -111,14 +121,17 @@ struct pc_engine_host {
 };
 
 struct pc_engine_config {
-	unsigned samples;	/* per probe */
+	unsigned samples;	/* per probe: the count, or the ceiling when floor */
 	unsigned rounds;	/* at most samples */
+	unsigned floor;		/* 0: a fixed count; else the first pass's
+				 * samples, before the host's enough() is asked */
 };
 
 /*
  * Measures *jobs[0..njobs): each live job is self-checked (when j->check),
  * sized and warmed up in turn; then the samples are taken in rounds, each
- * a share of every live job's in turn; then each job's linearity pairs.
+ * a share of every live job's in turn (a job the host's enough() called
+ * known sits out the rest); then each job's linearity pairs.
  * Returns the host's stop value when it stopped the run, else 0.
  */
 int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
@@ -127,7 +140,7 @@ int pc_engine_run(struct pc_job *const *jobs, unsigned njobs,
  * Takes the live jobs' samples again, from slot 0, in rounds, then their
  * linearity pairs: for the host that judged a probe's samples disturbed
  * throughout. Each job keeps its sizing and warm-up; its kept
- * count, budget, short_by and kept_slow start afresh.
+ * count, budget, short_by, kept_slow and known start afresh.
  */
 int pc_engine_resample(struct pc_job *const *jobs, unsigned njobs,
 		       const struct pc_engine_config *cfg,

@@ -33,6 +33,20 @@
 #define PC_SAMPLES_DEFAULT	101
 #define PC_SAMPLES_MIN		9	/* fewer cannot be judged */
 #define PC_SAMPLES_MAX		1000000
+/* Sequential stopping (without -n: the count is the ceiling): every probe
+ * takes PC_STOP_FLOOR samples in a first pass of rounds, spread over the
+ * run like any count; then, after that pass and after each round of a
+ * second pass up to the ceiling, a probe stops when the 95 % confidence
+ * interval of its median (order statistics: the ranks n/2 -+ PC_STOP_Z
+ * sqrt(n)/2) lies within PC_STOP_PRECISION of the median or
+ * PC_STOP_PRECISION_CYCLES, whichever is wider, on both sides: the figure
+ * is then known finer than a comparison of two runs resolves (compare's
+ * threshold is wider). docs/design/engine-and-measurement.md gives the
+ * times. */
+#define PC_STOP_FLOOR		31
+#define PC_STOP_Z		1.96
+#define PC_STOP_PRECISION	0.005
+#define PC_STOP_PRECISION_CYCLES 0.02
 
 /* ---- linearity ------------------------------------------------------------- */
 /* D(2N)/D(N), medians of PC_LINEARITY_PAIRS pairs each, must be 2 within
@@ -94,6 +108,25 @@
  * as is any sample at or under zero, which no call can cost. */
 #define PC_LOW_SAMPLE_SHARE	0.5
 #define PC_LOW_LOOP_SLOW	2.0
+
+/* A probe whose own loops vary: in the samples where the host's gauges
+ * (the calibration's loops and the contention canary's) held their floors,
+ * its loops alone ran slow (over the tolerance above their floor) in
+ * PC_VARY_MIN_SAMPLES or more, PC_VARY_MIN_SHARE of them or more, and
+ * PC_VARY_RATIO times the share of the run's other probes (their median)
+ * or more. A disturbance of the host slows every probe alike; a probe
+ * that varies by itself stands out from the others. (On the development
+ * VM in a noisy phase the other probes' share was 0.31-0.35, a body slow
+ * in 5 phases of 8 read 0.78.) Such a probe is sampled again holding the
+ * calibration's loops only, and reported ok, as varying, with its modes:
+ * peaks of a histogram of bins PC_MODE_BIN of the median, holding
+ * PC_MODE_MIN_SHARE of the samples or more, at most PC_MODES_MAX. */
+#define PC_VARY_MIN_SAMPLES	8
+#define PC_VARY_MIN_SHARE	0.5
+#define PC_VARY_RATIO		2
+#define PC_MODE_BIN		0.01
+#define PC_MODE_MIN_SHARE	0.05
+#define PC_MODES_MAX		4
 
 /* ---- calibration sanity ---------------------------------------------------- */
 /* A calibrated core clock outside 200 MHz .. 10 GHz, or the probes'

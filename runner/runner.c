@@ -312,7 +312,7 @@ unsigned pc_runner_run(const struct pc_runner_env *env,
 		.sample = sink_sample, .linearity = sink_linearity,
 		.failed = sink_failed, .prepared = sink_prepared,
 	};
-	const struct pc_engine_config ecfg = { cfg->samples, cfg->rounds };
+	const struct pc_engine_config ecfg = { cfg->samples, cfg->rounds, 0 };	/* a fixed count */
 	struct job jobs[PC_PROBE_COUNT];
 	struct pc_job *ej[PC_PROBE_COUNT];
 	unsigned failed = 0, n = 0;

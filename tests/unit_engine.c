@@ -2,7 +2,8 @@
 /*
  * The sampling engine (engine/engine.c) over a scripted executor and sink:
  * sizing, a timer that does not move, the self-check, rounds, retakes and
- * the linearity pairs; and the host's linearity verdict (src/core/samples.c).
+ * the linearity pairs, sequential stopping; and the host's linearity verdict
+ * and stopping rule (src/core/samples.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -114,9 +115,9 @@ static void test_sizing(void)
 static void test_rounds_and_retakes(void)
 {
 	const struct pc_engine_host hooks_tmpl = { sink, lin, failed, NULL, NULL, NULL,
-						   NULL, NULL };
+						   NULL, NULL, NULL };
 	struct pc_engine_host hooks = hooks_tmpl;
-	struct pc_engine_config cfg = { 4, 2 };
+	struct pc_engine_config cfg = { 4, 2, 0 };
 	struct fake f = { 2, 10, 0, 0 };
 	struct pc_job a, b, *jobs[2] = { &a, &b };
 	struct host h;
@@ -188,8 +189,8 @@ static uint64_t seven(struct pc_probe_state *st, uint64_t iters, int hi)
 static void test_failures(void)
 {
 	static const struct pc_arch_probe broken = { .run = seven, .check = bad_check };
-	struct pc_engine_host hooks = { sink, lin, failed, NULL, NULL, NULL, NULL, NULL };
-	struct pc_engine_config cfg = { 4, 4 };
+	struct pc_engine_host hooks = { sink, lin, failed, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct pc_engine_config cfg = { 4, 4, 0 };
 	struct fake f = { 1, 0, 1, 0 };
 	struct pc_job a, *jobs[1] = { &a };
 	struct host h;
@@ -230,11 +231,107 @@ static void test_linearity_verdict(void)
 	ok(isnan(r) && !nl, "under the floor there is nothing to judge");
 }
 
+/* The host's enough(): a job is known once it kept j->host's tag * 10
+ * samples (tag 9: never); counts the questions. */
+static unsigned asked;
+
+static int enough_at(void *ctx, struct pc_job *j)
+{
+	intptr_t tag = (intptr_t)j->host;
+
+	(void)ctx;
+	asked++;
+	return tag != 9 && j->kept >= (unsigned)tag * 10;
+}
+
+static void test_sequential_stopping(void)
+{
+	struct pc_engine_host hooks = { sink, lin, failed, NULL, NULL, enough_at, NULL,
+					NULL, NULL };
+	struct pc_engine_config cfg = { 100, 10, 20 };
+	struct fake f = { 2, 10, 0, 0 };
+	struct pc_job a, b, c, *jobs[3] = { &a, &b, &c };
+	struct host h;
+
+	memset(&h, 0, sizeof(h));
+	hooks.ctx = &h;
+	asked = 0;
+	job_on(&a, &f, 3, 200);		/* known from 30 samples */
+	job_on(&b, &f, 9, 200);		/* never known */
+	job_on(&c, &f, 1, 200);		/* known from 10, asked at the floor, 20 */
+	pc_engine_run(jobs, 3, &cfg, &hooks);
+	ok(h.order[0] == 3 && h.order[1] == 3 && h.order[2] == 9 && h.order[4] == 1 &&
+	   h.order[6] == 3, "the floor's 20 samples in 10 rounds of 2, every job in "
+	   "turn (%d %d %d %d %d)", h.order[0], h.order[1], h.order[2], h.order[4],
+	   h.order[6]);
+	ok(c.known && c.kept == 20,
+	   "a job known at the floor takes no more (%u of 100)", c.kept);
+	ok(a.known && a.kept == 36,
+	   "a job known later stops at the end of a round of the rest: 20 + 2 x 8 "
+	   "(%u of 100)", a.kept);
+	ok(!b.known && b.kept == 100,
+	   "a job never known takes the ceiling (%u of 100)", b.kept);
+	ok(asked == 3 + 2 + 9,
+	   "asked after the floor's pass, then after each round of the rest but "
+	   "the last (%u times)", asked);
+	ok(h.nlin == 3 * PC_LINEARITY_PAIRS, "each job still has its linearity pairs (%u)",
+	   h.nlin);
+	pc_engine_resample(jobs, 3, &cfg, &hooks);
+	ok(a.known && a.kept == 36 && !b.known && b.kept == 100,
+	   "a resampling starts the rule afresh (%u, %u)", a.kept, b.kept);
+	cfg.floor = 0;
+	asked = 0;
+	job_on(&a, &f, 1, 200);
+	pc_engine_run(jobs, 1, &cfg, &hooks);
+	ok(!a.known && a.kept == 100 && asked == 0,
+	   "a floor of 0 is a fixed count: never asked (%u samples, %u asked)",
+	   a.kept, asked);
+}
+
+/* The rule itself: a 95 % interval of the median within 0.5 % or 0.02 cycles. */
+static void test_stopping_rule(void)
+{
+	double x[400], scratch[400], half;
+	bool k;
+	unsigned i;
+
+	for (i = 0; i < 400; i++)	/* 20 +- 0.05: a steady probe */
+		x[i] = 20.0 + 0.05 * ((double)(i * 37 % 101) / 50.0 - 1.0);
+	k = pc_median_known(x, PC_STOP_FLOOR, scratch, &half);
+	ok(k && half <= 0.1,
+	   "steady samples (20 +- 0.25 %%): known at the floor (half-width %.3f)", half);
+	k = pc_median_known(x, PC_STOP_FLOOR - 1, scratch, &half);
+	ok(!k && isnan(half), "under the floor: never known");
+	for (i = 0; i < 400; i++)	/* 20 +- 4: spread far past the precision */
+		x[i] = 20.0 + 4.0 * ((double)(i * 37 % 101) / 50.0 - 1.0);
+	k = pc_median_known(x, 50, scratch, &half);
+	ok(!k && half > 0.1,
+	   "samples spread by 20 %%: not known from 50 (half-width %.2f)", half);
+	k = pc_median_known(x, 400, scratch, &half);
+	ok(!k && half > 0.1,
+	   "... nor from 400 (half-width %.2f): such a probe takes the ceiling", half);
+	for (i = 0; i < 400; i++)	/* two modes, 7.4 and 7.5, in turn */
+		x[i] = i % 2 ? 7.5 : 7.4;
+	k = pc_median_known(x, 60, scratch, &half);
+	ok(!k,
+	   "two modes 1.3 %% apart in equal shares: the median is not known (%.3f)", half);
+	for (i = 0; i < 400; i++)	/* a cost of nothing, +- 0.01 cycles */
+		x[i] = 0.01 * ((double)(i * 37 % 101) / 50.0 - 1.0);
+	k = pc_median_known(x, 40, scratch, &half);
+	ok(k,
+	   "a cost of 0 +- 0.01 cycles: known by the absolute precision (%.4f)", half);
+	x[3] = NAN;
+	k = pc_median_known(x, 40, scratch, &half);
+	ok(!k, "a sample that is not a number: never known");
+}
+
 int main(void)
 {
 	test_sizing();
 	test_rounds_and_retakes();
 	test_failures();
 	test_linearity_verdict();
+	test_sequential_stopping();
+	test_stopping_rule();
 	return done_testing();
 }

@@ -50,6 +50,10 @@ static const char *test_note(const struct pc_cmp_cell *c)
 	case PC_TEST_SINGLE:
 		return "a published figure is one number: judged by the difference "
 		       "against the threshold alone";
+	case PC_TEST_MODES:
+		return "its own cost varies: judged by its modes, the same when each "
+		       "lies within the threshold of one on the other side, else by "
+		       "the mean over the modes";
 	case PC_TEST_MWU:
 	case PC_TEST_NONE:
 		break;

@@ -213,6 +213,12 @@ struct job {
 	unsigned disturbed, multiplexed;	/* samples discarded, by cause */
 	unsigned retries;		/* times sampled again, disturbed */
 	char noisy[160];		/* why the samples do not stand, or "" */
+	double *scratch;		/* [samples]: the stopping rule's sort */
+	bool varies;			/* its own loops vary (samples.c) */
+	unsigned vary_alone, vary_clean;	/* the evidence: samples whose
+					 * loops alone ran slow, of those whose
+					 * gauges held their floors */
+	double vary_others;		/* the other probes' share, or NAN */
 	double spent_s;			/* time spent in this probe's code */
 };
 
@@ -283,6 +289,8 @@ static int job_setup(struct job *j, const struct what *w,
 	if (pace)
 		pc_host_loop_bind(&j->ej.pace, &j->hq, -1, pc_pace_body(), clk, false);
 	j->ev = pc_events_active(cfg->events) ? cfg->events : NULL;
+	if (cfg->stop_floor && !(j->scratch = malloc(cfg->samples * sizeof(*j->scratch))))
+		return -1;
 	if (pc_sample_set_init(&j->set, cfg->samples, canary) < 0 ||
 	    (pace && pc_sample_set_pace(&j->set) < 0))
 		return -1;
@@ -301,6 +309,7 @@ static void job_free(struct job *j)
 		free(j->evv[i]);
 	free(j->evv);
 	free(j->ev_nonzero);
+	free(j->scratch);
 }
 
 /* ---- the engine's host: sink, guard, progress -------------------------------- */
@@ -340,6 +349,16 @@ static enum pc_sample_verdict sink_sample(void *ctx, struct pc_job *ej, unsigned
 		j->ev_nonzero[i] |= hi != 0 || lo != 0;
 	}
 	return put == PC_PUT_OK ? PC_SAMPLE_KEEP : PC_SAMPLE_SLOW;
+}
+
+/* Sequential stopping: the median of the samples kept so far is known
+ * (samples.c, pc_median_known). */
+static int sink_enough(void *ctx, struct pc_job *ej)
+{
+	struct job *j = ej->host;
+
+	(void)ctx;
+	return pc_median_known(j->set.dc, ej->kept, j->scratch, NULL);
 }
 
 static void sink_linearity(void *ctx, struct pc_job *ej, int64_t d_n, int64_t d_2n)
@@ -624,7 +643,7 @@ static void drop_contended(struct job *j, double limit)
  */
 static void judge_clean(struct job *j, const struct pc_measure_config *cfg)
 {
-	unsigned want = cfg->samples;
+	unsigned want = j->ej.kept + j->ej.short_by;	/* the samples asked for */
 	double spread, limit = j->item && j->item->spread_limit > 0 ?
 			       j->item->spread_limit : pc_spread_limit((int)j->r->id);
 	bool *keep;
@@ -651,7 +670,7 @@ static void judge_clean(struct job *j, const struct pc_measure_config *cfg)
 		snprintf(j->noisy, sizeof(j->noisy), "%u of %u samples were lost or "
 			 "kept with a loop over %.0f %% above its floor",
 			 j->ej.short_by + j->ej.kept_slow, want, PC_SLOW_LOOP_TOLERANCE * 100);
-	else if (pc_samples_noisy(j->set.dc, j->set.n, limit, &spread))
+	else if (!j->varies && pc_samples_noisy(j->set.dc, j->set.n, limit, &spread))
 		snprintf(j->noisy, sizeof(j->noisy), "the samples spread by %.1f %% "
 			 "(median absolute deviation; a quiet host: under %.0f %%)",
 			 spread * 100, limit * 100);
@@ -692,6 +711,36 @@ static int finish_events(struct job *j, const struct pc_measure_config *cfg)
 	return 0;
 }
 
+/* A probe whose own cost varies (its modes found): why it is said to vary. */
+static void say_varies(struct job *j)
+{
+	struct pc_probe_result *r = j->r;
+	size_t len, k;
+
+	if (r->nonlinear) {	/* its pairs at N and 2N in different modes */
+		r->nonlinear = false;
+		snprintf(r->reason, sizeof(r->reason), "linearity not judged (D(2N)/D(N) "
+			 "%.2f): a cost that varies puts the pairs at N and 2N "
+			 "iterations in different modes", r->linearity);
+	}
+	len = strlen(r->reason);
+	r->varies = true;
+	len += (size_t)snprintf(r->reason + len, sizeof(r->reason) - len, "%svaries: its "
+				"own loops ran slow in %u of the %u samples whose "
+				"calibration and canary held their floors", len ? "; " : "",
+				j->vary_alone, j->vary_clean);
+	if (!isnan(j->vary_others) && len < sizeof(r->reason))
+		len += (size_t)snprintf(r->reason + len, sizeof(r->reason) - len,
+					" (the other probes': %.0f %%)", 100 * j->vary_others);
+	if (len < sizeof(r->reason))
+		len += (size_t)snprintf(r->reason + len, sizeof(r->reason) - len,
+					"; %zu mode%s:", r->nmodes, r->nmodes == 1 ? "" : "s");
+	for (k = 0; k < r->nmodes && len < sizeof(r->reason); k++)
+		len += (size_t)snprintf(r->reason + len, sizeof(r->reason) - len,
+					"%s %.4g (%.0f %%)", k ? "," : "", r->modes[k].cycles,
+					100 * r->modes[k].share);
+}
+
 static int job_finish(struct job *j, const struct pc_measure_config *cfg,
 		      const struct pc_clock *clk)
 {
@@ -707,10 +756,14 @@ static int job_finish(struct job *j, const struct pc_measure_config *cfg,
 			 j->multiplexed);
 		return 0;
 	}
+	if (j->varies)		/* before the samples move to r (keep_samples) */
+		r->nmodes = pc_modes(j->set.dc, j->set.n, r->modes, PC_MODES_MAX);
 	if (pc_sample_set_finish(&j->set, r, clk, cfg->keep_samples) < 0)
 		return -1;
 	if (r->ring == 0)
 		cfg->ring0->finish(cfg->ring0->ctx, r);
+	if (j->varies)
+		say_varies(j);
 	if (j->ej.short_by) {
 		size_t len = strlen(r->reason);
 
@@ -738,10 +791,31 @@ static void cut_short(struct pc_probe_result *r, unsigned have, unsigned want,
 		 "interrupted by %s", pc_signal_name(sig));
 }
 
+/* The median share of slow probe loops alone (pc_slow_alone_share) over
+ * the run's jobs but j, of a fixed body; NAN with fewer than two. */
+static double others_share(const struct run *run, const struct job *j)
+{
+	double *x = malloc((run->njobs ? run->njobs : 1) * sizeof(*x)), med = NAN;
+	size_t i, n = 0;
+
+	for (i = 0; x && i < run->njobs; i++) {
+		const struct job *o = &run->jobs[i];
+		double share = pc_slow_alone_share(&o->set);
+
+		if (o != j && o->ej.live && !o->item && !isnan(share))
+			x[n++] = share;
+	}
+	if (n >= 2)
+		med = pc_median(x, n);
+	free(x);
+	return med;
+}
+
 /* Every live job's samples cleaned and judged (the canary's limit, when it
  * ran, from the whole run's first pass). */
 static void clean_all(struct run *run, struct pc_profile *prof, bool only_noisy)
 {
+	double others;
 	size_t i;
 
 	for (i = 0; i < run->njobs; i++) {
@@ -752,6 +826,19 @@ static void clean_all(struct run *run, struct pc_profile *prof, bool only_noisy)
 		j->set.n = j->ej.kept;
 		if (prof->canary)
 			drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
+		if (!j->varies && !j->set.probe_loops_vary && !run->cfg->emulated &&
+		    pc_probe_varies(&j->set, (others = others_share(run, j)))) {
+			/* sampled again holding the calibration's loops only */
+			j->varies = true;
+			j->vary_alone = j->set.slow_alone;
+			j->vary_clean = j->set.nput - j->set.slow_gauges;
+			j->vary_others = others;
+			j->set.probe_loops_vary = true;
+			j->set.slow_late = 0;
+			snprintf(j->noisy, sizeof(j->noisy), "its own loops varied: "
+				 "sampling again was cut short");
+			continue;
+		}
 		judge_clean(j, run->cfg);
 		if (!j->noisy[0] && !run->cfg->emulated)
 			judge_pace(j, prof);
@@ -763,7 +850,8 @@ static void clean_all(struct run *run, struct pc_profile *prof, bool only_noisy)
 static int resample_noisy(struct run *run, struct pc_profile *prof,
 			  const struct pc_engine_host *host)
 {
-	const struct pc_engine_config ecfg = { run->cfg->samples, PC_ROUNDS };
+	const struct pc_engine_config ecfg = { run->cfg->samples, PC_ROUNDS,
+					       run->cfg->stop_floor };
 	struct pc_job **ej = calloc(run->njobs ? run->njobs : 1, sizeof(*ej));
 	unsigned attempt, n, i;
 
@@ -819,7 +907,8 @@ static int finish_all(struct run *run, struct pc_profile *prof,
 		if (!j->ej.live)
 			continue;
 		prof->contended += j->r->events.contended;
-		if (stop && j->ej.kept < cfg->samples)
+		j->r->known = j->ej.known;
+		if (stop && !j->ej.known && j->ej.kept < cfg->samples)
 			cut_short(j->r, j->ej.kept, cfg->samples, stop);
 		if ((j->set.n || !stop) && job_finish(j, cfg, run->clk) < 0)
 			failed = -1;
@@ -843,9 +932,10 @@ static int run_jobs(struct run *run, struct pc_profile *prof)
 	const struct pc_engine_host host = {
 		.sample = sink_sample, .linearity = sink_linearity,
 		.failed = sink_failed, .prepared = sink_prepared, .guard = guard,
-		.stop = stop, .progress = progress, .ctx = run,
+		.stop = stop, .progress = progress, .enough = sink_enough, .ctx = run,
 	};
-	const struct pc_engine_config ecfg = { run->cfg->samples, PC_ROUNDS };
+	const struct pc_engine_config ecfg = { run->cfg->samples, PC_ROUNDS,
+					       run->cfg->stop_floor };
 	struct pc_job **ejobs = calloc(run->njobs ? run->njobs : 1, sizeof(*ejobs));
 	size_t i;
 	int rc = -1;

@@ -29,7 +29,10 @@ const char *pc_status_name(enum pc_status s);
 struct pc_ring0_target;
 
 struct pc_measure_config {
-	unsigned samples;		/* differential samples per probe */
+	unsigned samples;		/* differential samples per probe: the
+					 * count, or the ceiling when stop_floor */
+	unsigned stop_floor;		/* 0: a fixed count; else sequential
+					 * stopping from this many (method.h) */
 	double sample_s;		/* target duration of one hi loop */
 	bool keep_samples;
 	bool progress;			/* progress line on stderr */
@@ -50,6 +53,11 @@ struct pc_measure_config {
 void pc_progress(const struct pc_measure_config *cfg, const char *what, size_t k,
 		 size_t n, const char *name);
 
+/* A mode of a probe whose own cost varies: its figure, its share. */
+struct pc_mode {
+	double cycles, share;
+};
+
 struct pc_probe_result {
 	enum pc_probe_id id;
 	enum pc_status status;
@@ -57,6 +65,12 @@ struct pc_probe_result {
 	int ring;
 	struct pc_summary ticks, cycles, ns;	/* per operation */
 	size_t samples;
+	bool known;			/* sequential stopping: its median was
+					 * known before the ceiling */
+	/* its own cost varies (samples.c, pc_probe_varies): its modes */
+	bool varies;
+	size_t nmodes;
+	struct pc_mode modes[PC_MODES_MAX];
 	uint64_t iters;			/* loop iterations per sample */
 	uint64_t ops_per_sample;	/* iters * PC_UNROLL_DIFF */
 	double linearity;		/* D(2N)/D(N); NAN when D is ~0 */

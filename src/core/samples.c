@@ -68,18 +68,48 @@ static uint64_t window_floor(const struct pc_sample_set *s, int k)
 	return (double)f > cap ? (uint64_t)cap : f;
 }
 
-/* The first of a sample's loops above its floor, or -1; then the loops join
- * the window, whatever the verdict, so that the floor follows a lasting
- * change of pace. */
-static int slow_loop(struct pc_sample_set *s, const uint64_t *v)
+/* Whether a loop of the canary's pair ran over the tolerance above the
+ * fastest of its last PC_FLOOR_WINDOW (its loop times, not its figure: an
+ * interrupted lo loop lowers the figure, never the floor); then the pair
+ * joins the window. */
+static bool canary_slow(struct pc_sample_set *s, const struct pc_pair *c)
+{
+	const uint64_t v[2] = { c->lo, c->hi };
+	unsigned n = s->ncan < PC_FLOOR_WINDOW ? s->ncan : PC_FLOOR_WINDOW, i;
+	bool slow = false;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		uint64_t f = 0;
+
+		for (i = 0; i < n; i++)
+			if (s->can_recent[k][i] && (!f || s->can_recent[k][i] < f))
+				f = s->can_recent[k][i];
+		slow |= f && v[k] && (double)v[k] > (double)f * (1 + PC_SLOW_LOOP_TOLERANCE) +
+						    (double)s->slack;
+		s->can_recent[k][s->ncan % PC_FLOOR_WINDOW] = v[k];
+	}
+	s->ncan++;
+	return slow;
+}
+
+/* The first of a sample's loops above its floor, or -1; *mask gets a bit
+ * per loop above its floor (the probe's loops too where they vary). Then
+ * the loops join the window, whatever the verdict, so that the floor
+ * follows a lasting change of pace. */
+static int slow_loop(struct pc_sample_set *s, const uint64_t *v, unsigned *mask)
 {
 	int k, slow = -1;
 
-	for (k = s->probe_loops_vary ? 2 : 0; k < PC_SAMPLE_LOOPS; k++) {
+	*mask = 0;
+	for (k = 0; k < PC_SAMPLE_LOOPS; k++) {
 		uint64_t f = window_floor(s, k);
 
-		if (slow < 0 && f && v[k] &&
-		    (double)v[k] > (double)f * (1 + PC_SLOW_LOOP_TOLERANCE) + (double)s->slack)
+		if (!f || !v[k] ||
+		    (double)v[k] <= (double)f * (1 + PC_SLOW_LOOP_TOLERANCE) + (double)s->slack)
+			continue;
+		*mask |= 1u << k;
+		if (slow < 0 && (k >= 2 || !s->probe_loops_vary))
 			slow = k;
 	}
 	for (k = 0; k < PC_SAMPLE_LOOPS; k++) {
@@ -97,6 +127,8 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 	double ops = (double)(s->iters * PC_UNROLL_DIFF);
 	const uint64_t v[PC_SAMPLE_LOOPS] = { x->probe.lo, x->probe.hi, x->cal.lo,
 					      x->cal.hi };
+	unsigned mask;
+	bool can_slow;
 	int k;
 
 	if (slot >= s->cap)
@@ -120,7 +152,15 @@ enum pc_put pc_sample_set_put(struct pc_sample_set *s, unsigned slot,
 		s->pace_c[slot] = pair_ticks(&x->pace) * s->cpt[slot] /
 				  ((double)(s->pace_iters * PC_UNROLL_DIFF) * PC_PACE_CALLS);
 	memcpy(s->loops[slot], v, sizeof(v));
-	k = slow_loop(s, v);
+	k = slow_loop(s, v, &mask);
+	/* Who ran slow: the probe's loops alone (the calibration's and the
+	 * canary's at their floors), or the host's gauges too. */
+	can_slow = s->can_c && canary_slow(s, &x->canary);
+	s->nput++;
+	if ((mask & 12) || can_slow)
+		s->slow_gauges++;
+	else if (mask & 3)
+		s->slow_alone++;
 	if (k < 0)
 		return PC_PUT_OK;
 	if (k < 2)
@@ -200,6 +240,126 @@ bool pc_samples_noisy(const double *cycles, size_t n, double limit, double *spre
 	if (med != 0)
 		*spread = mad / fabs(med);
 	return mad > limit * fabs(med) + PC_NOISY_FLOOR_CYCLES;
+}
+
+bool pc_median_known(const double *x, size_t n, double *scratch, double *half)
+{
+	double med, reach, lo, hi, wide;
+	size_t l, u;
+
+	if (half)
+		*half = NAN;
+	if (n < PC_STOP_FLOOR || !scratch)
+		return false;
+	for (l = 0; l < n; l++)
+		if (!isfinite(x[l]))
+			return false;
+	memcpy(scratch, x, n * sizeof(*x));
+	if (pc_sort_doubles(scratch, n) < 0)
+		return false;
+	med = pc_quantile_sorted(scratch, n, 0.5);
+	/* 1-based ranks n/2 - z sqrt(n)/2 (down) and 1 + n/2 + z sqrt(n)/2 (up) */
+	reach = PC_STOP_Z * sqrt((double)n) / 2;
+	l = (size_t)floor((double)n / 2 - reach);
+	u = (size_t)ceil(1 + (double)n / 2 + reach);
+	lo = scratch[l >= 1 ? l - 1 : 0];
+	hi = scratch[u <= n ? u - 1 : n - 1];
+	wide = fmax(med - lo, hi - med);
+	if (half)
+		*half = wide;
+	return isfinite(wide) &&
+	       wide <= fmax(PC_STOP_PRECISION * fabs(med), PC_STOP_PRECISION_CYCLES);
+}
+
+double pc_slow_alone_share(const struct pc_sample_set *s)
+{
+	return s->nput > s->slow_gauges ?
+	       (double)s->slow_alone / (double)(s->nput - s->slow_gauges) : NAN;
+}
+
+bool pc_probe_varies(const struct pc_sample_set *s, double others)
+{
+	double share = pc_slow_alone_share(s);
+
+	return s->slow_alone >= PC_VARY_MIN_SAMPLES && share >= PC_VARY_MIN_SHARE &&
+	       !(share < PC_VARY_RATIO * others);
+}
+
+/*
+ * The modes of x[0..n): a histogram of bins PC_MODE_BIN of the median
+ * wide, smoothed over three bins; its peaks holding PC_MODE_MIN_SHARE of
+ * the samples or more, each parted from the next by a valley under half
+ * the lower peak, are the modes. Each sample goes to the nearest peak; a
+ * mode's figure is the median of its samples, its share their fraction.
+ */
+size_t pc_modes(const double *x, size_t n, struct pc_mode *m, size_t max)
+{
+	enum { BINS = 400 };
+	double *v, med, w, lo, h[BINS], sm[BINS];
+	size_t i, b, nb, npk = 0, pk[BINS], count[PC_MODES_MAX + 1], k;
+
+	if (!n || !max || !(v = malloc(n * sizeof(*v))))
+		return 0;
+	memcpy(v, x, n * sizeof(*v));
+	if (pc_sort_doubles(v, n) < 0) {
+		free(v);
+		return 0;
+	}
+	med = pc_quantile_sorted(v, n, 0.5);
+	w = fmax(fabs(med) * PC_MODE_BIN, 1e-9);
+	lo = v[0];
+	if ((v[n - 1] - lo) / w + 1 > BINS)	/* spread far beyond: coarser bins */
+		w = (v[n - 1] - lo) / (BINS - 1), nb = BINS;
+	else
+		nb = (size_t)((v[n - 1] - lo) / w) + 1;
+	memset(h, 0, sizeof(h));
+	for (i = 0; i < n; i++) {
+		b = (size_t)((v[i] - lo) / w);
+		h[b < nb ? b : nb - 1]++;
+	}
+	for (b = 0; b < nb; b++)
+		sm[b] = (h[b] + (b ? h[b - 1] : 0) + (b + 1 < nb ? h[b + 1] : 0)) / 3;
+	/* peaks: local maxima (the first of a plateau) with enough samples near */
+	for (b = 0; b < nb; b++) {
+		double near = h[b] + (b ? h[b - 1] : 0) + (b + 1 < nb ? h[b + 1] : 0);
+
+		if ((b && sm[b - 1] >= sm[b]) || (b + 1 < nb && sm[b + 1] > sm[b]) ||
+		    near < PC_MODE_MIN_SHARE * (double)n)
+			continue;
+		if (npk) {	/* a valley under half the lower peak, or one peak */
+			double valley = sm[b];
+			size_t c;
+
+			for (c = pk[npk - 1]; c <= b; c++)
+				valley = fmin(valley, sm[c]);
+			if (valley >= 0.5 * fmin(sm[pk[npk - 1]], sm[b])) {
+				if (sm[b] > sm[pk[npk - 1]])
+					pk[npk - 1] = b;
+				continue;
+			}
+		}
+		pk[npk++] = b;
+	}
+	if (!npk)		/* no peak stands out: one mode, the median */
+		pk[npk++] = (size_t)((med - lo) / w) < nb ? (size_t)((med - lo) / w) : nb - 1;
+	if (npk > max)
+		npk = max;
+	if (npk > PC_MODES_MAX)
+		npk = PC_MODES_MAX;
+	/* each sample to its nearest peak (v sorted: the peaks' runs in order) */
+	memset(count, 0, sizeof(count));
+	for (i = 0, k = 0; i < n; i++) {
+		while (k + 1 < npk && fabs(v[i] - (lo + ((double)pk[k + 1] + 0.5) * w)) <
+					 fabs(v[i] - (lo + ((double)pk[k] + 0.5) * w)))
+			k++;
+		count[k]++;
+	}
+	for (k = 0, i = 0; k < npk; i += count[k], k++) {
+		m[k].cycles = pc_quantile_sorted(v + i, count[k], 0.5);
+		m[k].share = (double)count[k] / (double)n;
+	}
+	free(v);
+	return npk;
 }
 
 double pc_round_spread(const double *x, size_t n)

@@ -41,6 +41,14 @@ struct pc_sample_set {
 	unsigned slow_probe, slow_cal;	/* samples refused, by loop */
 	unsigned slow_late;		/* kept ones dropped by the final pass */
 	bool probe_loops_vary;		/* hold the calibration's loops only */
+	/* ---- who ran slow, sample by sample (pc_sample_set_put) ---- */
+	unsigned slow_alone;		/* the probe's loops only: the
+					 * calibration's at their floors and the
+					 * canary at its best */
+	unsigned slow_gauges;		/* the calibration's loops or the canary */
+	uint64_t can_recent[2][PC_FLOOR_WINDOW];	/* the canary's last loops */
+	unsigned ncan;
+	unsigned nput;			/* samples put, kept or not */
 };
 
 /* Room for cap samples (and their canary when canary). -1: out of memory. */
@@ -84,6 +92,28 @@ unsigned pc_sample_set_final(struct pc_sample_set *s, bool *keep);
  * |median|. cycles[0..n) is not changed.
  */
 bool pc_samples_noisy(const double *cycles, size_t n, double limit, double *spread);
+/*
+ * Sequential stopping (method.h, PC_STOP_*): whether the median of
+ * x[0..n) is known, its 95 % confidence interval within the precision on
+ * both sides; *half (when not NULL) gets the interval's wider side.
+ * scratch has room for n values; x is not changed. False under
+ * PC_STOP_FLOOR samples, or with a sample that is not a number.
+ */
+bool pc_median_known(const double *x, size_t n, double *scratch, double *half);
+/* Of the samples whose calibration and canary loops held their floors,
+ * the share whose probe loops ran slow; NAN when there is none. */
+double pc_slow_alone_share(const struct pc_sample_set *s);
+/*
+ * Whether a probe's own cost varies (method.h, PC_VARY_*): while the host's
+ * gauges (the calibration's loops, the canary's) held their floors, its
+ * loops ran slow in many samples: PC_VARY_MIN_SHARE of them or more, and
+ * PC_VARY_RATIO times the share of the run's other probes (others: their
+ * median; NAN when there are too few to tell).
+ */
+bool pc_probe_varies(const struct pc_sample_set *s, double others);
+/* The modes of samples x[0..n), in rising order, at most max (and
+ * PC_MODES_MAX): how many (0 when out of memory). */
+size_t pc_modes(const double *x, size_t n, struct pc_mode *m, size_t max);
 /* The relative spread (MAD / median) a quiet host keeps row id within:
  * PC_NOISY_SPREAD, or PC_NOISY_SPREAD_SYSCALL for a row whose cost is a
  * system call. */

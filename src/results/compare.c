@@ -43,7 +43,7 @@ const char *pc_verdict_name(enum pc_verdict v)
 const char *pc_test_name(enum pc_test t)
 {
 	static const char *const names[] = { "none", "mann-whitney", "quartiles",
-					     "single-figure" };
+					     "single-figure", "modes" };
 
 	return names[t];
 }
@@ -460,6 +460,74 @@ static int significant(struct pc_cmp_cell *b, const struct pc_cmp_cell *a,
 	return 1;
 }
 
+/* A side's modes in cycles, rising, and their shares: a probe that varies
+ * has its own (results: "modes"); any other figure is one mode, its median
+ * (the metric's). Returns how many (at most max). */
+static size_t modes_of(json_t *p, const struct pc_cmp_cell *c, enum pc_metric metric,
+		       double *m, double *share, size_t max)
+{
+	json_t *modes = json_object_get(p, "modes"), *x;
+	size_t i, n = 0;
+
+	if (metric == PC_METRIC_CYCLES && json_is_true(json_object_get(p, "varies")))
+		json_array_foreach(modes, i, x) {
+			if (n < max && json_number_value(json_object_get(x, "cycles")) > 0) {
+				m[n] = json_number_value(json_object_get(x, "cycles"));
+				share[n++] = json_number_value(json_object_get(x, "share"));
+			}
+		}
+	if (!n) {
+		m[0] = c->median;
+		share[0] = 1;
+		n = 1;
+	}
+	return n;
+}
+
+static bool near_one(double x, const double *m, size_t n, double thr)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fabs(x / m[i] - 1) * 100 < thr)
+			return true;
+	return false;
+}
+
+/*
+ * A probe whose own cost varies on a side is judged by its modes: the same
+ * when every mode of the side with fewer lies within the threshold of one
+ * of the other side's (the shares may move: they are the probe's own);
+ * else slower or faster by the means over the modes, weighted by their
+ * shares. Only where either side varies, in cycles.
+ */
+static void modes_compare(struct pc_cmp_cell *b, json_t *pa, json_t *pb,
+			  const struct pc_cmp_cell *a, const struct pc_compare_config *cfg)
+{
+	double ma[PC_MODES_MAX], sa[PC_MODES_MAX], mb[PC_MODES_MAX], sb[PC_MODES_MAX];
+	double mean_a = 0, mean_b = 0;
+	size_t na = modes_of(pa, a, cfg->metric, ma, sa, PC_MODES_MAX),
+	       nb = modes_of(pb, b, cfg->metric, mb, sb, PC_MODES_MAX), i;
+	bool same = true;
+
+	b->test = PC_TEST_MODES;
+	b->threshold_pct = cfg->threshold_pct;
+	for (i = 0; i < (na <= nb ? na : nb); i++)
+		same &= na <= nb ? near_one(ma[i], mb, nb, cfg->threshold_pct) :
+				   near_one(mb[i], ma, na, cfg->threshold_pct);
+	for (i = 0; i < na; i++)
+		mean_a += ma[i] * sa[i];
+	for (i = 0; i < nb; i++)
+		mean_b += mb[i] * sb[i];
+	b->verdict = same ? PC_VERDICT_SAME :
+		     mean_b > mean_a ? PC_VERDICT_SLOWER : PC_VERDICT_FASTER;
+}
+
+static bool varies(json_t *p)
+{
+	return json_is_true(json_object_get(p, "varies"));
+}
+
 /*
  * The verdict rule (primcost-compare(1)): no verdict where either side is
  * not fit to judge (why, from not_comparable()); else a difference is a
@@ -486,6 +554,10 @@ static int cell_compare(struct pc_cmp_cell *b, struct pc_cmp_cell *a,
 	if (why) {
 		b->verdict = PC_VERDICT_NOT_COMPARABLE;
 		snprintf(b->why, sizeof(b->why), "%s", why);
+		return 0;
+	}
+	if (cfg->metric == PC_METRIC_CYCLES && (varies(fa->p) || varies(pb))) {
+		modes_compare(b, fa->p, pb, a, cfg);
 		return 0;
 	}
 	sig = significant(b, a, fa, pb, sb, cfg);

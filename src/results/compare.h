@@ -38,6 +38,7 @@ enum pc_test {
 	PC_TEST_MWU,		/* Mann-Whitney U on the raw samples */
 	PC_TEST_QUARTILES,	/* interquartile ranges must not overlap */
 	PC_TEST_SINGLE,		/* a single figure (published): threshold only */
+	PC_TEST_MODES,		/* a cost that varies: by its modes */
 };
 
 enum pc_cell_state {

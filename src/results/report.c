@@ -184,7 +184,8 @@ static int event_figure(struct pc_table *t, size_t r, size_t c, json_t *p,
  * its reason as the table's footnote, where there is one. A figure that
  * failed the linearity check is not plain ok: "nonlinear" (or "noisy,
  * nonlinear") takes the word's place, and the reason loses its own "not
- * linear: " lead. */
+ * linear: " lead; nor is one whose own cost varies: "varies", its modes in
+ * the footnote. */
 
 static int row_status(struct pc_table *t, size_t r, size_t c, json_t *p, bool ok)
 {
@@ -197,6 +198,9 @@ static int row_status(struct pc_table *t, size_t r, size_t c, json_t *p, bool ok
 	if (ok && nonlinear)
 		rc = pc_table_text(t, r, c, "%s", pc_probe_rank(p) == 2 ?
 				   "nonlinear" : "noisy, nonlinear");
+	else if (json_is_true(json_object_get(p, "varies")) &&
+		 strcmp(str(p, "status"), "ok") == 0)
+		rc = pc_table_text(t, r, c, "varies");
 	else
 		rc = pc_table_text(t, r, c, "%s", str(p, "status"));
 	if (rc == 0 && *reason &&

@@ -334,6 +334,20 @@ void pc_json_figures(json_t *p, const struct pc_probe_result *r)
 			    json_string(pc_cycles_source_name(r->cycles_source)));
 	json_object_set_new(p, "cycles_per_tick", real(r->cycles_per_tick));
 	json_object_set_new(p, "samples", json_integer((json_int_t)r->samples));
+	if (r->known)
+		json_object_set_new(p, "known", json_true());
+	if (r->varies) {
+		json_t *modes = json_array();
+		size_t k;
+
+		for (k = 0; modes && k < r->nmodes; k++)
+			json_array_append_new(modes, json_pack("{s:o, s:o}", "cycles",
+					      real(r->modes[k].cycles), "share",
+					      real(r->modes[k].share)));
+		json_object_set_new(p, "varies", json_true());
+		if (modes)
+			json_object_set_new(p, "modes", modes);
+	}
 	json_object_set_new(p, "iters", json_integer((json_int_t)r->iters));
 	json_object_set_new(p, "ops_per_sample",
 			    json_integer((json_int_t)r->ops_per_sample));

@@ -66,6 +66,18 @@ static double sample_floor(const struct pc_run_options *o, const struct pc_clock
 	       pc_sample_ticks(clk, (double)o->sample_us * 1e-6) / clk->tick_hz : 0;
 }
 
+/* The stopping rule (method.h): sequential unless -n gave a count, or a
+ * runner (another architecture's) took a fixed count. */
+static json_t *stopping_json(const struct pc_run_options *o)
+{
+	if (o->samples_given || o->arch)
+		return json_pack("{s:s}", "rule", "fixed");
+	return json_pack("{s:s, s:i, s:i, s:f, s:f, s:f}", "rule", "sequential",
+			 "floor", PC_STOP_FLOOR, "ceiling", (int)o->samples,
+			 "confidence", 0.95, "precision", PC_STOP_PRECISION,
+			 "precision_cycles", PC_STOP_PRECISION_CYCLES);
+}
+
 /* The options as the result records them. */
 static json_t *options_json(const struct pc_run *r)
 {
@@ -83,6 +95,8 @@ static json_t *options_json(const struct pc_run *r)
 
 	if (j && o->arch)
 		json_object_set_new(j, "arch", json_string(o->arch));
+	if (j)
+		json_object_set_new(j, "stopping", stopping_json(o));
 	return j;
 }
 
@@ -165,6 +179,7 @@ static int run_native(struct pc_run *r, char *err, size_t errlen)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.samples = o->samples;
+	cfg.stop_floor = o->samples_given ? 0 : PC_STOP_FLOOR;	/* -n: a fixed count */
 	cfg.sample_s = o->sample_us * 1e-6;
 	cfg.keep_samples = o->keep_samples;
 	cfg.progress = !o->quiet && isatty(STDERR_FILENO);
