@@ -39,9 +39,11 @@
  * second pass up to the ceiling, a probe stops when the 95 % confidence
  * interval of its median (order statistics: the ranks n/2 -+ PC_STOP_Z
  * sqrt(n)/2) lies within PC_STOP_PRECISION of the median or
- * PC_STOP_PRECISION_CYCLES, whichever is wider, on both sides: the figure
- * is then known finer than a comparison of two runs resolves (compare's
- * threshold is wider). docs/design/engine-and-measurement.md gives the
+ * PC_STOP_PRECISION_CYCLES, whichever is wider, on both sides, and the
+ * medians of the first and second halves of its samples (in the order
+ * taken: rounds apart) lie within twice that of each other: the figure is
+ * then known finer than a comparison of two runs resolves (compare's
+ * threshold is wider), and held its level while it was taken. docs/design/engine-and-measurement.md gives the
  * times. */
 #define PC_STOP_FLOOR		31
 #define PC_STOP_Z		1.96

@@ -320,6 +320,15 @@ static void test_stopping_rule(void)
 	k = pc_median_known(x, 40, scratch, &half);
 	ok(k,
 	   "a cost of 0 +- 0.01 cycles: known by the absolute precision (%.4f)", half);
+	for (i = 0; i < 400; i++)	/* 20 +- 1 %, in both halves */
+		x[i] = 20.0 + 0.2 * ((double)(i * 37 % 101) / 50.0 - 1.0);
+	k = pc_median_known(x, 400, scratch, &half);
+	ok(k, "400 samples of 20 +- 1 %%: known (half-width %.3f)", half);
+	for (i = 200; i < 400; i++)	/* the level moved 1.2 % halfway */
+		x[i] += 0.24;
+	k = pc_median_known(x, 400, scratch, &half);
+	ok(!k && half <= 0.1, "... but not when the second half's level moved 1.2 %%, "
+	   "though the interval is narrow (half-width %.3f)", half);
 	x[3] = NAN;
 	k = pc_median_known(x, 40, scratch, &half);
 	ok(!k, "a sample that is not a number: never known");

@@ -244,8 +244,8 @@ bool pc_samples_noisy(const double *cycles, size_t n, double limit, double *spre
 
 bool pc_median_known(const double *x, size_t n, double *scratch, double *half)
 {
-	double med, reach, lo, hi, wide;
-	size_t l, u;
+	double med, reach, lo, hi, wide, enough;
+	size_t l, u, h;
 
 	if (half)
 		*half = NAN;
@@ -267,8 +267,19 @@ bool pc_median_known(const double *x, size_t n, double *scratch, double *half)
 	wide = fmax(med - lo, hi - med);
 	if (half)
 		*half = wide;
-	return isfinite(wide) &&
-	       wide <= fmax(PC_STOP_PRECISION * fabs(med), PC_STOP_PRECISION_CYCLES);
+	enough = fmax(PC_STOP_PRECISION * fabs(med), PC_STOP_PRECISION_CYCLES);
+	if (!isfinite(wide) || wide > enough)
+		return false;
+	/* the level held: the first half's median and the second's (in the
+	 * order taken, rounds apart in time) within the precision of each
+	 * other's on both sides */
+	h = n / 2;
+	memcpy(scratch, x, h * sizeof(*x));
+	memcpy(scratch + h, x + h, (n - h) * sizeof(*x));
+	if (pc_sort_doubles(scratch, h) < 0 || pc_sort_doubles(scratch + h, n - h) < 0)
+		return false;
+	return fabs(pc_quantile_sorted(scratch, h, 0.5) -
+		    pc_quantile_sorted(scratch + h, n - h, 0.5)) <= 2 * enough;
 }
 
 double pc_slow_alone_share(const struct pc_sample_set *s)
