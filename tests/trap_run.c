@@ -27,6 +27,7 @@ static int status_rd = -1;
 #if defined(__x86_64__) || defined(__i386__)
 #define HAVE_TEST_BODIES 1
 #include "arch/x86/loop.h"
+#include "test_bodies.h"
 
 /* The self-check runs 1 and 3 iterations: a body that traps only beyond
  * that passes it and traps in a timed loop of the measurement. */
@@ -38,15 +39,6 @@ static int status_rd = -1;
 #define LATE_ROUND 4
 #define STR(x) #x
 #define XSTR(x) STR(x)
-
-static const char *check_any(const struct pc_probe_state *before,
-			     const struct pc_probe_state *after, uint64_t ops)
-{
-	(void)before;
-	(void)after;
-	(void)ops;
-	return NULL;
-}
 
 static uint64_t run_empty(uint64_t iters, int hi)
 {

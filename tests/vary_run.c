@@ -20,6 +20,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #define HAVE_TEST_BODIES 1
 #include "arch/x86/loop.h"
+#include "test_bodies.h"
 
 #define ROW PC_PROBE_smp_mb
 #define MUL "imul %[k], %[r]\n\t"
@@ -51,15 +52,6 @@ static void init_vary(struct pc_probe_state *st)
 {
 	st->reg[0] = 1;
 	st->reg[1] = 3;
-}
-
-static const char *check_any(const struct pc_probe_state *before,
-			     const struct pc_probe_state *after, uint64_t ops)
-{
-	(void)before;
-	(void)after;
-	(void)ops;
-	return NULL;
 }
 
 const struct pc_arch_probe pc_test_bodies[PC_PROBE_COUNT] = {
