@@ -19,7 +19,9 @@
 # "; ":
 #   paragraphs N,M   only those paragraphs of the output (the parts
 #                    between blank lines), a "..." line for each part left
-#                    out
+#                    out; "last" is the last paragraph, however many come
+#                    before it (a table that takes more pages on a wider
+#                    figure)
 #   fields A,B       only those fields of the output (a field's name
 #                    starts its line, its text goes on in the lines
 #                    indented under it: primcost info), "..." likewise
@@ -109,7 +111,9 @@ option() {
 select_parts() {
 	awk -v paras="$1" -v fields="$2" '
 		BEGIN {
-			np = split(paras, p, ","); for (i = 1; i <= np; i++) want_p[p[i] + 0] = 1
+			np = split(paras, p, ",")
+			for (i = 1; i <= np; i++)
+				if (p[i] == "last") want_last = 1; else want_p[p[i] + 0] = 1
 			nf = split(fields, f, ","); for (i = 1; i <= nf; i++) { sub(/^ +/, "", f[i]); want_f[f[i]] = 1 }
 			k = 1
 		}
@@ -125,6 +129,8 @@ select_parts() {
 		END {
 			if (nf > 0 && gap) print "..."
 			if (np == 0) exit
+			last = text[k] != "" ? k : k - 1
+			if (want_last) want_p[last] = 1
 			for (i = 1; i <= k; i++) {
 				if (text[i] == "") continue
 				if (want_p[i]) { if (out) print ""; printf "%s", text[i]; out = 1; gap = 0 }
