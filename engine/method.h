@@ -116,7 +116,8 @@
  * its loops alone ran slow (over the tolerance above their floor) in
  * PC_VARY_MIN_SAMPLES or more, PC_VARY_MIN_SHARE of them or more, and
  * PC_VARY_RATIO times the share of the run's other probes (their median)
- * or more. A disturbance of the host slows every probe alike; a probe
+ * or more (a run of fewer than three probes, or an interrupted one, does
+ * not judge it). A disturbance of the host slows every probe alike; a probe
  * that varies by itself stands out from the others. (On the development
  * VM in a noisy phase the other probes' share was 0.31-0.35, a body slow
  * in 5 phases of 8 read 0.78.) Such a probe is sampled again holding the

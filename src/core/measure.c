@@ -826,8 +826,11 @@ static void clean_all(struct run *run, struct pc_profile *prof, bool only_noisy)
 		j->set.n = j->ej.kept;
 		if (prof->canary)
 			drop_contended(j, prof->canary_best * (1 + PC_CONTENTION_TOLERANCE));
+		/* judged against the run's other probes, and only where it
+		 * can be sampled again: not in an interrupted run */
 		if (!j->varies && !j->set.probe_loops_vary && !run->cfg->emulated &&
-		    pc_probe_varies(&j->set, (others = others_share(run, j)))) {
+		    !pc_interrupted() && !isnan(others = others_share(run, j)) &&
+		    pc_probe_varies(&j->set, others)) {
 			/* sampled again holding the calibration's loops only */
 			j->varies = true;
 			j->vary_alone = j->set.slow_alone;

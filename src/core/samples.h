@@ -108,7 +108,8 @@ double pc_slow_alone_share(const struct pc_sample_set *s);
  * gauges (the calibration's loops, the canary's) held their floors, its
  * loops ran slow in many samples: PC_VARY_MIN_SHARE of them or more, and
  * PC_VARY_RATIO times the share of the run's other probes (others: their
- * median; NAN when there are too few to tell).
+ * median; measure.c does not ask with fewer than two others, nor in an
+ * interrupted run, which samples nothing again).
  */
 bool pc_probe_varies(const struct pc_sample_set *s, double others);
 /* The modes of samples x[0..n), in rising order, at most max (and
