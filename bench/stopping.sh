@@ -7,7 +7,8 @@
 #
 #   bench/stopping.sh OLD [PAIRS] [RUNS]
 #
-# OLD is the previous build's primcost (another worktree's, built there).
+# OLD is the previous build's primcost (another worktree's, built there);
+# this build runs with --until-known (UNTIL= in the environment: without).
 # Runs the default probe table PAIRS times with each build (default 10),
 # alternating, then --locks and --allocator glibc,jemalloc,tcmalloc,mimalloc
 # RUNS times each (default 5; the allocators that are not installed are
@@ -25,6 +26,9 @@ old=${1:?usage: bench/stopping.sh OLD [PAIRS] [RUNS]}
 pairs=${2:-10}
 runs=${3:-5}
 [ -x "$old" ] || { echo "bench: $old: not an executable" >&2; exit 2; }
+# this build's runs stop when the figure is known (UNTIL: its option, or
+# empty to time the same fixed count)
+until=${UNTIL---until-known}
 
 # one NAME PROG OUT ARG...: a timed run; its wall seconds appended to NAME
 one() {
@@ -66,16 +70,16 @@ while [ "$i" -le "$pairs" ]; do
 	# each pair compared back to back: old-again old, old new, new new-again
 	one old-again "$old" "$tmp/old-again-$i.json"
 	one old-default "$old" "$tmp/old-default-$i.json"
-	one new-default "$prog" "$tmp/new-default-$i.json"
-	one new-again "$prog" "$tmp/new-again-$i.json"
+	one new-default "$prog" "$tmp/new-default-$i.json" $until
+	one new-again "$prog" "$tmp/new-again-$i.json" $until
 	i=$((i + 1))
 done
 i=1
 while [ "$i" -le "$runs" ]; do
 	one old-locks "$old" "$tmp/old-locks-$i.json" --locks
-	one new-locks "$prog" "$tmp/new-locks-$i.json" --locks
+	one new-locks "$prog" "$tmp/new-locks-$i.json" --locks $until
 	one old-alloc "$old" "$tmp/old-alloc-$i.json" --allocator glibc,jemalloc,tcmalloc,mimalloc
-	one new-alloc "$prog" "$tmp/new-alloc-$i.json" --allocator glibc,jemalloc,tcmalloc,mimalloc
+	one new-alloc "$prog" "$tmp/new-alloc-$i.json" --allocator glibc,jemalloc,tcmalloc,mimalloc $until
 	i=$((i + 1))
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

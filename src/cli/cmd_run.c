@@ -23,6 +23,8 @@ static const char usage_head[] =
 	"  -p, --probes LIST     names and shell globs, comma-separated (default: all)\n"
 	"  -c, --cpu N           pin to CPU N (default: the CPU primcost starts on)\n"
 	"  -n, --samples N       differential samples per probe (default 501)\n"
+	"      --until-known     stop each probe once its figure is known; -n is\n"
+	"                        then the most it takes\n"
 	"      --sample-us US    target length of one timed loop (default 20)\n"
 	"  -k, --keep-samples    store every sample in the JSON (for compare)\n"
 	"  -o, --output FILE     result file (default primcost.json; - = stdout, the\n"
@@ -50,7 +52,7 @@ static const char usage_head[] =
 
 enum { OPT_SAMPLE_US = 256, OPT_NO_PMU, OPT_RING0, OPT_RING0_TIMEOUT,
        OPT_RING0_MODULE, OPT_KEEP_DISTURBED, OPT_PROBE_TIMEOUT, OPT_SAVE_PARTIAL,
-       OPT_KEEP_CONTENDED, OPT_STATUS_FD, OPT_REMOTE = 960 };
+       OPT_KEEP_CONTENDED, OPT_STATUS_FD, OPT_UNTIL_KNOWN, OPT_REMOTE = 960 };
 
 /* A group's option i is given to getopt as OPT_GROUP + 64 x the group's
  * place in the registry + i. */
@@ -72,6 +74,7 @@ static const struct option long_options[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "keep-disturbed", no_argument, NULL, OPT_KEEP_DISTURBED },
 	{ "keep-contended", no_argument, NULL, OPT_KEEP_CONTENDED },
+	{ "until-known", no_argument, NULL, OPT_UNTIL_KNOWN },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "probe-timeout", required_argument, NULL, OPT_PROBE_TIMEOUT },
 	{ "save-partial", no_argument, NULL, OPT_SAVE_PARTIAL },
@@ -132,6 +135,7 @@ static const struct {
 	{ 'k', RUN_FIELD(keep_samples), true },
 	{ OPT_NO_PMU, RUN_FIELD(pmu), false },
 	{ OPT_KEEP_CONTENDED, RUN_FIELD(keep_contended), true },
+	{ OPT_UNTIL_KNOWN, RUN_FIELD(until_known), true },
 	{ OPT_KEEP_DISTURBED, RUN_FIELD(reject_disturbed), false },
 	{ 'v', RUN_FIELD(verbose), true },
 	{ 'q', RUN_FIELD(quiet), true },

@@ -66,11 +66,11 @@ static double sample_floor(const struct pc_run_options *o, const struct pc_clock
 	       pc_sample_ticks(clk, (double)o->sample_us * 1e-6) / clk->tick_hz : 0;
 }
 
-/* The stopping rule (method.h): sequential unless -n gave a count, or a
+/* The stopping rule (method.h): sequential with --until-known, unless a
  * runner (another architecture's) took a fixed count. */
 static json_t *stopping_json(const struct pc_run_options *o)
 {
-	if (o->samples_given || o->arch)
+	if (!o->until_known || o->arch)
 		return json_pack("{s:s}", "rule", "fixed");
 	return json_pack("{s:s, s:i, s:i, s:f, s:f, s:f}", "rule", "sequential",
 			 "floor", PC_STOP_FLOOR, "ceiling", (int)o->samples,
@@ -179,7 +179,7 @@ static int run_native(struct pc_run *r, char *err, size_t errlen)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.samples = o->samples;
-	cfg.stop_floor = o->samples_given ? 0 : PC_STOP_FLOOR;	/* -n: a fixed count */
+	cfg.stop_floor = o->until_known ? PC_STOP_FLOOR : 0;	/* else a fixed count */
 	cfg.sample_s = o->sample_us * 1e-6;
 	cfg.keep_samples = o->keep_samples;
 	cfg.progress = !o->quiet && isatty(STDERR_FILENO);

@@ -48,6 +48,7 @@ struct pc_run_options {
 	const char *events_list;	/* -e LIST as given, or NULL */
 	struct pc_events events;	/* parsed from it (the run opens a copy) */
 	bool reject_disturbed;		/* discard disturbed samples (default) */
+	bool until_known;		/* --until-known: sequential stopping */
 	bool keep_contended;		/* keep samples the contention canary flags */
 	bool verbose;
 	double probe_timeout_s;		/* < 0: the default for these settings */
