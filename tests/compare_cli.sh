@@ -95,9 +95,10 @@ rows = json.load(open(sys.argv[1]))["tables"][0]["rows"]
 judged = [r["cells"][1]["test"] for r in rows if r["cells"][1].get("verdict")
           in ("same", "slower", "faster") and r["cells"][0].get("raw_samples", 0) >= 9
           and r["cells"][1].get("raw_samples", 0) >= 9]
-assert judged and set(judged) == {"mann-whitney"}, judged
+# a probe whose own cost varies on a side is judged by its modes
+assert "mann-whitney" in judged and set(judged) <= {"mann-whitney", "modes"}, judged
 ' "$pc_tmp/ab.json"; echo $?) \
-		"raw samples on both sides: every verdict comes from the Mann-Whitney U test"
+		"raw samples on both sides: every verdict comes from the Mann-Whitney U test (a probe that varies: by its modes)"
 fi
 
 # A made-up 20 % regression of cmpxchg and 20 % gain of xchg, of figures
